@@ -1,0 +1,57 @@
+/**
+ * Stable error codes. Each code names one failure a caller can act on; HTTP, MCP and the CLI map
+ * codes to their own shapes (status, tool error, exit code) in one place each.
+ */
+export type KitErrorCode =
+  | 'config.invalid'
+  | 'config.unknown_key'
+  | 'config.not_found'
+  | 'manifest.invalid'
+  | 'manifest.patch_forbidden'
+  | 'navigation.invalid'
+  | 'navigation.group_not_found'
+  | 'navigation.page_not_found'
+  | 'navigation.page_exists'
+  | 'set.not_found'
+  | 'set.foreign'
+  | 'version.not_found'
+  | 'locale.not_found'
+  | 'page.not_found'
+  | 'page.exists'
+  | 'page.invalid_path'
+  | 'page.frontmatter'
+  | 'section.not_found'
+  | 'snippet.refused'
+  | 'snippet.not_found'
+  | 'search.invalid_query'
+  | 'search.driver_unknown'
+  | 'argument.invalid'
+  | 'access.denied'
+  | 'rate_limited'
+  | 'content.conflict'
+  | 'source.error'
+  | 'internal';
+
+/**
+ * The one error class of Kit. `code` is stable and safe to branch on; `message` is written for a
+ * person and says what to do; `details` carries structured context (never secrets).
+ *
+ * @example
+ * throw new KitError('page.not_found', 'No page "intro" in version 3.x. Call list_pages to see the paths.');
+ */
+export class KitError extends Error {
+  readonly code: KitErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: KitErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'KitError';
+    this.code = code;
+    this.details = options.details;
+  }
+}
+
+/** True when `error` is a {@link KitError}, optionally with the given code. */
+export function isKitError(error: unknown, code?: KitErrorCode): error is KitError {
+  return error instanceof KitError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,44 @@
+import type { SkillFile, SourcePage, SourceProblem } from '../model/types.js';
+
+/** A raw file a source read: its text and, for repository sets, its path relative to the set folder. */
+export interface SourceFile {
+  text: string;
+  file?: string;
+}
+
+/** What changed in a source, so caches refresh only that. `path` is absent when the whole scope changed. */
+export interface ContentChange {
+  kind: 'page' | 'navigation' | 'manifest' | 'asset' | 'skill';
+  version?: string;
+  locale?: string;
+  path?: string;
+}
+
+/**
+ * The content-source port: where a set's Markdown, navigation and manifest come from.
+ * `@kit/source-fs` (repository sets) and `@kit/source-db` (database sets) implement it; the same
+ * contract suite (`runSourceContract`) checks both.
+ *
+ * Version and locale ids are those of the normalized manifest (`current` for an unversioned set,
+ * `en` for a set without locales).
+ */
+export interface ContentSource {
+  readonly kind: 'repository' | 'database';
+  /** The manifest text (`kit.json`), or null when the set has none. */
+  readManifest(): Promise<SourceFile | null>;
+  /** Every page of one version and locale, in a stable order (by path). */
+  listPages(version: string, locale: string): Promise<SourcePage[]>;
+  /** One page, or null when there is none at that path. */
+  getPage(version: string, locale: string, path: string): Promise<SourcePage | null>;
+  /** The navigation file text of one version and locale, or null when it has none. */
+  readNavigation(version: string, locale: string): Promise<SourceFile | null>;
+  /** Hand-written skill files (`skills/*.md`). */
+  listSkills(): Promise<SkillFile[]>;
+  /** A stylesheet or other asset named relative to the manifest, or null when missing. */
+  readAsset(name: string): Promise<Uint8Array | null>;
+  /** Problems found while reading that belong to no single page (unreadable folders, ...). */
+  problems?(): Promise<SourceProblem[]>;
+  /** Calls `listener` on every change; returns a function that stops watching. */
+  watch?(listener: (change: ContentChange) => void): () => void;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,137 @@
+import type { ResolvedConfig, ResolvedSetConfig } from '../config/types.js';
+import type { KitEventMap, KitEventName } from '../events/types.js';
+import type { LocaleInfo, NavigationFile, NormalizedManifest, SourcePage, SourceProblem, VersionInfo } from '../model/types.js';
+import type { ContentSource } from './content-source.js';
+import type { RenderedPage, TocEntry } from './renderer.js';
+import type { SearchResult } from './search-driver.js';
+
+/** Who is asking: the user the application's resolver returned (null for a guest) and their address. */
+export interface Viewer {
+  user: unknown | null;
+  ip?: string;
+}
+
+/** A page's address inside a set. */
+export interface PageRef {
+  set: string;
+  version: string;
+  locale: string;
+  path: string;
+}
+
+/** A page ready to serve: source, rendering and its URLs. */
+export interface PageView {
+  ref: PageRef;
+  page: SourcePage;
+  rendered: RenderedPage;
+  /** Site URL path, e.g. `/docs/13.x/routing` (default version and locale without a segment). */
+  url: string;
+  /** Markdown twin URL path, e.g. `/docs/13.x/routing.md`. */
+  markdownUrl: string;
+  /** Agent Markdown ending with the `content_hash` line. */
+  agentMarkdown: string;
+}
+
+/** What a request path under a set resolves to. */
+export type UrlMatch =
+  | { kind: 'page'; ref: PageRef; markdown: boolean }
+  | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 }
+  | { kind: 'none' };
+
+/** `list_pages` result: groups in navigation order, then their pages. */
+export interface PageListing {
+  set: string;
+  version: string;
+  locale: string;
+  groups: Array<{ label: string; tab?: string; pages: Array<{ title: string; path: string; description: string | null }> }>;
+}
+
+/** `read_page` result. */
+export interface ReadPageResult {
+  /** Agent Markdown (or one section of it) ending with the `content_hash` line. */
+  text: string;
+  meta: {
+    title: string;
+    path: string;
+    version: string;
+    locale: string;
+    url: string;
+    markdown_url: string;
+    content_hash: string;
+  };
+}
+
+/** The navigation of one version and locale as a reader sees it (private pages removed). */
+export interface NavigationView {
+  file: NavigationFile;
+  /** True when derived from folders because the version has no navigation file. */
+  derived: boolean;
+}
+
+/**
+ * One doc set at run time: config, source, renderer and search composed, with access checked on
+ * every call. HTTP routes, MCP tools and CLI commands are thin doors onto these methods.
+ * Methods that take a `Viewer` never return what that viewer may not see: a hidden page answers
+ * exactly like a missing one.
+ */
+export interface DocSet {
+  readonly key: string;
+  readonly config: ResolvedSetConfig;
+  readonly source: ContentSource;
+  manifest(): Promise<NormalizedManifest>;
+  /** Versions the viewer may see, default first-class. */
+  versions(viewer: Viewer): Promise<VersionInfo[]>;
+  locales(): Promise<LocaleInfo[]>;
+  /** Resolves a URL path (with the set prefix) to a page, a `.md` twin or a redirect. */
+  resolveUrl(pathname: string, viewer: Viewer): Promise<UrlMatch>;
+  /** Site URL path of a page. */
+  pageUrl(ref: Omit<PageRef, 'set'>): Promise<string>;
+  /** A page the viewer may see, rendered, or null. `version`/`locale` default to the set's defaults. */
+  getPage(ref: { version?: string; locale?: string; path: string }, viewer: Viewer): Promise<PageView | null>;
+  /** `read_page`: `path` may be a page path, its URL or its `.md` URL; throws `KitError` with a fix. */
+  readPage(
+    input: { path: string; version?: string; locale?: string; section?: string },
+    viewer: Viewer,
+  ): Promise<ReadPageResult>;
+  /** `list_pages`. */
+  listPages(input: { version?: string; locale?: string; group?: string }, viewer: Viewer): Promise<PageListing>;
+  navigation(input: { version?: string; locale?: string }, viewer: Viewer): Promise<NavigationView>;
+  /** Every page the viewer may see in one version and locale, in navigation order. */
+  visiblePages(input: { version?: string; locale?: string }, viewer: Viewer): Promise<SourcePage[]>;
+  /** `search_docs`. Fires `SearchPerformed`. */
+  search(
+    input: { query: string; version?: string; locale?: string; limit?: number },
+    viewer: Viewer,
+    source: KitEventMap['SearchPerformed']['source'],
+  ): Promise<SearchResult>;
+  /** `submit_feedback` and the widget endpoint. Fires `FeedbackSubmitted`; stores nothing. */
+  submitFeedback(
+    input: { path: string; helpful: boolean; comment?: string; version?: string; locale?: string },
+    viewer: Viewer,
+    source: 'agent' | 'widget',
+  ): Promise<void>;
+  /** The access decision for a viewer: may they see the set, a version, a page? */
+  canView(viewer: Viewer, subject: { version?: string; locale?: string; path?: string }): Promise<boolean>;
+  /** May the viewer use the `manageKit` tools? */
+  canManage(viewer: Viewer): Promise<boolean>;
+  /** Problems the source and renderer found (for validation). */
+  problems(): Promise<SourceProblem[]>;
+}
+
+/** Several sets with one config and one event bus: what the CLI, the MCP servers and the app use. */
+export interface Kit {
+  readonly config: ResolvedConfig;
+  readonly sets: ReadonlyMap<string, DocSet>;
+  readonly events: KitEvents;
+  /** The set named `key`, or the configured default; throws `set.not_found` listing the keys. */
+  set(key?: string): DocSet;
+  close(): Promise<void>;
+}
+
+/** A typed event emitter. */
+export interface KitEvents {
+  on<E extends KitEventName>(event: E, handler: (payload: KitEventMap[E]) => void | Promise<void>): () => void;
+  emit<E extends KitEventName>(event: E, payload: KitEventMap[E]): void;
+}
+
+export type { TocEntry };

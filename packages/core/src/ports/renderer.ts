@@ -1,0 +1,60 @@
+import type { SourcePage, SourceProblem } from '../model/types.js';
+
+/** Where and how one page is rendered. */
+export interface RenderContext {
+  set: string;
+  version: string;
+  locale: string;
+  /** Version segment readers use in links (`{{version}}` becomes this); the version id. */
+  versionSegment: string;
+  /** Site URL path of a page of the same version and locale: `pageUrl('routing')` → `/docs/13.x/routing`. */
+  pageUrl(path: string): string;
+  /** Absolute origin for agent Markdown links, e.g. `https://example.com` (no trailing slash). */
+  origin: string;
+  htmlInput: 'escape' | 'allow';
+  /** Database sets: always escape raw HTML and sanitize the output. */
+  sanitize: boolean;
+  /** Absolute folder snippet includes resolve in, or null to include nothing. */
+  snippetsRoot: string | null;
+  /** Syntax highlighting of code blocks (off for benchmarks and agent-only renders). */
+  highlight?: boolean;
+}
+
+export interface TocEntry {
+  depth: number;
+  text: string;
+  id: string;
+}
+
+/** One section of a page: the unit of search. */
+export interface PageSection {
+  /** Heading text; empty for the text before the first heading. */
+  heading: string;
+  /** Heading texts from the page's top-level section down to this one. */
+  headingPath: string[];
+  /** Anchor id of the heading, or undefined for the intro. */
+  anchor?: string;
+  depth: number;
+  /** Plain text of the section (no Markdown syntax). */
+  text: string;
+}
+
+export interface RenderedPage {
+  /** Article HTML (no layout). */
+  html: string;
+  toc: TocEntry[];
+  /** Agent Markdown: components and includes resolved, links absolute, without the content_hash line. */
+  markdown: string;
+  sections: PageSection[];
+  /** Every id a link can target on the page (headings, `{#id}`, `<a name>`). */
+  anchors: string[];
+  /** Every link target as written in the page (for validation). */
+  links: Array<{ href: string; line?: number }>;
+  /** Unknown components, missing snippets, ... */
+  problems: SourceProblem[];
+}
+
+/** The renderer port, implemented by `@kit/render`. Rendering is cached by content hash. */
+export interface PageRenderer {
+  render(page: SourcePage, context: RenderContext): Promise<RenderedPage>;
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages resolve to their TypeScript sources through the `kit-source` export condition,
+// so tests never depend on a previous build.
+export default defineConfig({
+  resolve: { conditions: ['kit-source', 'import', 'default'] },
+  ssr: { resolve: { conditions: ['kit-source', 'import', 'default'], externalConditions: ['kit-source'] } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'tests/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // CI asks for a JSON report to print its closing `N passed, N failed` line.
+    reporters: process.env.KIT_VITEST_JSON ? ['default', 'json'] : ['default'],
+    outputFile: process.env.KIT_VITEST_JSON ? { json: process.env.KIT_VITEST_JSON } : undefined,
+  },
+});
