@@ -1,1 +1,2 @@
-export {};
+export { createFsSource } from './fs-source.js';
+export type { FsContentSource, FsSourceOptions } from './fs-source.js';

@@ -115,6 +115,8 @@ export interface SourceProblem {
   message: string;
   file?: string;
   line?: number;
+  /** Column of `line` (1-based), when the reader knows it (JSON files). */
+  column?: number;
   fix?: string;
 }
 

@@ -9,6 +9,11 @@ import type { SearchResult } from './search-driver.js';
 export interface Viewer {
   user: unknown | null;
   ip?: string;
+  /**
+   * The operator of a local process (`kit mcp` over stdio, CLI commands): the local server serves
+   * every set with all tools, so access decisions admit it. Never set from an HTTP request.
+   */
+  local?: boolean;
 }
 
 /** A page's address inside a set. */

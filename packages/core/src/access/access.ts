@@ -1,0 +1,107 @@
+import type { AccessMode, Gate, Gates, GateSubject, KitUser } from '../config/types.js';
+import type { Visibility } from '../model/types.js';
+
+/** Why access was refused, so each surface answers fittingly (sign-in prompt, 403, or not found). */
+export type AccessRefusal =
+  /** `auth` mode and no signed-in user: offer a sign-in. */
+  | 'sign_in_required'
+  /** `gate` mode and `viewKit` refused (or no `viewKit` gate is defined). */
+  | 'denied'
+  /** A private version or page the viewer may not see: answer exactly as if it did not exist. */
+  | 'private';
+
+export type AccessDecision = { allowed: true } | { allowed: false; reason: AccessRefusal };
+
+/** Everything one access decision depends on. */
+export interface AccessRequest {
+  mode: AccessMode;
+  user: KitUser | null;
+  gates: Gates;
+  subject: GateSubject;
+  /** Visibility of the version asked about; public when the subject names no version. */
+  versionVisibility?: Visibility;
+  /** Visibility of the page asked about (frontmatter `visibility`); public when it names no page. */
+  pageVisibility?: Visibility;
+  /** The local operator (`kit mcp` over stdio, CLI commands): admitted to everything. Never set from HTTP. */
+  local?: boolean;
+}
+
+/** A signed-in user is anything the user resolver returned other than null or undefined. */
+export function isSignedIn(user: KitUser | null | undefined): boolean {
+  return user !== null && user !== undefined;
+}
+
+/**
+ * Reads a `visibility` value the way the manifest rules say: `public` (trimmed, case-insensitive)
+ * or absent is public, any other value is private, so a typo never publishes private content.
+ *
+ * @example
+ * visibilityOf(' Public '); // 'public'
+ * visibilityOf('internal'); // 'private'
+ */
+export function visibilityOf(value: unknown): Visibility {
+  if (value === undefined || value === null) return 'public';
+  return typeof value === 'string' && value.trim().toLowerCase() === 'public' ? 'public' : 'private';
+}
+
+/** A gate allows only by returning `true` (or a promise of it); anything else refuses. */
+async function passes(gate: Gate | undefined, user: KitUser | null, subject: GateSubject): Promise<boolean> {
+  if (!gate) return false;
+  return (await gate(user ?? null, subject)) === true;
+}
+
+/**
+ * The one access decision every surface calls (reader pages, Markdown twins, agent files, search,
+ * MCP read tools). `public` admits anyone, `auth` any signed-in user, `gate` whoever `viewKit`
+ * allows for the subject. Private versions and private pages need `viewKit` in every mode. With no
+ * `viewKit` gate defined, `gate` mode admits nobody and private content is visible to nobody: a
+ * missing gate never opens anything. A gate that throws makes the call reject (an application bug
+ * is surfaced, never turned into access).
+ *
+ * @example
+ * await decideAccess({ mode: 'public', user: null, gates: {}, subject: { set: 'docs', version: '2.x' }, versionVisibility: 'private' });
+ * // { allowed: false, reason: 'private' }
+ */
+export async function decideAccess(request: AccessRequest): Promise<AccessDecision> {
+  const { mode, user, gates, subject } = request;
+  // The local operator (stdio MCP, CLI) reads the working tree anyway, so nothing is hidden from them.
+  if (request.local === true) return { allowed: true };
+  let gateAllowed: boolean | undefined;
+
+  if (mode === 'auth') {
+    if (!isSignedIn(user)) return { allowed: false, reason: 'sign_in_required' };
+  } else if (mode === 'gate') {
+    gateAllowed = await passes(gates.viewKit, user, subject);
+    if (!gateAllowed) return { allowed: false, reason: 'denied' };
+  } else if (mode !== 'public') {
+    return { allowed: false, reason: 'denied' };
+  }
+
+  const isPrivate = request.versionVisibility === 'private' || request.pageVisibility === 'private';
+  if (isPrivate) {
+    gateAllowed ??= await passes(gates.viewKit, user, subject);
+    if (!gateAllowed) return { allowed: false, reason: 'private' };
+  }
+  return { allowed: true };
+}
+
+/**
+ * May this user use the `manageKit` tools (web `validate_docs`, web author tools)? Without a
+ * `manageKit` gate nobody may on the web; local tools (stdio MCP, CLI) do not ask. Web author
+ * tools also need a signed-in caller: check {@link isSignedIn} as well.
+ *
+ * @example
+ * await canManage(user, config.gates, { set: 'docs' });
+ */
+export async function canManage(user: KitUser | null, gates: Gates, subject: GateSubject): Promise<boolean> {
+  return passes(gates.manageKit, user, subject);
+}
+
+/**
+ * May this reader use Ask AI? When the application defines an `askKit` gate only readers it allows
+ * may ask; without one every reader (whom the set admits) may.
+ */
+export async function canAsk(user: KitUser | null, gates: Gates, subject: GateSubject): Promise<boolean> {
+  if (!gates.askKit) return true;
+  return passes(gates.askKit, user, subject);
+}

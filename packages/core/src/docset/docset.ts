@@ -1,0 +1,941 @@
+import { decideAccess, canManage as gateAllowsManage, visibilityOf } from '../access/access.js';
+import type { Gates, ResolvedSetConfig } from '../config/types.js';
+import { KitError } from '../errors/kit-error.js';
+import { createEvents } from '../events/emitter.js';
+import type { KitEventMap } from '../events/types.js';
+import { parseManifestText, normalizeManifest } from '../manifest/normalize.js';
+import type {
+  LocaleInfo,
+  NavEntry,
+  NavGroup,
+  NavigationFile,
+  NormalizedManifest,
+  RedirectRule,
+  SourcePage,
+  SourceProblem,
+  VersionInfo,
+} from '../model/types.js';
+import { deriveNavigation } from '../navigation/derive.js';
+import { navigationPages } from '../navigation/pages.js';
+import { parseNavigation } from '../navigation/parse.js';
+import type { ContentChange, ContentSource } from '../ports/content-source.js';
+import type {
+  DocSet,
+  KitEvents,
+  NavigationView,
+  PageListing,
+  PageView,
+  ReadPageResult,
+  UrlMatch,
+  Viewer,
+} from '../ports/docset.js';
+import type { PageRenderer, RenderContext, RenderedPage } from '../ports/renderer.js';
+import type { SearchDriver, SearchResult, SearchScope, SearchSection } from '../ports/search-driver.js';
+import { matchRedirect } from '../redirects/redirects.js';
+import {
+  candidatePaths,
+  cleanPagePath,
+  createUrlLayout,
+  markdownUrl,
+  pageUrl,
+  parseSetUrl,
+  restrictVersions,
+  type UrlLayout,
+} from '../urls/set-urls.js';
+import { editDistance } from '../util/nearest-key.js';
+import { extractRenderedSection, sectionNames } from './sections.js';
+
+export interface CreateDocSetOptions {
+  /** Set key; default `config.key`. */
+  key?: string;
+  config: ResolvedSetConfig;
+  source: ContentSource;
+  renderer: PageRenderer;
+  search: SearchDriver;
+  /** The kit's event bus; give every set of a kit the same one. Default: a bus of its own. */
+  events?: KitEvents;
+  /** The application's gates (`viewKit`, `manageKit`, `askKit`). Default: none. */
+  gates?: Gates;
+  /** Absolute origin for links in agent Markdown and in `read_page`/search URLs, e.g. `https://example.com`. Default: none (paths). */
+  origin?: string;
+  /** Most rendered pages kept in memory. Default 2000. */
+  maxRenderedPages?: number;
+}
+
+/** A doc set built by {@link createDocSet}: the `DocSet` port plus `close()`, which stops watching the source. */
+export interface RuntimeDocSet extends DocSet {
+  readonly events: KitEvents;
+  close(): Promise<void>;
+}
+
+/** A page the viewer may see, as found in a version and locale. */
+interface Located {
+  page: SourcePage;
+  version: string;
+  locale: string;
+}
+
+interface ManifestState {
+  text: string | null;
+  manifest: NormalizedManifest;
+  problems: SourceProblem[];
+  layout: UrlLayout;
+}
+
+interface NavigationState {
+  file: NavigationFile;
+  derived: boolean;
+  problems: SourceProblem[];
+}
+
+interface IndexState {
+  fingerprint: string;
+  visibility: Map<string, SourcePage['visibility']>;
+  dirty: boolean;
+}
+
+/** `html` renders for reader pages; `agent` renders skip syntax highlighting (agent Markdown, search, validation). */
+type RenderPurpose = 'html' | 'agent';
+
+const FEEDBACK_COMMENT_LIMIT = 2000;
+const SEARCH_LIMIT_DEFAULT = 8;
+const SEARCH_LIMIT_MAX = 20;
+const SEARCH_QUERY_LIMIT = 1000;
+
+/**
+ * One doc set at run time: the set's config, content source, renderer and search driver composed,
+ * with access checked on every call. HTTP routes, MCP tools and CLI commands call these methods and
+ * hold no rules of their own. Everything a viewer may not see answers exactly as if it did not
+ * exist. Rendering is cached by content hash; when the source can watch, navigation, page lists and
+ * search indexes refresh on its change notices, otherwise they are read from the source each time
+ * (a database source caches on its own).
+ *
+ * @example
+ * const events = createEvents();
+ * const docs = createDocSet({
+ *   config: resolved.sets.docs,
+ *   source: createFsSource({ root: resolved.sets.docs.source.path, setKey: 'docs', watch: true }),
+ *   renderer: createRenderer(),
+ *   search: createServerSearch(),
+ *   events,
+ *   gates: resolved.gates,
+ *   origin: 'https://example.com',
+ * });
+ * const page = await docs.readPage({ path: '/docs/12.x/routing.md', section: 'route-groups' }, { user: null });
+ */
+export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
+  const key = options.key ?? options.config.key;
+  const { config, source, renderer, search } = options;
+  const events = options.events ?? createEvents();
+  const gates = options.gates ?? {};
+  const origin = (options.origin ?? '').replace(/\/+$/, '');
+  const maxRendered = Math.max(1, options.maxRenderedPages ?? 2000);
+  const watching = typeof source.watch === 'function';
+
+  let manifestState: Promise<ManifestState> | null = null;
+  const navigationStates = new Map<string, Promise<NavigationState>>();
+  const pageLists = new Map<string, Promise<SourcePage[]>>();
+  const rendered = new Map<string, { hash: string; result: Promise<RenderedPage> }>();
+  const indexes = new Map<string, IndexState>();
+  const indexing = new Map<string, Promise<IndexState>>();
+
+  // Bumped on every change notice, so an index built while content changed is rebuilt next time.
+  let changes = 0;
+  const scopeKey = (version: string, locale: string) => `${version}\u0000${locale}`;
+
+  const stopWatching = source.watch?.((change) => invalidate(change));
+
+  function invalidate(change: ContentChange): void {
+    changes += 1;
+    if (change.kind === 'manifest') {
+      manifestState = null;
+      navigationStates.clear();
+      pageLists.clear();
+      rendered.clear();
+      for (const state of indexes.values()) state.dirty = true;
+      return;
+    }
+    if (change.kind !== 'page' && change.kind !== 'navigation') return;
+    const inScope = (scope: string) =>
+      (change.version === undefined || scope.startsWith(`${change.version}\u0000`)) &&
+      (change.locale === undefined || scope.endsWith(`\u0000${change.locale}`));
+    for (const scope of [...navigationStates.keys()]) if (inScope(scope)) navigationStates.delete(scope);
+    if (change.kind === 'page') {
+      for (const scope of [...pageLists.keys()]) if (inScope(scope)) pageLists.delete(scope);
+      for (const renderKey of [...rendered.keys()]) {
+        const scope = renderKey.slice(0, renderKey.lastIndexOf('\u0000'));
+        const path = renderKey.slice(renderKey.indexOf(':', renderKey.lastIndexOf('\u0000')) + 1);
+        if (inScope(scope) && (change.path === undefined || change.path === path)) rendered.delete(renderKey);
+      }
+      for (const [indexKey, state] of indexes) {
+        if (inScope(indexKey.slice(0, indexKey.lastIndexOf('\u0000')))) state.dirty = true;
+      }
+    }
+  }
+
+  async function loadManifest(): Promise<ManifestState> {
+    if (watching && manifestState) return manifestState;
+    const previous = manifestState;
+    const next = (async (): Promise<ManifestState> => {
+      const file = await source.readManifest();
+      const text = file?.text ?? null;
+      const before = previous ? await previous.catch(() => null) : null;
+      if (before && before.text === text) return before;
+      const result = text === null ? normalizeManifest(undefined, key) : parseManifestText(text, key, file?.file);
+      if (before) {
+        // The manifest moved on: URLs and rendered links may differ now.
+        rendered.clear();
+        for (const state of indexes.values()) state.dirty = true;
+      }
+      return {
+        text,
+        manifest: result.manifest,
+        problems: result.problems,
+        layout: createUrlLayout(config.route.prefix, result.manifest),
+      };
+    })();
+    manifestState = next;
+    next.catch(() => {
+      if (manifestState === next) manifestState = null;
+    });
+    return next;
+  }
+
+  const viewerOf = (viewer: Viewer) => viewer.user ?? null;
+
+  async function versionAllowed(viewer: Viewer, version: VersionInfo, locale?: string): Promise<boolean> {
+    const decision = await decideAccess({
+      mode: config.access.mode,
+      user: viewerOf(viewer),
+      local: viewer.local === true,
+      gates,
+      subject: { set: key, version: version.id, ...(locale ? { locale } : {}) },
+      versionVisibility: version.visibility,
+    });
+    return decision.allowed;
+  }
+
+  function pageVisibility(page: SourcePage): SourcePage['visibility'] {
+    return page.visibility === 'private' || visibilityOf(page.frontmatter.visibility) === 'private'
+      ? 'private'
+      : 'public';
+  }
+
+  async function pageAllowed(viewer: Viewer, version: VersionInfo, locale: string, page: SourcePage): Promise<boolean> {
+    const decision = await decideAccess({
+      mode: config.access.mode,
+      user: viewerOf(viewer),
+      local: viewer.local === true,
+      gates,
+      subject: { set: key, version: version.id, locale, page: page.path },
+      versionVisibility: version.visibility,
+      pageVisibility: pageVisibility(page),
+    });
+    return decision.allowed;
+  }
+
+  async function visibleVersions(viewer: Viewer): Promise<VersionInfo[]> {
+    const { layout } = await loadManifest();
+    const allowed: VersionInfo[] = [];
+    for (const version of layout.versions) if (await versionAllowed(viewer, version)) allowed.push(version);
+    return allowed;
+  }
+
+  async function viewerLayout(viewer: Viewer): Promise<UrlLayout> {
+    const { layout } = await loadManifest();
+    const visible = new Set((await visibleVersions(viewer)).map((version) => version.id));
+    return restrictVersions(layout, (version) => visible.has(version.id));
+  }
+
+  /**
+   * The manifest redirects a viewer may follow: a rule whose `from` or `to` names a version the
+   * viewer may not see is left out, so no redirect leads into (or reveals) a private version.
+   */
+  async function redirectsFor(viewer: Viewer): Promise<RedirectRule[]> {
+    const { manifest, layout } = await loadManifest();
+    const visible = new Set((await visibleVersions(viewer)).map((version) => version.id));
+    const namesHidden = (url: string) => {
+      if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(url)) return false;
+      const parsed = parseSetUrl(url.replace(/[?#].*$/, '').replace(/(.)\/+$/, '$1'), layout);
+      return parsed.kind === 'page' && parsed.explicitVersion && !visible.has(parsed.version);
+    };
+    return manifest.redirects.filter((rule) => !namesHidden(rule.from) && !namesHidden(rule.to));
+  }
+
+  /** The version and locale a call names, checked against what the viewer may see. */
+  async function scopeFor(
+    input: { version?: string; locale?: string },
+    viewer: Viewer,
+  ): Promise<{ version: VersionInfo; locale: LocaleInfo; layout: UrlLayout }> {
+    const { layout } = await loadManifest();
+    const versionId = input.version?.trim() || layout.defaultVersion;
+    const visible = await visibleVersions(viewer);
+    const version = visible.find((candidate) => candidate.id === versionId);
+    if (!version) {
+      const ids = visible.map((candidate) => candidate.id);
+      throw new KitError(
+        'version.not_found',
+        ids.length === 0
+          ? `No version "${versionId}" is available to you in the "${key}" docs.`
+          : `No version "${versionId}" in the "${key}" docs. Use one of: ${ids.join(', ')} (default ${layout.defaultVersion}), or omit version.`,
+        { details: { version: versionId, versions: ids } },
+      );
+    }
+    const localeCode = input.locale?.trim() || layout.defaultLocale;
+    const locale = layout.locales.find((candidate) => candidate.code === localeCode);
+    if (!locale) {
+      const codes = layout.locales.map((candidate) => candidate.code);
+      throw new KitError(
+        'locale.not_found',
+        `No locale "${localeCode}" in the "${key}" docs. Use one of: ${codes.join(', ')} (default ${layout.defaultLocale}), or omit locale.`,
+        { details: { locale: localeCode, locales: codes } },
+      );
+    }
+    return { version, locale, layout };
+  }
+
+  function listAll(version: string, locale: string): Promise<SourcePage[]> {
+    const scope = scopeKey(version, locale);
+    const cached = watching ? pageLists.get(scope) : undefined;
+    if (cached) return cached;
+    const loading = source.listPages(version, locale);
+    if (watching) {
+      pageLists.set(scope, loading);
+      loading.catch(() => pageLists.delete(scope));
+    }
+    return loading;
+  }
+
+  async function navigationState(version: string, locale: string): Promise<NavigationState> {
+    const scope = scopeKey(version, locale);
+    const cached = watching ? navigationStates.get(scope) : undefined;
+    if (cached) return cached;
+    const loading = (async (): Promise<NavigationState> => {
+      const file = await source.readNavigation(version, locale);
+      if (file) {
+        const parsed = parseNavigation(file.text, file.file);
+        const problems = parsed.problems;
+        if (parsed.navigation) return { file: parsed.navigation, derived: false, problems };
+        const pages = await listAll(version, locale);
+        return { file: deriveNavigation(pages), derived: true, problems };
+      }
+      const pages = await listAll(version, locale);
+      return { file: deriveNavigation(pages), derived: true, problems: [] };
+    })();
+    if (watching) {
+      navigationStates.set(scope, loading);
+      loading.catch(() => navigationStates.delete(scope));
+    }
+    return loading;
+  }
+
+  async function findPage(version: string, locale: string, paths: string[]): Promise<SourcePage | null> {
+    for (const path of paths) {
+      const page = await source.getPage(version, locale, path);
+      if (page) return page;
+    }
+    return null;
+  }
+
+  /** A page the viewer may see, or null exactly as for a page that does not exist. */
+  async function locate(
+    viewer: Viewer,
+    version: VersionInfo,
+    locale: string,
+    paths: string[],
+  ): Promise<Located | null> {
+    const page = await findPage(version.id, locale, paths);
+    if (!page || !(await pageAllowed(viewer, version, locale, page))) return null;
+    return { page, version: version.id, locale };
+  }
+
+  function renderContext(layout: UrlLayout, version: string, locale: string, purpose: RenderPurpose): RenderContext {
+    return {
+      set: key,
+      version,
+      locale,
+      versionSegment: version,
+      pageUrl: (path: string) => {
+        const cut = path.indexOf('#');
+        const pagePath = cut === -1 ? path : path.slice(0, cut);
+        const fragment = cut === -1 ? '' : path.slice(cut);
+        return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
+      },
+      origin,
+      htmlInput: source.kind === 'database' ? 'escape' : config.html_input,
+      sanitize: source.kind === 'database',
+      snippetsRoot: config.snippets.root,
+      // Agent Markdown and search sections never show highlighted code; skipping it is most of a render's cost.
+      ...(purpose === 'agent' ? { highlight: false } : {}),
+    };
+  }
+
+  async function render(page: SourcePage, purpose: RenderPurpose): Promise<RenderedPage> {
+    const { layout } = await loadManifest();
+    const renderKey = `${scopeKey(page.version, page.locale)}\u0000${purpose}:${page.path}`;
+    const cached = rendered.get(renderKey);
+    if (cached && cached.hash === page.contentHash) {
+      rendered.delete(renderKey);
+      rendered.set(renderKey, cached);
+      return cached.result;
+    }
+    const result = renderer.render(page, renderContext(layout, page.version, page.locale, purpose));
+    rendered.set(renderKey, { hash: page.contentHash, result });
+    result.catch(() => {
+      if (rendered.get(renderKey)?.result === result) rendered.delete(renderKey);
+    });
+    while (rendered.size > maxRendered) rendered.delete(rendered.keys().next().value as string);
+    return result;
+  }
+
+  async function view(located: Located, purpose: RenderPurpose): Promise<PageView> {
+    const { layout } = await loadManifest();
+    const target = { version: located.version, locale: located.locale, path: located.page.path };
+    const result = await render(located.page, purpose);
+    return {
+      ref: { set: key, ...target },
+      page: located.page,
+      rendered: result,
+      url: pageUrl(layout, target),
+      markdownUrl: markdownUrl(layout, target),
+      agentMarkdown: withContentHashLine(result.markdown, located.page.contentHash),
+    };
+  }
+
+  /** Pages of a scope the viewer may see, navigation order first, then the rest by path. */
+  async function visibleInOrder(viewer: Viewer, version: VersionInfo, locale: string): Promise<SourcePage[]> {
+    const [pages, navigation] = await Promise.all([listAll(version.id, locale), navigationState(version.id, locale)]);
+    const byPath = new Map(pages.map((page) => [page.path, page]));
+    const ordered: SourcePage[] = [];
+    const placed = new Set<string>();
+    for (const entry of navigationPages(navigation.file)) {
+      const page = byPath.get(entry.path);
+      if (page && !placed.has(page.path)) {
+        ordered.push(page);
+        placed.add(page.path);
+      }
+    }
+    for (const page of pages) if (!placed.has(page.path)) ordered.push(page);
+    const visible: SourcePage[] = [];
+    for (const page of ordered) if (await pageAllowed(viewer, version, locale, page)) visible.push(page);
+    return visible;
+  }
+
+  /** Reads what `read_page` and `submit_feedback` accept as a page: a path, a URL or a `.md` URL. */
+  async function pageInput(
+    raw: string,
+    input: { version?: string; locale?: string },
+    viewer: Viewer,
+  ): Promise<{ version?: string; locale?: string; paths: string[]; fragment?: string; shown: string }> {
+    let text = raw.trim();
+    let fragment: string | undefined;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+      try {
+        const url = new URL(text);
+        text = url.pathname;
+        if (url.hash.length > 1) fragment = decodeURIComponent(url.hash.slice(1));
+      } catch {
+        throw new KitError(
+          'argument.invalid',
+          `"${raw}" is not a valid URL. Pass a page path such as "routing" or a page URL.`,
+        );
+      }
+    } else {
+      const cut = text.search(/[?#]/);
+      if (cut !== -1) {
+        if (text[cut] === '#' && text.length > cut + 1) fragment = text.slice(cut + 1);
+        text = text.slice(0, cut);
+      }
+    }
+    if (text.startsWith('/')) {
+      const layout = await viewerLayout(viewer);
+      const parsed = parseSetUrl(text.length > 1 ? text.replace(/\/+$/, '') : text, layout);
+      if (parsed.kind === 'page') {
+        return {
+          version: parsed.explicitVersion ? parsed.version : input.version,
+          locale: parsed.explicitLocale ? parsed.locale : input.locale,
+          paths: candidatePaths(parsed),
+          shown: parsed.path,
+          ...(fragment ? { fragment } : {}),
+        };
+      }
+    }
+    const path = cleanPagePath(text);
+    if (!path) {
+      throw new KitError(
+        'page.invalid_path',
+        `"${raw}" is not a page path. Pass a path such as "routing" or "guides/setup" (no "..", no empty segments), a page URL or its .md URL.`,
+      );
+    }
+    return { ...input, paths: candidatePaths({ path, root: false }), shown: path, ...(fragment ? { fragment } : {}) };
+  }
+
+  async function pageNotFound(shown: string, version: VersionInfo, locale: string, viewer: Viewer): Promise<KitError> {
+    const visible = await visibleInOrder(viewer, version, locale);
+    const suggestions = closestPaths(
+      shown,
+      visible.map((page) => page.path),
+    );
+    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((path) => `"${path}"`).join(', ')}?` : '';
+    return new KitError(
+      'page.not_found',
+      `No page "${shown}" in version ${version.id} (${locale}) of the "${key}" docs.${hint} Call list_pages to see every path, or search_docs to find a topic.`,
+      { details: { path: shown, version: version.id, locale, suggestions } },
+    );
+  }
+
+  async function indexFor(scope: SearchScope, version: VersionInfo, layout: UrlLayout): Promise<IndexState> {
+    const stateKey = `${scope.version}\u0000${scope.locale}\u0000${scope.audience}`;
+    const current = indexes.get(stateKey);
+    if (current && !current.dirty && watching) return current;
+    const running = indexing.get(stateKey);
+    if (running) return running;
+    const build = (async (): Promise<IndexState> => {
+      const startedAt = changes;
+      const all = await listAll(scope.version, scope.locale);
+      const pages =
+        scope.audience === 'public'
+          ? version.visibility === 'public'
+            ? all.filter((page) => pageVisibility(page) === 'public')
+            : []
+          : all;
+      const fingerprint = pages
+        .map((page) => `${page.path}\u0000${page.contentHash}\u0000${pageVisibility(page)}`)
+        .sort()
+        .join('\n');
+      const existing = indexes.get(stateKey);
+      if (existing && existing.fingerprint === fingerprint) {
+        existing.dirty = false;
+        return existing;
+      }
+      const sections: SearchSection[] = [];
+      const ids = new Set<string>();
+      for (const page of pages) {
+        const result = await render(page, 'agent');
+        const target = { version: scope.version, locale: scope.locale, path: page.path };
+        const url = pageUrl(layout, target);
+        const twin = markdownUrl(layout, target);
+        for (const section of result.sections) {
+          let id = `${page.path}#${section.anchor ?? ''}`;
+          for (let n = 2; ids.has(id); n++) id = `${page.path}#${section.anchor ?? ''}~${n}`;
+          ids.add(id);
+          sections.push({
+            id,
+            path: page.path,
+            title: page.title,
+            heading: section.heading,
+            headingPath: section.headingPath,
+            ...(section.anchor ? { anchor: section.anchor } : {}),
+            ...(page.description ? { description: page.description } : {}),
+            text: section.text,
+            url: section.anchor ? `${url}#${section.anchor}` : url,
+            markdownUrl: twin,
+          });
+        }
+      }
+      await search.index(scope, sections);
+      const state: IndexState = {
+        fingerprint,
+        visibility: new Map(pages.map((page) => [page.path, pageVisibility(page)])),
+        dirty: changes !== startedAt,
+      };
+      indexes.set(stateKey, state);
+      return state;
+    })();
+    indexing.set(stateKey, build);
+    try {
+      return await build;
+    } finally {
+      indexing.delete(stateKey);
+    }
+  }
+
+  const docSet: RuntimeDocSet = {
+    key,
+    config,
+    source,
+    events,
+
+    async manifest() {
+      return (await loadManifest()).manifest;
+    },
+
+    versions(viewer) {
+      return visibleVersions(viewer);
+    },
+
+    async locales() {
+      return (await loadManifest()).layout.locales;
+    },
+
+    async resolveUrl(pathname, viewer): Promise<UrlMatch> {
+      const none: UrlMatch = { kind: 'none' };
+      const setDecision = await decideAccess({
+        mode: config.access.mode,
+        user: viewerOf(viewer),
+        local: viewer.local === true,
+        gates,
+        subject: { set: key },
+      });
+      if (!setDecision.allowed) return none;
+      const layout = await viewerLayout(viewer);
+      const parsed = parseSetUrl(pathname, layout);
+      if (parsed.kind === 'slash') {
+        const target = await docSet.resolveUrl(parsed.location, viewer);
+        if (target.kind === 'page') return { kind: 'redirect', location: parsed.location, status: 308 };
+        return target;
+      }
+      if (parsed.kind !== 'page') return none;
+      const version = layout.versions.find((candidate) => candidate.id === parsed.version);
+      if (version && (await versionAllowed(viewer, version))) {
+        const located = await locate(viewer, version, parsed.locale, candidatePaths(parsed));
+        if (located) {
+          return {
+            kind: 'page',
+            ref: { set: key, version: located.version, locale: located.locale, path: located.page.path },
+            markdown: parsed.markdown,
+          };
+        }
+      }
+      const redirect = matchRedirect(await redirectsFor(viewer), layout, parsed);
+      return redirect ? { kind: 'redirect', location: redirect.location, status: redirect.status } : none;
+    },
+
+    async pageUrl(ref) {
+      const { layout } = await loadManifest();
+      return pageUrl(layout, ref);
+    },
+
+    async getPage(ref, viewer) {
+      let scope: Awaited<ReturnType<typeof scopeFor>>;
+      try {
+        scope = await scopeFor(ref, viewer);
+      } catch (error) {
+        if (error instanceof KitError && (error.code === 'version.not_found' || error.code === 'locale.not_found')) {
+          return null;
+        }
+        throw error;
+      }
+      const path = cleanPagePath(ref.path);
+      if (!path) return null;
+      const located = await locate(viewer, scope.version, scope.locale.code, candidatePaths({ path, root: false }));
+      return located ? view(located, 'html') : null;
+    },
+
+    async readPage(input, viewer): Promise<ReadPageResult> {
+      if (typeof input.path !== 'string' || input.path.trim() === '') {
+        throw new KitError(
+          'argument.invalid',
+          'read_page needs a path: a page path such as "routing", its URL or its .md URL.',
+        );
+      }
+      const wanted = await pageInput(input.path, input, viewer);
+      const scope = await scopeFor(wanted, viewer);
+      const located = await locate(viewer, scope.version, scope.locale.code, wanted.paths);
+      if (!located) throw await pageNotFound(wanted.shown, scope.version, scope.locale.code, viewer);
+      const page = await view(located, 'agent');
+      const meta = {
+        title: located.page.title,
+        path: located.page.path,
+        version: located.version,
+        locale: located.locale,
+        url: origin + page.url,
+        markdown_url: origin + page.markdownUrl,
+        content_hash: located.page.contentHash,
+      };
+      const section = input.section?.trim() || wanted.fragment;
+      if (!section) return { text: page.agentMarkdown, meta };
+      const part = extractRenderedSection(page.rendered, section);
+      if (part === null) {
+        if (!input.section && wanted.fragment) return { text: page.agentMarkdown, meta };
+        const names = sectionNames(page.rendered);
+        throw new KitError(
+          'section.not_found',
+          `Page "${located.page.path}" has no section "${section}".${
+            names.length > 0 ? ` Its sections: ${names.slice(0, 40).join('; ')}.` : ' It has no headings.'
+          } Pass a heading text or anchor id, or omit section to read the whole page.`,
+          { details: { path: located.page.path, section, sections: names } },
+        );
+      }
+      return { text: withContentHashLine(part, located.page.contentHash), meta };
+    },
+
+    async listPages(input, viewer): Promise<PageListing> {
+      const scope = await scopeFor(input, viewer);
+      const version = scope.version.id;
+      const locale = scope.locale.code;
+      const [navigation, pages] = await Promise.all([navigationState(version, locale), listAll(version, locale)]);
+      const byPath = new Map(pages.map((page) => [page.path, page]));
+      const groups: PageListing['groups'] = [];
+      const placed = new Set<string>();
+      for (const entry of navigationPages(navigation.file)) {
+        const page = byPath.get(entry.path);
+        if (!page || placed.has(`${entry.tab ?? ''}\u0000${entry.group}\u0000${page.path}`)) continue;
+        if (!(await pageAllowed(viewer, scope.version, locale, page))) continue;
+        placed.add(`${entry.tab ?? ''}\u0000${entry.group}\u0000${page.path}`);
+        let group = groups.find((candidate) => candidate.label === entry.group && candidate.tab === entry.tab);
+        if (!group) {
+          group = { label: entry.group, ...(entry.tab !== undefined ? { tab: entry.tab } : {}), pages: [] };
+          groups.push(group);
+        }
+        group.pages.push({ title: entry.title ?? page.title, path: page.path, description: page.description ?? null });
+      }
+      let shown = groups;
+      if (input.group !== undefined && input.group.trim() !== '') {
+        const wanted = input.group.trim().toLowerCase();
+        shown = groups.filter((group) => group.label.trim().toLowerCase() === wanted);
+        if (shown.length === 0) {
+          const labels = [...new Set(groups.map((group) => group.label))];
+          throw new KitError(
+            'navigation.group_not_found',
+            `No group "${input.group}" in version ${version} (${locale}). Groups: ${labels.join('; ') || 'none'}. Omit group to list every page.`,
+            { details: { group: input.group, groups: labels } },
+          );
+        }
+      }
+      return { set: key, version, locale, groups: shown };
+    },
+
+    async navigation(input, viewer): Promise<NavigationView> {
+      const scope = await scopeFor(input, viewer);
+      const state = await navigationState(scope.version.id, scope.locale.code);
+      const pages = await listAll(scope.version.id, scope.locale.code);
+      const visible = new Set<string>();
+      for (const page of pages) {
+        if (await pageAllowed(viewer, scope.version, scope.locale.code, page)) visible.add(page.path);
+      }
+      return { file: filterNavigation(state.file, (path) => visible.has(path)), derived: state.derived };
+    },
+
+    async visiblePages(input, viewer) {
+      const scope = await scopeFor(input, viewer);
+      return visibleInOrder(viewer, scope.version, scope.locale.code);
+    },
+
+    async search(input, viewer, from): Promise<SearchResult> {
+      if (typeof input.query !== 'string') {
+        throw new KitError('search.invalid_query', 'search_docs needs a query: the words to look for.');
+      }
+      const query = input.query.trim();
+      if (query.length > SEARCH_QUERY_LIMIT) {
+        throw new KitError(
+          'search.invalid_query',
+          `The query is ${query.length} characters long; keep it under ${SEARCH_QUERY_LIMIT}. Search for the key words only.`,
+        );
+      }
+      const limit = input.limit ?? SEARCH_LIMIT_DEFAULT;
+      if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX) {
+        throw new KitError(
+          'argument.invalid',
+          `limit must be a whole number from 1 to ${SEARCH_LIMIT_MAX}, got ${String(input.limit)}. Omit it for ${SEARCH_LIMIT_DEFAULT} results.`,
+          { details: { field: 'limit', value: input.limit } },
+        );
+      }
+      const scope = await scopeFor(input, viewer);
+      const version = scope.version;
+      const locale = scope.locale.code;
+      const seesPrivate = (
+        await decideAccess({
+          mode: 'public',
+          user: viewerOf(viewer),
+          local: viewer.local === true,
+          gates,
+          subject: { set: key, version: version.id, locale },
+          pageVisibility: 'private',
+        })
+      ).allowed;
+      const searchScope: SearchScope = {
+        set: key,
+        version: version.id,
+        locale,
+        audience: seesPrivate ? 'private' : 'public',
+      };
+      const state = await indexFor(searchScope, version, scope.layout);
+      // Gates may refuse single pages; ask the driver for more (up to its maximum) and drop those.
+      const perPage = config.access.mode === 'gate' || searchScope.audience === 'private';
+      const hits =
+        query === ''
+          ? []
+          : await search.search(searchScope, query, { limit: perPage ? Math.min(limit * 3, SEARCH_LIMIT_MAX) : limit });
+      const results = [];
+      const allowedPaths = new Map<string, boolean>();
+      for (const hit of hits) {
+        if (results.length >= limit) break;
+        if (perPage) {
+          let allowed = allowedPaths.get(hit.path);
+          if (allowed === undefined) {
+            const decision = await decideAccess({
+              mode: config.access.mode,
+              user: viewerOf(viewer),
+              local: viewer.local === true,
+              gates,
+              subject: { set: key, version: version.id, locale, page: hit.path },
+              versionVisibility: version.visibility,
+              pageVisibility: state.visibility.get(hit.path) ?? 'private',
+            });
+            allowed = decision.allowed;
+            allowedPaths.set(hit.path, allowed);
+          }
+          if (!allowed) continue;
+        }
+        results.push({ ...hit, url: absolute(origin, hit.url), markdown_url: absolute(origin, hit.markdown_url) });
+      }
+      events.emit('SearchPerformed', {
+        set: key,
+        version: version.id,
+        locale,
+        query,
+        results: results.length,
+        source: from,
+      } satisfies KitEventMap['SearchPerformed']);
+      return { set: key, version: version.id, query, results };
+    },
+
+    async submitFeedback(input, viewer, from) {
+      if (typeof input.helpful !== 'boolean') {
+        throw new KitError('argument.invalid', 'helpful must be true or false: did the page help?', {
+          details: { field: 'helpful' },
+        });
+      }
+      if (input.comment !== undefined && typeof input.comment !== 'string') {
+        throw new KitError('argument.invalid', 'comment must be text.', { details: { field: 'comment' } });
+      }
+      if (input.comment !== undefined && [...input.comment].length > FEEDBACK_COMMENT_LIMIT) {
+        throw new KitError(
+          'argument.invalid',
+          `comment is ${[...input.comment].length} characters long; the limit is ${FEEDBACK_COMMENT_LIMIT}. Shorten it to what was wrong or missing.`,
+          { details: { field: 'comment', limit: FEEDBACK_COMMENT_LIMIT } },
+        );
+      }
+      if (typeof input.path !== 'string' || input.path.trim() === '') {
+        throw new KitError(
+          'argument.invalid',
+          'submit_feedback needs the path or URL of the page the feedback is about.',
+        );
+      }
+      const wanted = await pageInput(input.path, input, viewer);
+      const scope = await scopeFor(wanted, viewer);
+      const located = await locate(viewer, scope.version, scope.locale.code, wanted.paths);
+      if (!located) throw await pageNotFound(wanted.shown, scope.version, scope.locale.code, viewer);
+      const comment = input.comment?.trim();
+      events.emit('FeedbackSubmitted', {
+        set: key,
+        version: located.version,
+        locale: located.locale,
+        path: located.page.path,
+        helpful: input.helpful,
+        ...(comment ? { comment } : {}),
+        source: from,
+        user: viewerOf(viewer),
+      });
+    },
+
+    async canView(viewer, subject) {
+      const { layout } = await loadManifest();
+      if (subject.version === undefined && subject.path === undefined) {
+        const decision = await decideAccess({
+          mode: config.access.mode,
+          user: viewerOf(viewer),
+          local: viewer.local === true,
+          gates,
+          subject: { set: key, ...(subject.locale ? { locale: subject.locale } : {}) },
+        });
+        return decision.allowed;
+      }
+      const version = layout.versions.find((candidate) => candidate.id === (subject.version ?? layout.defaultVersion));
+      if (!version) return false;
+      const locale = subject.locale ?? layout.defaultLocale;
+      if (!layout.locales.some((candidate) => candidate.code === locale)) return false;
+      if (subject.path === undefined) return versionAllowed(viewer, version, subject.locale);
+      const path = cleanPagePath(subject.path);
+      if (!path) return false;
+      return (await locate(viewer, version, locale, candidatePaths({ path, root: false }))) !== null;
+    },
+
+    async canManage(viewer) {
+      if (viewer.local === true) return true;
+      return gateAllowsManage(viewerOf(viewer), gates, { set: key });
+    },
+
+    async problems() {
+      const { problems: manifestProblems, layout } = await loadManifest();
+      const found: SourceProblem[] = [...manifestProblems];
+      if (source.problems) found.push(...(await source.problems()));
+      for (const version of layout.versions) {
+        for (const locale of layout.locales) {
+          const navigation = await navigationState(version.id, locale.code);
+          found.push(...navigation.problems);
+          for (const page of await listAll(version.id, locale.code)) {
+            found.push(...page.problems.map((problem) => ({ ...problem, file: problem.file ?? page.file })));
+            const result = await render(page, 'agent');
+            found.push(...result.problems.map((problem) => ({ ...problem, file: problem.file ?? page.file })));
+          }
+        }
+      }
+      return found;
+    },
+
+    async close() {
+      stopWatching?.();
+    },
+  };
+  return docSet;
+}
+
+/**
+ * Agent Markdown as `read_page` and `.md` twins serve it: the Markdown, a blank line, and the line
+ * `content_hash: sha256:...` for clients that show only text.
+ *
+ * @example
+ * withContentHashLine('# Routing\n', 'sha256:ab…'); // '# Routing\n\ncontent_hash: sha256:ab…\n'
+ */
+export function withContentHashLine(markdown: string, hash: string): string {
+  return `${markdown.replace(/\s+$/, '')}\n\ncontent_hash: ${hash}\n`;
+}
+
+function absolute(origin: string, url: string): string {
+  return origin !== '' && url.startsWith('/') ? origin + url : url;
+}
+
+/** A navigation tree without the pages a viewer may not see (and without groups left empty). */
+function filterNavigation(file: NavigationFile, visible: (path: string) => boolean): NavigationFile {
+  const entries = (list: NavEntry[]): NavEntry[] =>
+    list.flatMap((entry): NavEntry[] => {
+      if (typeof entry === 'string') return visible(entry) ? [entry] : [];
+      if ('pages' in entry) {
+        const pages = entries(entry.pages);
+        return pages.length > 0 ? [{ ...entry, pages }] : [];
+      }
+      if ('path' in entry) return visible(entry.path) ? [entry] : [];
+      return [entry];
+    });
+  const groups = (list: NavGroup[]): NavGroup[] =>
+    list.flatMap((group) => {
+      const pages = entries(group.pages);
+      return pages.length > 0 ? [{ ...group, pages }] : [];
+    });
+  if ('tabs' in file) {
+    return {
+      tabs: file.tabs.map((tab) => ({ ...tab, groups: groups(tab.groups) })).filter((tab) => tab.groups.length > 0),
+    };
+  }
+  return { groups: groups(file.groups) };
+}
+
+/** Up to three page paths close to a mistyped one: same last segment, containment, or few edits. */
+function closestPaths(wanted: string, paths: string[]): string[] {
+  const target = wanted.toLowerCase();
+  const lastOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+  const scored = paths.map((path) => {
+    const lower = path.toLowerCase();
+    let score = Math.min(editDistance(target, lower), editDistance(lastOf(target), lastOf(lower)) + 1);
+    if (lower.includes(lastOf(target)) || target.includes(lastOf(lower))) score = Math.min(score, 2);
+    return { path, score };
+  });
+  const limit = Math.max(2, Math.floor(target.length / 3));
+  return scored
+    .filter((candidate) => candidate.score <= limit)
+    .sort((a, b) => a.score - b.score || a.path.localeCompare(b.path))
+    .slice(0, 3)
+    .map((candidate) => candidate.path);
+}

@@ -1,0 +1,74 @@
+import type { ResolvedConfig } from '../config/types.js';
+import { KitError } from '../errors/kit-error.js';
+import { createEvents, type KitEventEmitter } from '../events/emitter.js';
+import type { DocSet, Kit, KitEvents } from '../ports/docset.js';
+
+export interface CreateKitOptions {
+  config: ResolvedConfig;
+  /** The sets, built with `createDocSet` (as a list, a map or a record by key). */
+  sets: Iterable<DocSet> | ReadonlyMap<string, DocSet> | Record<string, DocSet>;
+  /** The bus every set fires on; pass the one the sets were created with. Default: a new bus. */
+  events?: KitEvents;
+}
+
+/**
+ * Several doc sets with one config and one event bus: what the CLI, the MCP servers and the HTTP
+ * app are handed. Composition only: it looks sets up by key and closes them.
+ *
+ * @example
+ * const events = createEvents();
+ * const kit = createKit({ config, events, sets: [createDocSet({ config: config.sets.docs, events, ... })] });
+ * kit.set().readPage({ path: 'routing' }, { user: null });
+ */
+export function createKit(options: CreateKitOptions): Kit {
+  const sets = new Map<string, DocSet>();
+  const list: Iterable<DocSet> =
+    options.sets instanceof Map
+      ? options.sets.values()
+      : Symbol.iterator in options.sets
+        ? (options.sets as Iterable<DocSet>)
+        : Object.values(options.sets as Record<string, DocSet>);
+  for (const set of list) {
+    if (sets.has(set.key)) {
+      throw new KitError('config.invalid', `Two doc sets use the key "${set.key}". Give each set its own key.`);
+    }
+    sets.set(set.key, set);
+  }
+  const events = options.events ?? createEvents();
+  let closed: Promise<void> | null = null;
+
+  return {
+    config: options.config,
+    sets,
+    events,
+    set(key) {
+      const wanted = key?.trim() || options.config.default;
+      const found = sets.get(wanted);
+      if (found) return found;
+      const keys = [...sets.keys()];
+      throw new KitError(
+        'set.not_found',
+        keys.length === 0
+          ? `No doc set "${wanted}": no sets are configured. Add one under sets in kit.config.ts.`
+          : `No doc set "${wanted}". Use one of: ${keys.join(', ')}${key ? '' : `, or set default in kit.config.ts to one of them`}.`,
+        { details: { set: wanted, sets: keys } },
+      );
+    },
+    close() {
+      closed ??= (async () => {
+        const results = await Promise.allSettled(
+          [...sets.values()].map(async (set) => {
+            const closable = set as DocSet & { close?: () => Promise<void> };
+            if (typeof closable.close === 'function') await closable.close();
+            await set.source.close?.();
+          }),
+        );
+        const settled = (events as Partial<KitEventEmitter>).settled;
+        if (typeof settled === 'function') await settled.call(events);
+        const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+        if (failed) throw failed.reason;
+      })();
+      return closed;
+    },
+  };
+}

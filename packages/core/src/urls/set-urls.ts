@@ -1,0 +1,253 @@
+import type { LocaleInfo, NormalizedManifest, VersionInfo } from '../model/types.js';
+
+/**
+ * What the URL rules of one set need: its prefix and the versions and locales of its manifest.
+ * Build it with {@link createUrlLayout}; every URL function takes it.
+ */
+export interface UrlLayout {
+  /** `''` for a root-mounted set, else `/docs` (leading slash, no trailing slash). */
+  prefix: string;
+  /** False for an unversioned set: its URLs never carry a version segment. */
+  versioned: boolean;
+  versions: VersionInfo[];
+  locales: LocaleInfo[];
+  defaultVersion: string;
+  defaultLocale: string;
+  /** Page a version opens on (manifest `landing`, default `index`). */
+  landing: string;
+}
+
+/** A page address as URLs carry it (no set key: a layout belongs to one set). */
+export interface UrlTarget {
+  version: string;
+  locale: string;
+  path: string;
+}
+
+/** What a request path means under one set, before anyone looks for a page. */
+export type ParsedSetUrl =
+  | {
+      kind: 'page';
+      version: string;
+      locale: string;
+      /** Page path without `.md`; the landing page when the URL names no path. */
+      path: string;
+      /** The `.md` twin was asked for. */
+      markdown: boolean;
+      /** The URL names the version / locale with a segment (rules 2 and 3 of redirects read these). */
+      explicitVersion: boolean;
+      explicitLocale: boolean;
+      /** The URL named no path: the version (or locale) root, which serves the landing page. */
+      root: boolean;
+    }
+  /** A trailing slash: the same URL without it is canonical. */
+  | { kind: 'slash'; location: string }
+  /** The path is not under this set's prefix. */
+  | { kind: 'outside' }
+  /** Under the prefix but no page can live there (empty or dot segments, bad escapes). */
+  | { kind: 'invalid' };
+
+/**
+ * Normalizes a configured `route.prefix` to the form URLs use: `''` for a root-mounted set,
+ * otherwise one leading slash and no trailing slash.
+ *
+ * @example
+ * normalizePrefix('docs/'); // '/docs'
+ * normalizePrefix('/'); // ''
+ */
+export function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.trim().replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? '' : `/${trimmed}`;
+}
+
+/**
+ * The URL layout of a set from its prefix and normalized manifest. The default version and locale
+ * are the ones marked `default` (else the first), as the manifest rules say.
+ *
+ * @example
+ * const layout = createUrlLayout('docs', manifest);
+ * pageUrl(layout, { version: '12.x', locale: 'en', path: 'routing' }); // '/docs/12.x/routing'
+ */
+export function createUrlLayout(
+  prefix: string,
+  manifest: Pick<NormalizedManifest, 'versioned' | 'versions' | 'locales' | 'landing'>,
+): UrlLayout {
+  const versions = manifest.versions.length > 0 ? manifest.versions : [implicitVersion];
+  const locales = manifest.locales.length > 0 ? manifest.locales : [implicitLocale];
+  return {
+    prefix: normalizePrefix(prefix),
+    versioned: manifest.versioned,
+    versions,
+    locales,
+    defaultVersion: (versions.find((version) => version.default) ?? versions[0]!).id,
+    defaultLocale: (locales.find((locale) => locale.default) ?? locales[0]!).code,
+    landing: cleanPagePath(manifest.landing) ?? 'index',
+  };
+}
+
+const implicitVersion: VersionInfo = {
+  id: 'current',
+  label: 'current',
+  status: 'current',
+  default: true,
+  visibility: 'public',
+};
+const implicitLocale: LocaleInfo = { code: 'en', label: 'English', dir: 'ltr', default: true };
+
+/**
+ * The same layout with some versions removed, keeping the default version. A set resolves a
+ * viewer's URLs against the versions that viewer may see, so a private version answers exactly as
+ * if the manifest did not declare it.
+ */
+export function restrictVersions(layout: UrlLayout, visible: (version: VersionInfo) => boolean): UrlLayout {
+  return {
+    ...layout,
+    versions: layout.versions.filter((version) => version.id === layout.defaultVersion || visible(version)),
+  };
+}
+
+/**
+ * Reads a request path (with the set prefix, without query or fragment) as a page address.
+ *
+ * Segments are read left to right: after the prefix, a segment equal to a version id is the version
+ * (versioned sets only); the next segment equal to a locale code is the locale; the rest is the page
+ * path. A last segment ending in `.md` asks for the Markdown twin, and `index.md` right after the
+ * version/locale root is the landing page's twin. A URL naming no path is the landing page.
+ * A trailing slash is never a page: it answers `slash` with the canonical location.
+ *
+ * @example
+ * parseSetUrl('/docs/12.x/ar/routing.md', layout);
+ * // { kind: 'page', version: '12.x', locale: 'ar', path: 'routing', markdown: true, ... }
+ */
+export function parseSetUrl(pathname: string, layout: UrlLayout): ParsedSetUrl {
+  const { prefix } = layout;
+  if (prefix !== '' && pathname !== prefix && !pathname.startsWith(`${prefix}/`)) return { kind: 'outside' };
+  if (!pathname.startsWith('/')) return { kind: 'outside' };
+  const rest = pathname.slice(prefix.length);
+
+  if (rest.length > 1 && rest.endsWith('/')) {
+    const location = pathname.replace(/\/+$/, '');
+    return location === '' ? { kind: 'invalid' } : { kind: 'slash', location };
+  }
+  if (prefix !== '' && rest === '/') return { kind: 'slash', location: prefix };
+
+  const raw = rest === '' || rest === '/' ? [] : rest.slice(1).split('/');
+  const segments: string[] = [];
+  for (const segment of raw) {
+    const decoded = decodeSegment(segment);
+    if (decoded === null) return { kind: 'invalid' };
+    segments.push(decoded);
+  }
+
+  let index = 0;
+  let version = layout.defaultVersion;
+  let locale = layout.defaultLocale;
+  let explicitVersion = false;
+  let explicitLocale = false;
+  if (layout.versioned && index < segments.length && layout.versions.some((v) => v.id === segments[index])) {
+    version = segments[index]!;
+    explicitVersion = true;
+    index += 1;
+  }
+  if (index < segments.length && layout.locales.some((l) => l.code === segments[index])) {
+    locale = segments[index]!;
+    explicitLocale = true;
+    index += 1;
+  }
+
+  const pathSegments = segments.slice(index);
+  let markdown = false;
+  const last = pathSegments.length - 1;
+  if (last >= 0 && pathSegments[last]!.endsWith('.md')) {
+    markdown = true;
+    pathSegments[last] = pathSegments[last]!.slice(0, -'.md'.length);
+    if (pathSegments[last] === '') return { kind: 'invalid' };
+  }
+
+  const root = pathSegments.length === 0 || (markdown && pathSegments.length === 1 && pathSegments[0] === 'index');
+  const path = root ? layout.landing : pathSegments.join('/');
+  return { kind: 'page', version, locale, path, markdown, explicitVersion, explicitLocale, root };
+}
+
+/** A percent-decoded URL segment, or null when no page path may contain it. */
+function decodeSegment(segment: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+  if (decoded === '' || decoded === '.' || decoded === '..') return null;
+  if (/[/\\\u0000]/.test(decoded)) return null;
+  return decoded;
+}
+
+/**
+ * A clean page path (`guides/intro`) from what a person may type: leading/trailing slashes and a
+ * `.md` ending removed. Null when it cannot be a page path (empty, `.`/`..` segments, backslashes).
+ */
+export function cleanPagePath(input: string): string | null {
+  const trimmed = input.trim().replace(/^\/+|\/+$/g, '');
+  const withoutExtension = trimmed.endsWith('.md') ? trimmed.slice(0, -'.md'.length) : trimmed;
+  if (withoutExtension === '') return null;
+  const segments = withoutExtension.split('/');
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..' || /[\\\u0000]/.test(segment))) {
+    return null;
+  }
+  return segments.join('/');
+}
+
+/** `/{prefix}/{version}/{locale}` with the default version and locale left out. */
+export function rootUrl(layout: UrlLayout, target: Omit<UrlTarget, 'path'>): string {
+  let url = layout.prefix;
+  if (layout.versioned && target.version !== layout.defaultVersion) url += `/${encodeSegment(target.version)}`;
+  if (target.locale !== layout.defaultLocale) url += `/${encodeSegment(target.locale)}`;
+  return url === '' ? '/' : url;
+}
+
+/**
+ * The canonical site URL path of a page: the landing page is the version (and locale) root, a
+ * folder's `index` page is the folder, and the default version and locale carry no segment.
+ *
+ * @example
+ * pageUrl(layout, { version: '13.x', locale: 'en', path: 'routing' }); // '/docs/routing' (13.x default)
+ * pageUrl(layout, { version: '12.x', locale: 'ar', path: 'installation' }); // '/docs/12.x/ar' (landing)
+ */
+export function pageUrl(layout: UrlLayout, target: UrlTarget): string {
+  const root = rootUrl(layout, target);
+  if (target.path === layout.landing) return root;
+  const path = target.path.endsWith('/index') ? target.path.slice(0, -'/index'.length) : target.path;
+  return joinUrl(root, path);
+}
+
+/**
+ * The URL path of a page's Markdown twin: the page URL plus `.md`, the landing page's twin is
+ * `index.md` under the root, and a folder's `index` page keeps `/index.md`.
+ *
+ * @example
+ * markdownUrl(layout, { version: '12.x', locale: 'en', path: 'routing' }); // '/docs/12.x/routing.md'
+ * markdownUrl(layout, { version: '13.x', locale: 'en', path: 'installation' }); // '/docs/index.md' (landing)
+ */
+export function markdownUrl(layout: UrlLayout, target: UrlTarget): string {
+  const root = rootUrl(layout, target);
+  if (target.path === layout.landing) return joinUrl(root, 'index.md');
+  return `${joinUrl(root, target.path)}.md`;
+}
+
+/**
+ * The page paths a parsed URL may name, in the order a set looks for them: the path itself, then
+ * the folder's `index` page (`/docs/guides` serves `guides/index` when there is no `guides` page).
+ */
+export function candidatePaths(parsed: { path: string; root: boolean }): string[] {
+  if (parsed.root || parsed.path === 'index' || parsed.path.endsWith('/index')) return [parsed.path];
+  return [parsed.path, `${parsed.path}/index`];
+}
+
+function joinUrl(root: string, path: string): string {
+  const encoded = path.split('/').map(encodeSegment).join('/');
+  return root === '/' ? `/${encoded}` : `${root}/${encoded}`;
+}
+
+function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(/%40/g, '@').replace(/%3A/gi, ':');
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * Tool arguments with messages that tell an agent what to send instead. The SDK validates
+ * arguments before a tool runs and returns each issue's message, so every field carries its own.
+ */
+
+function optionalText(name: string, hint: string) {
+  return z
+    .string({ invalid_type_error: `\`${name}\` must be a string: ${hint}` })
+    .trim()
+    .min(1, `\`${name}\` must not be empty: ${hint}`)
+    .optional();
+}
+
+export const versionArgument = optionalText(
+  'version',
+  'a version id such as "3.x"; omit it for the current version.',
+).describe('Docs version, e.g. "3.x". Default: the current version.');
+
+export const localeArgument = optionalText(
+  'locale',
+  'a locale code such as "en" or "ar"; omit it for the main language.',
+).describe('Locale code, e.g. "ar". Default: the main language.');
+
+export function setArgument(scope: { kind: 'local'; defaultSet: string } | { kind: 'web'; set: string }) {
+  return scope.kind === 'local'
+    ? optionalText('set', `a set key; omit it for the default set "${scope.defaultSet}".`).describe(
+        `Set key. Default: "${scope.defaultSet}".`,
+      )
+    : optionalText('set', `this endpoint serves only the set "${scope.set}"; omit set.`).describe(
+        `This endpoint serves only the set "${scope.set}"; omit this argument.`,
+      );
+}
+
+export const queryArgument = z
+  .string({
+    required_error: 'Send `query`: the words to look for, e.g. "queue retries".',
+    invalid_type_error: '`query` must be a string of words to look for, e.g. "queue retries".',
+  })
+  .trim()
+  .min(1, 'Send a non-empty `query`: the words to look for, e.g. "queue retries".')
+  .describe('What to look for: words or a question.');
+
+const limitMessage = '`limit` must be a whole number from 1 to 20; omit it for 8 results.';
+export const limitArgument = z
+  .number({ invalid_type_error: limitMessage })
+  .int(limitMessage)
+  .min(1, limitMessage)
+  .max(20, limitMessage)
+  .default(8)
+  .describe('How many results to return, 1 to 20. Default: 8.');
+
+export function pathArgument(what: string) {
+  return z
+    .string({
+      required_error: `Send \`path\`: ${what}`,
+      invalid_type_error: `\`path\` must be a string: ${what}`,
+    })
+    .trim()
+    .min(1, `Send a non-empty \`path\`: ${what}`);
+}
+
+export const sectionArgument = optionalText(
+  'section',
+  'a heading text or anchor id of the page, e.g. "Retrying Jobs" or "retrying-jobs"; omit it for the whole page.',
+).describe('Return only this section: its heading text or anchor id.');
+
+export const groupArgument = optionalText(
+  'group',
+  'a group label exactly as list_pages shows it; omit it for every group.',
+).describe('Only the group with this label.');
+
+export const helpfulArgument = z
+  .boolean({
+    required_error: 'Send `helpful`: true when the page helped, false when it was wrong or missing something.',
+    invalid_type_error: '`helpful` must be true or false (a boolean, not a string).',
+  })
+  .describe('Whether the page helped.');
+
+export const COMMENT_MAX_LENGTH = 2000;
+export const commentArgument = z
+  .string({ invalid_type_error: '`comment` must be a string: what was wrong or missing.' })
+  .max(
+    COMMENT_MAX_LENGTH,
+    `\`comment\` must be at most ${COMMENT_MAX_LENGTH} characters: shorten it to what was wrong or missing.`,
+  )
+  .optional()
+  .describe(`What was wrong or missing, at most ${COMMENT_MAX_LENGTH} characters.`);
+
+/** A strict object: an unknown argument (a typo, a guessed name) is refused with the accepted names. */
+export function toolArguments<Shape extends z.ZodRawShape>(tool: string, shape: Shape) {
+  const names = Object.keys(shape).join(', ');
+  return z.object(shape).strict(`Unknown argument for ${tool}; it takes only: ${names}.`);
+}

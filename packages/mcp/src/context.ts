@@ -1,0 +1,45 @@
+import { type DocSet, type Kit, KitError, type Viewer } from '@kit/core';
+
+/** Which sets a server answers for: every set (the local stdio server) or one set (a web endpoint). */
+export type McpScope = { kind: 'local' } | { kind: 'web'; set: string };
+
+/**
+ * Runs the same check as `kit validate --json` and returns its report. The CLI supplies it; without
+ * one the `validate_docs` tool is not offered.
+ */
+export type ValidateDocs = (input: { set: string; version?: string }) => Promise<Record<string, unknown>>;
+
+/** What every tool, resource and prompt of one server shares. */
+export interface McpContext {
+  kit: Kit;
+  scope: McpScope;
+  viewer: Viewer;
+  /** Absolute origin (`https://example.com`) that URL paths in results are prefixed with, if known. */
+  origin: string | undefined;
+}
+
+/**
+ * The set a call reads. A web endpoint is bound to its own set: naming another is refused, and the
+ * caller's access is checked again on every call. The local server resolves the key (default: the
+ * configured default set) and lists the keys when it is unknown.
+ */
+export async function resolveSet(context: McpContext, requested: string | undefined): Promise<DocSet> {
+  const { kit, scope, viewer } = context;
+  if (scope.kind === 'local') return kit.set(requested);
+  if (requested !== undefined && requested !== scope.set) {
+    throw new KitError(
+      'set.foreign',
+      `This endpoint serves only the set "${scope.set}"; omit \`set\` or send "${scope.set}". Connect to the other set's own MCP endpoint to read it.`,
+    );
+  }
+  const docSet = kit.set(scope.set);
+  if (!(await docSet.canView(viewer, {}))) {
+    throw new KitError('access.denied', `You may no longer read the set "${scope.set}". Sign in again and retry.`);
+  }
+  return docSet;
+}
+
+/** Makes a site URL path absolute when the server knows its origin; absolute URLs pass unchanged. */
+export function absoluteUrl(url: string, origin: string | undefined): string {
+  return origin && url.startsWith('/') ? `${origin.replace(/\/$/, '')}${url}` : url;
+}

@@ -1,0 +1,134 @@
+import type { Kit, Viewer } from '@kit/core';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { McpContext, McpScope, ValidateDocs } from './context.js';
+import { readableSdkToolError } from './errors.js';
+import { mcpInstructions } from './instructions.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { registerTools } from './tools.js';
+
+/** Name and version the server reports in `initialize`. */
+export const MCP_SERVER_INFO = { name: 'kit', title: 'Kit docs', version: '3.0.0' } as const;
+
+export interface CreateMcpServerOptions {
+  kit: Kit;
+  /** `{ kind: 'local' }`: every set, `set` argument on the tools. `{ kind: 'web', set }`: that set only. */
+  scope: McpScope;
+  /** Who calls. The local server passes `{ user: null, local: true }`; a web endpoint the request's viewer. */
+  viewer: Viewer;
+  /** The `kit validate --json` check. Without it `validate_docs` is not offered. */
+  validate?: ValidateDocs;
+  /** Reported in `McpToolCalled`. Default: `stdio` for a local scope, `http` for a web one. */
+  transport?: 'stdio' | 'http';
+  /** Absolute origin (`https://example.com`) to prefix URL paths in results with. */
+  origin?: string;
+}
+
+interface PendingCall {
+  tool: string;
+  set: string;
+  started: number;
+}
+
+/**
+ * Fires `McpToolCalled` for every `tools/call` a transport carries, including calls the SDK refuses
+ * before a tool runs (bad arguments, unknown tool), and rewrites the SDK's own error text so the
+ * agent reads what to send instead.
+ */
+function observeToolCalls(transport: Transport, context: McpContext, transportName: 'stdio' | 'http'): void {
+  const pending = new Map<RequestId, PendingCall>();
+  const { kit, scope, viewer } = context;
+  const earlier = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'tools/call' && 'id' in message) {
+      const params = (message.params ?? {}) as { name?: unknown; arguments?: { set?: unknown } };
+      const requested = typeof params.arguments?.set === 'string' ? params.arguments.set : undefined;
+      pending.set(message.id, {
+        tool: String(params.name),
+        set: scope.kind === 'web' ? scope.set : (requested ?? kit.config.default),
+        started: performance.now(),
+      });
+    }
+    earlier?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, options) => {
+    const id = 'id' in message && !('method' in message) ? message.id : undefined;
+    const call = id === undefined ? undefined : pending.get(id);
+    if (call && id !== undefined) {
+      pending.delete(id);
+      let ok = false;
+      if ('result' in message) {
+        const result = message.result as CallToolResult;
+        ok = result.isError !== true;
+        if (!ok) {
+          result.content = result.content.map((item) =>
+            item.type === 'text' ? { ...item, text: readableSdkToolError(item.text) } : item,
+          );
+        }
+      }
+      kit.events.emit('McpToolCalled', {
+        set: call.set,
+        tool: call.tool,
+        transport: transportName,
+        user: viewer.user,
+        ok,
+        durationMs: performance.now() - call.started,
+      });
+    }
+    return send(message, options);
+  };
+}
+
+class KitMcpServer extends McpServer {
+  constructor(
+    instructions: string,
+    private readonly context: McpContext,
+    private readonly transportName: 'stdio' | 'http',
+  ) {
+    super(MCP_SERVER_INFO, {
+      instructions,
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      // Kit's arguments are a handful of flat fields; anything larger is not a real call.
+      maxToolInputElements: 1000,
+    });
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    observeToolCalls(transport, this.context, this.transportName);
+    await super.connect(transport);
+  }
+}
+
+/**
+ * Builds the MCP server for one caller: the tools that caller may use (`submit_feedback` when
+ * feedback is on, `validate_docs` when a check is handed in and, on the web, the caller passes
+ * `manageKit`), the `docs-page` resource template, the two prompts and the connect instructions.
+ * Every tool call fires `McpToolCalled` on `kit.events`.
+ *
+ * @example
+ * const server = await createMcpServer({ kit, scope: { kind: 'local' }, viewer: { user: null, local: true } });
+ * await server.connect(new StdioServerTransport());
+ */
+export async function createMcpServer(options: CreateMcpServerOptions): Promise<McpServer> {
+  const { kit, scope, viewer } = options;
+  const context: McpContext = { kit, scope, viewer, origin: options.origin?.replace(/\/$/, '') };
+  const served = scope.kind === 'web' ? [kit.set(scope.set)] : [...kit.sets.values()];
+  const feedback = served.some((docSet) => docSet.config.feedback.enabled);
+  const validate =
+    options.validate && (scope.kind === 'local' || (await kit.set(scope.set).canManage(viewer)))
+      ? options.validate
+      : undefined;
+
+  const server = new KitMcpServer(
+    await mcpInstructions(kit, scope),
+    context,
+    options.transport ?? (scope.kind === 'local' ? 'stdio' : 'http'),
+  );
+  registerTools(server, context, { feedback, validate });
+  registerResources(server, context);
+  registerPrompts(server, context);
+  return server;
+}

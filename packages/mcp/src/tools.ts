@@ -1,0 +1,292 @@
+import { KitError, type PageListing, type SearchResult } from '@kit/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import {
+  commentArgument,
+  groupArgument,
+  helpfulArgument,
+  limitArgument,
+  localeArgument,
+  pathArgument,
+  queryArgument,
+  sectionArgument,
+  setArgument,
+  toolArguments,
+  versionArgument,
+} from './arguments.js';
+import { absoluteUrl, type McpContext, resolveSet, type ValidateDocs } from './context.js';
+import { toolError } from './errors.js';
+
+/** The names of every tool this package serves, in the order `tools/list` shows them. */
+export const MCP_TOOL_NAMES = ['search_docs', 'read_page', 'list_pages', 'submit_feedback', 'validate_docs'] as const;
+export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
+
+const READ_TOOL: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+const FEEDBACK_TOOL: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+const searchOutput = z.object({
+  set: z.string(),
+  version: z.string(),
+  query: z.string(),
+  results: z.array(
+    z.object({
+      title: z.string(),
+      path: z.string(),
+      url: z.string(),
+      markdown_url: z.string(),
+      heading: z.string().nullable(),
+      snippet: z.string(),
+      description: z.string().nullable(),
+      score: z.number(),
+    }),
+  ),
+});
+
+const listOutput = z.object({
+  set: z.string(),
+  version: z.string(),
+  locale: z.string(),
+  groups: z.array(
+    z.object({
+      label: z.string(),
+      tab: z.string().optional(),
+      pages: z.array(z.object({ title: z.string(), path: z.string(), description: z.string().nullable() })),
+    }),
+  ),
+});
+
+/** Which optional tools this caller gets; decided once per server, before `tools/list`. */
+export interface ToolOffer {
+  feedback: boolean;
+  validate: ValidateDocs | undefined;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+async function guarded(context: McpContext, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    return toolError(error, context.scope.kind === 'local');
+  }
+}
+
+function searchText(result: SearchResult): string {
+  if (result.results.length === 0) {
+    return `No pages match "${result.query}" in ${result.set} ${result.version}. Try other words, or call list_pages to browse.`;
+  }
+  const lines = [
+    `${count(result.results.length, 'result')} for "${result.query}" in ${result.set} ${result.version}:`,
+    '',
+  ];
+  result.results.forEach((hit, index) => {
+    lines.push(`${index + 1}. ${hit.heading ? `${hit.title} › ${hit.heading}` : hit.title} (path: ${hit.path})`);
+    lines.push(`   ${hit.url}`);
+    if (hit.snippet) lines.push(`   ${hit.snippet.replace(/\s+/g, ' ')}`);
+  });
+  lines.push('', 'Call read_page with a path (or URL) to read a page before citing it.');
+  return lines.join('\n');
+}
+
+function listText(listing: PageListing): string {
+  const pages = listing.groups.reduce((sum, group) => sum + group.pages.length, 0);
+  const lines = [
+    `${listing.set} ${listing.version} (${listing.locale}): ${count(pages, 'page')} in ${count(listing.groups.length, 'group')}.`,
+  ];
+  for (const group of listing.groups) {
+    lines.push('', `## ${group.tab ? `${group.tab} › ` : ''}${group.label}`);
+    for (const page of group.pages) {
+      lines.push(`- ${page.title} (path: ${page.path})${page.description ? `: ${page.description}` : ''}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Registers the tools this caller may use on `server`. */
+export function registerTools(server: McpServer, context: McpContext, offer: ToolOffer): void {
+  const { kit, scope, viewer, origin } = context;
+  const set = setArgument(scope.kind === 'local' ? { kind: 'local', defaultSet: kit.config.default } : scope);
+
+  server.registerTool(
+    'search_docs',
+    {
+      title: 'Search the docs',
+      description:
+        'Finds the best matching pages for a query, with the matching section and a snippet. Search first, then read_page the results you use.',
+      inputSchema: toolArguments('search_docs', {
+        query: queryArgument,
+        version: versionArgument,
+        locale: localeArgument,
+        limit: limitArgument,
+        set,
+      }),
+      outputSchema: searchOutput,
+      annotations: READ_TOOL,
+    },
+    (args) =>
+      guarded(context, async () => {
+        const docSet = await resolveSet(context, args.set);
+        const found = await docSet.search(
+          { query: args.query, version: args.version, locale: args.locale, limit: args.limit },
+          viewer,
+          'mcp',
+        );
+        const result: SearchResult = {
+          ...found,
+          results: found.results.map((hit) => ({
+            ...hit,
+            url: absoluteUrl(hit.url, origin),
+            markdown_url: absoluteUrl(hit.markdown_url, origin),
+          })),
+        };
+        return {
+          content: [{ type: 'text', text: searchText(result) }],
+          structuredContent: result as unknown as Record<string, unknown>,
+        };
+      }),
+  );
+
+  server.registerTool(
+    'read_page',
+    {
+      title: 'Read a docs page',
+      description:
+        'Reads one page as Markdown: by path ("routing"), page URL or .md URL, optionally one section. The text ends with the content_hash line; _meta carries title, path, version, locale, url, markdown_url and content_hash.',
+      inputSchema: toolArguments('read_page', {
+        path: pathArgument('the page path ("routing", "index" for the landing page), its URL or its .md URL.').describe(
+          'Page path, or its URL or .md URL.',
+        ),
+        version: versionArgument,
+        locale: localeArgument,
+        section: sectionArgument,
+        set,
+      }),
+      annotations: READ_TOOL,
+    },
+    (args) =>
+      guarded(context, async () => {
+        const docSet = await resolveSet(context, args.set);
+        const page = await docSet.readPage(
+          { path: args.path, version: args.version, locale: args.locale, section: args.section },
+          viewer,
+        );
+        return {
+          content: [{ type: 'text', text: page.text }],
+          _meta: {
+            ...page.meta,
+            url: absoluteUrl(page.meta.url, origin),
+            markdown_url: absoluteUrl(page.meta.markdown_url, origin),
+          },
+        };
+      }),
+  );
+
+  server.registerTool(
+    'list_pages',
+    {
+      title: 'List the docs pages',
+      description:
+        'Lists the docs as the navigation shows them: groups in order, then their pages with title, path and description.',
+      inputSchema: toolArguments('list_pages', {
+        version: versionArgument,
+        locale: localeArgument,
+        group: groupArgument,
+        set,
+      }),
+      outputSchema: listOutput,
+      annotations: READ_TOOL,
+    },
+    (args) =>
+      guarded(context, async () => {
+        const docSet = await resolveSet(context, args.set);
+        const listing = await docSet.listPages(
+          { version: args.version, locale: args.locale, group: args.group },
+          viewer,
+        );
+        return {
+          content: [{ type: 'text', text: listText(listing) }],
+          structuredContent: listing as unknown as Record<string, unknown>,
+        };
+      }),
+  );
+
+  if (offer.feedback) {
+    server.registerTool(
+      'submit_feedback',
+      {
+        title: 'Send feedback on a page',
+        description:
+          'Tells the docs team whether a page helped, and what was wrong or missing. Use it when a page is wrong, outdated or lacks what you needed.',
+        inputSchema: toolArguments('submit_feedback', {
+          path: pathArgument('the path or URL of the page the feedback is about.').describe(
+            'Page path or URL the feedback is about.',
+          ),
+          helpful: helpfulArgument,
+          comment: commentArgument,
+          version: versionArgument,
+          locale: localeArgument,
+          set,
+        }),
+        annotations: FEEDBACK_TOOL,
+      },
+      (args) =>
+        guarded(context, async () => {
+          const docSet = await resolveSet(context, args.set);
+          if (!docSet.config.feedback.enabled) {
+            throw new KitError(
+              'argument.invalid',
+              `Feedback is turned off for the set "${docSet.key}" (feedback.enabled is false); nothing was sent.`,
+            );
+          }
+          const comment = args.comment?.trim() || undefined;
+          await docSet.submitFeedback(
+            { path: args.path, helpful: args.helpful, comment, version: args.version, locale: args.locale },
+            viewer,
+            'agent',
+          );
+          return {
+            content: [
+              {
+                type: 'text',
+                text: `Feedback on "${args.path}" sent to the docs team (${args.helpful ? 'helpful' : 'not helpful'}${comment ? ', with your comment' : ''}). Thank you.`,
+              },
+            ],
+          };
+        }),
+    );
+  }
+
+  const validate = offer.validate;
+  if (validate) {
+    server.registerTool(
+      'validate_docs',
+      {
+        title: 'Validate the docs',
+        description:
+          'Checks broken links and anchors, navigation entries without pages, schema errors in the manifest, navigation and frontmatter, unknown components, missing snippets and more. Each issue has a stable rule id and often a fix. Run it after writing.',
+        inputSchema: toolArguments('validate_docs', {
+          version: versionArgument.describe('Only this version, e.g. "3.x". Default: every version.'),
+          set,
+        }),
+        annotations: READ_TOOL,
+      },
+      (args) =>
+        guarded(context, async () => {
+          const docSet = await resolveSet(context, args.set);
+          const report = await validate({ set: docSet.key, version: args.version });
+          return {
+            content: [{ type: 'text', text: JSON.stringify(report, null, 2) }],
+            structuredContent: report,
+          };
+        }),
+    );
+  }
+}

@@ -1,0 +1,555 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { KitError, normalizeForHash, normalizeManifest, parseManifestText } from '@kit/core';
+import type {
+  ContentChange,
+  ContentSource,
+  NormalizedManifest,
+  Provenance,
+  SkillFile,
+  SourceFile,
+  SourcePage,
+  SourceProblem,
+} from '@kit/core';
+import { type FSWatcher, watch as watchFolder } from 'chokidar';
+import { type GitLocation, historyFingerprint, type LastChange, locateGitRepository, readLastChanges } from './git.js';
+import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, SKILLS_FOLDER, type SetLayout, setLayout } from './layout.js';
+import { type ParsedPageFile, parsePageFile } from './page-file.js';
+
+/** Options of {@link createFsSource}. */
+export interface FsSourceOptions {
+  /** The set folder: the one holding `kit.json` (`source.path` in the configuration). */
+  root: string;
+  /** The set key, used for manifest defaults such as the set name. */
+  setKey: string;
+  /**
+   * Read page provenance (last author, date, commit) from git when the folder is in a repository.
+   * @default true
+   */
+  git?: boolean;
+  /**
+   * Watch the folder and refresh only what changed, telling `watch()` listeners. For development.
+   * @default false
+   */
+  watch?: boolean;
+}
+
+/** A repository set's content source. */
+export interface FsContentSource extends ContentSource {
+  readonly kind: 'repository';
+  /** The set folder, absolute. */
+  readonly root: string;
+  /** Resolves once the folder is being watched (at once when `watch` is off). */
+  ready(): Promise<void>;
+  problems(): Promise<SourceProblem[]>;
+  close(): Promise<void>;
+}
+
+interface CachedPage {
+  fingerprint: string;
+  parsed: ParsedPageFile;
+}
+
+interface ManifestState {
+  fingerprint: string;
+  text: string | null;
+  manifest: NormalizedManifest;
+  layout: SetLayout;
+}
+
+interface PageFileRef {
+  file: string;
+  path: string;
+}
+
+/**
+ * Serves a repository set: the Markdown files, navigation, skills and stylesheets of one folder.
+ *
+ * Pages are cached in memory by file modification time and size, so listing a version twice reads
+ * only files that changed. Where the folder is in a git repository, each page carries its last
+ * change (one `git log` for the whole folder) and, when the manifest names a repository, an edit
+ * link of the shape `{docsUrl}/edit/{branch}/{docsPath}/{file}`. With `watch: true` the folder is
+ * watched (chokidar) and every change is told to `watch()` listeners.
+ *
+ * @example
+ * const source = createFsSource({ root: 'docs', setKey: 'docs', watch: process.env.NODE_ENV !== 'production' });
+ * const pages = await source.listPages('3.x', 'en');
+ */
+export function createFsSource(options: FsSourceOptions): FsContentSource {
+  if (typeof options?.root !== 'string' || options.root.trim() === '') {
+    throw new KitError('argument.invalid', 'createFsSource needs `root`: the folder holding the set (kit.json).');
+  }
+  if (typeof options.setKey !== 'string' || options.setKey.trim() === '') {
+    throw new KitError('argument.invalid', 'createFsSource needs `setKey`: the key of the set in the configuration.');
+  }
+  const root = resolve(options.root);
+  const useGit = options.git !== false;
+  const pageCache = new Map<string, CachedPage>();
+  // Only trusted while the watcher keeps it honest.
+  const listingCache = new Map<string, Promise<{ files: PageFileRef[]; problems: SourceProblem[] }>>();
+  const listeners = new Set<(change: ContentChange) => void>();
+  let manifestState: ManifestState | null = null;
+  let realRootPromise: Promise<string | null> | null = null;
+  let gitLocation: Promise<GitLocation | null> | null = null;
+  let history: { fingerprint: string; changes: Promise<Map<string, LastChange>> } | null = null;
+  let watcher: FSWatcher | null = null;
+  let closed = false;
+  let watchProblem: SourceProblem | null = null;
+  const recordWatchError = (error: unknown) => {
+    watchProblem = {
+      rule: 'source.watch',
+      severity: 'warning',
+      message: `Watching ${root} failed (${error instanceof Error ? error.message : String(error)}); changes show up on the next request instead of at once.`,
+      fix: 'On Linux, raise fs.inotify.max_user_watches, or turn watching off.',
+    };
+  };
+
+  const realRoot = (): Promise<string | null> => {
+    realRootPromise ??= realpath(root).catch(() => {
+      realRootPromise = null;
+      return null;
+    });
+    return realRootPromise;
+  };
+
+  const isInside = (base: string, target: string) => target === base || target.startsWith(base + sep);
+
+  /** Resolves a set-relative file, refusing anything a symlink leads outside the set folder. */
+  const resolveInside = async (file: string): Promise<string | null> => {
+    const base = await realRoot();
+    if (!base) return null;
+    try {
+      const target = await realpath(join(base, file));
+      return isInside(base, target) ? target : null;
+    } catch {
+      return null;
+    }
+  };
+
+  const fingerprintOf = async (absolute: string): Promise<string | null> => {
+    try {
+      const info = await stat(absolute);
+      return info.isFile() ? `${info.mtimeMs}:${info.size}` : null;
+    } catch {
+      return null;
+    }
+  };
+
+  const currentManifest = async (): Promise<ManifestState> => {
+    const base = await realRoot();
+    const absolute = base ? join(base, MANIFEST_FILE) : null;
+    const fingerprint = (absolute && (await fingerprintOf(absolute))) ?? 'missing';
+    if (manifestState && manifestState.fingerprint === fingerprint) return manifestState;
+    const text = absolute && fingerprint !== 'missing' ? await readFile(absolute, 'utf8').catch(() => null) : null;
+    // Manifest problems are the manifest's to report (kit validate parses readManifest() itself).
+    const { manifest } =
+      text === null ? normalizeManifest(undefined, options.setKey) : parseManifestText(text, options.setKey);
+    // Versions and locales may have changed, and with them every folder listing.
+    if (manifestState) listingCache.clear();
+    manifestState = { fingerprint, text, manifest, layout: setLayout(manifest) };
+    return manifestState;
+  };
+
+  const scopeKey = (version: string, locale: string) => `${version}\0${locale}`;
+
+  const walkPages = async (
+    layout: SetLayout,
+    version: string,
+    locale: string,
+  ): Promise<{ files: PageFileRef[]; problems: SourceProblem[] }> => {
+    const folder = layout.pageFolder(version, locale);
+    const base = await realRoot();
+    const files: PageFileRef[] = [];
+    const problems: SourceProblem[] = [];
+    if (folder === null || !base) return { files, problems };
+    // A version or locale folder that is a link out of the set is as good as missing.
+    if (folder !== '' && !(await resolveInside(folder))) return { files, problems };
+    const reserved = layout.reservedNames(version, locale);
+    const visited = new Set<string>();
+
+    const visit = async (dir: string, top: boolean): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(join(base, dir), { withFileTypes: true });
+      } catch (error) {
+        if (!(top && (error as NodeJS.ErrnoException).code === 'ENOENT')) {
+          problems.push(readProblem(dir || '.', error));
+        }
+        return;
+      }
+      for (const entry of entries) {
+        if (isIgnoredName(entry.name) || (top && reserved.has(entry.name))) continue;
+        const file = dir ? `${dir}/${entry.name}` : entry.name;
+        let isDirectory = entry.isDirectory();
+        let isFile = entry.isFile();
+        if (entry.isSymbolicLink()) {
+          const target = await resolveInside(file);
+          if (!target) {
+            problems.push({
+              rule: 'source.symlink',
+              severity: 'warning',
+              message: `The symbolic link ${file} leads outside the set folder (or nowhere) and is ignored.`,
+              file,
+              fix: 'Copy the file into the set folder, or point the link at a file inside it.',
+            });
+            continue;
+          }
+          const info = await stat(target).catch(() => null);
+          isDirectory = info?.isDirectory() ?? false;
+          isFile = info?.isFile() ?? false;
+          if (isDirectory) {
+            if (visited.has(target)) continue;
+            visited.add(target);
+          }
+        }
+        if (isDirectory) await visit(file, false);
+        else if (isFile && entry.name.endsWith('.md')) {
+          const located = layout.locate(file);
+          if (located && located.version === version && located.locale === locale) {
+            files.push({ file, path: located.path });
+          }
+        }
+      }
+    };
+    await visit(folder, true);
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { files, problems };
+  };
+
+  const pageFiles = (layout: SetLayout, version: string, locale: string) => {
+    if (!options.watch || !watcher) return walkPages(layout, version, locale);
+    const key = scopeKey(version, locale);
+    let listing = listingCache.get(key);
+    if (!listing) {
+      listing = walkPages(layout, version, locale);
+      listingCache.set(key, listing);
+    }
+    return listing;
+  };
+
+  const lastChanges = async (state: ManifestState): Promise<Map<string, LastChange> | null> => {
+    if (!useGit || !state.manifest.provenance) return null;
+    const base = await realRoot();
+    if (!base) return null;
+    gitLocation ??= locateGitRepository(base);
+    const location = await gitLocation;
+    if (!location) return null;
+    const fingerprint = await historyFingerprint(location);
+    if (!history || history.fingerprint !== fingerprint) {
+      history = { fingerprint, changes: readLastChanges(base, location).catch(() => new Map()) };
+    }
+    return history.changes;
+  };
+
+  const readPage = async (
+    state: ManifestState,
+    ref: PageFileRef,
+    version: string,
+    locale: string,
+    changes: Map<string, LastChange> | null,
+  ): Promise<SourcePage | null> => {
+    const base = await realRoot();
+    if (!base) return null;
+    const absolute = join(base, ref.file);
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(absolute);
+    } catch {
+      return null;
+    }
+    if (!info.isFile()) return null;
+    const fingerprint = `${info.mtimeMs}:${info.size}`;
+    let cached = pageCache.get(ref.file);
+    if (!cached || cached.fingerprint !== fingerprint) {
+      let text: string;
+      try {
+        text = await readFile(absolute, 'utf8');
+      } catch {
+        return null;
+      }
+      cached = { fingerprint, parsed: parsePageFile(text, ref.file) };
+      pageCache.set(ref.file, cached);
+    }
+    return toSourcePage(state.manifest, ref, version, locale, cached.parsed, changes?.get(ref.file), info.mtime);
+  };
+
+  const emit = (change: ContentChange) => {
+    for (const listener of listeners) {
+      try {
+        listener(change);
+      } catch {
+        // One failing listener must not keep the others from hearing about the change.
+      }
+    }
+  };
+
+  const onFileEvent = async (event: string, absolute: string) => {
+    const base = await realRoot();
+    if (!base || closed) return;
+    const file = relative(base, absolute).split(sep).join('/');
+    if (file === MANIFEST_FILE) {
+      await currentManifest();
+      listingCache.clear();
+      emit({ kind: 'manifest' });
+      return;
+    }
+    const { layout } = manifestState ?? (await currentManifest());
+    if (event === 'addDir' || event === 'unlinkDir') {
+      for (const key of pageCache.keys()) if (key.startsWith(`${file}/`)) pageCache.delete(key);
+      listingCache.clear();
+      if (file === SKILLS_FOLDER) emit({ kind: 'skill' });
+      const scope = layout.locate(`${file}/page.md`);
+      if (scope) emit({ kind: 'page', version: scope.version, locale: scope.locale });
+      return;
+    }
+    pageCache.delete(file);
+    const segments = file.split('/');
+    if (basename(file) === NAVIGATION_FILE) {
+      const scope = layout.navigationScope(segments.length > 1 ? dirname(file) : '');
+      if (scope) {
+        emit({ kind: 'navigation', ...scope });
+        return;
+      }
+    }
+    if (segments.length === 2 && segments[0] === SKILLS_FOLDER && file.endsWith('.md')) {
+      emit({ kind: 'skill', path: segments[1]!.slice(0, -'.md'.length) });
+      return;
+    }
+    const located = layout.locate(file);
+    if (located) {
+      if (event !== 'change') listingCache.delete(scopeKey(located.version, located.locale));
+      emit({ kind: 'page', ...located });
+      return;
+    }
+    if (!file.endsWith('.md')) emit({ kind: 'asset', path: file });
+  };
+
+  const readyPromise: Promise<void> = options.watch
+    ? (async () => {
+        const base = await realRoot();
+        if (!base || closed) return;
+        await currentManifest();
+        const started = watchFolder(base, {
+          ignoreInitial: true,
+          followSymlinks: false,
+          ignored: (path: string) =>
+            relative(base, path)
+              .split(sep)
+              .some((segment) => isIgnoredName(segment)),
+        });
+        watcher = started;
+        started.on('error', recordWatchError);
+        started.on('all', (event, path) => {
+          void onFileEvent(event, path);
+        });
+        await new Promise<void>((resolveReady) => started.once('ready', () => resolveReady()));
+        if (closed) await started.close();
+      })().catch(recordWatchError)
+    : Promise.resolve();
+
+  const source: FsContentSource = {
+    kind: 'repository',
+    root,
+
+    ready: () => readyPromise,
+
+    async readManifest(): Promise<SourceFile | null> {
+      const state = await currentManifest();
+      return state.text === null ? null : { text: state.text, file: MANIFEST_FILE };
+    },
+
+    async listPages(version, locale) {
+      const state = await currentManifest();
+      const [{ files }, changes] = await Promise.all([pageFiles(state.layout, version, locale), lastChanges(state)]);
+      const pages = await Promise.all(files.map((ref) => readPage(state, ref, version, locale, changes)));
+      return pages.filter((page): page is SourcePage => page !== null);
+    },
+
+    async getPage(version, locale, path) {
+      if (!isSafePagePath(path)) return null;
+      const state = await currentManifest();
+      const folder = state.layout.pageFolder(version, locale);
+      if (folder === null) return null;
+      const file = folder ? `${folder}/${path}.md` : `${path}.md`;
+      const located = state.layout.locate(file);
+      if (!located || located.version !== version || located.locale !== locale || located.path !== path) return null;
+      if (!(await resolveInside(file))) return null;
+      return readPage(state, { file, path }, version, locale, await lastChanges(state));
+    },
+
+    async readNavigation(version, locale) {
+      const state = await currentManifest();
+      const folder = state.layout.pageFolder(version, locale);
+      if (folder === null) return null;
+      const file = folder ? `${folder}/${NAVIGATION_FILE}` : NAVIGATION_FILE;
+      const absolute = await resolveInside(file);
+      if (!absolute) return null;
+      const text = await readFile(absolute, 'utf8').catch(() => null);
+      return text === null ? null : { text, file };
+    },
+
+    async listSkills(): Promise<SkillFile[]> {
+      const base = await realRoot();
+      if (!base) return [];
+      const entries = await readdir(join(base, SKILLS_FOLDER)).catch(() => [] as string[]);
+      const names = entries.filter((name) => !isIgnoredName(name) && name.endsWith('.md') && name !== '.md').sort();
+      const skills = await Promise.all(
+        names.map(async (name) => {
+          const absolute = await resolveInside(`${SKILLS_FOLDER}/${name}`);
+          const text = absolute ? await readFile(absolute, 'utf8').catch(() => null) : null;
+          return text === null ? null : { name: name.slice(0, -'.md'.length), content: normalizeForHash(text) };
+        }),
+      );
+      return skills.filter((skill): skill is SkillFile => skill !== null);
+    },
+
+    async readAsset(name) {
+      if (!isSafeAssetName(name)) return null;
+      const absolute = await resolveInside(name);
+      if (!absolute) return null;
+      try {
+        const info = await stat(absolute);
+        if (!info.isFile()) return null;
+        const bytes = await readFile(absolute);
+        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      } catch {
+        return null;
+      }
+    },
+
+    async problems() {
+      const base = await realRoot();
+      if (!base) {
+        return [
+          {
+            rule: 'source.read',
+            severity: 'error',
+            message: `The set folder ${root} does not exist or cannot be read.`,
+            fix: 'Create the folder, or point `source.path` of the set at the folder holding kit.json.',
+          },
+        ];
+      }
+      const state = await currentManifest();
+      const problems: SourceProblem[] = watchProblem ? [watchProblem] : [];
+      for (const version of state.layout.versions) {
+        const folder = state.layout.pageFolder(version, state.layout.locales[0] ?? 'en');
+        if (folder && state.manifest.versioned && !(await resolveInside(folder))) {
+          problems.push({
+            rule: 'source.missing_folder',
+            severity: 'warning',
+            message: `The manifest declares version ${version}, but the set folder has no ${version}/ folder, so it has no pages.`,
+            file: MANIFEST_FILE,
+            fix: `Create the folder ${version}/ next to kit.json, or remove the version from \`versions\`.`,
+          });
+        }
+        for (const locale of state.layout.locales) {
+          const listing = await walkPages(state.layout, version, locale);
+          problems.push(...listing.problems);
+        }
+      }
+      return problems;
+    },
+
+    async close() {
+      closed = true;
+      listeners.clear();
+      const running = watcher;
+      watcher = null;
+      if (running) await running.close();
+    },
+  };
+
+  if (options.watch) {
+    source.watch = (listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    };
+  }
+  return source;
+}
+
+function readProblem(file: string, error: unknown): SourceProblem {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return {
+    rule: 'source.read',
+    severity: 'error',
+    message: `The folder ${file} cannot be read${code ? ` (${code})` : ''}; its pages are left out.`,
+    file,
+    fix: 'Give the server read permission on the folder.',
+  };
+}
+
+/** A page path as the source accepts it: no `.md`, no empty, dot or hidden segments. */
+function isSafePagePath(path: string): boolean {
+  if (typeof path !== 'string' || path === '' || path.includes('\\') || path.includes('\0')) return false;
+  return path.split('/').every((segment) => segment !== '' && !isIgnoredName(segment));
+}
+
+/** Asset names stay inside the set folder and never reach page sources, which go through access checks. */
+function isSafeAssetName(name: string): boolean {
+  if (typeof name !== 'string' || name === '' || isAbsolute(name) || name.includes('\\') || name.includes('\0')) {
+    return false;
+  }
+  if (name.endsWith('.md')) return false;
+  return name.split('/').every((segment) => segment !== '' && segment !== '..' && !isIgnoredName(segment));
+}
+
+function toSourcePage(
+  manifest: NormalizedManifest,
+  ref: PageFileRef,
+  version: string,
+  locale: string,
+  parsed: ParsedPageFile,
+  change: LastChange | undefined,
+  modified: Date,
+): SourcePage {
+  const links = repositoryLinks(manifest);
+  const provenance: Provenance | undefined =
+    change && manifest.provenance
+      ? {
+          author: change.author,
+          date: isoDate(change.date),
+          commit: change.commit,
+          ...(links ? { commitUrl: `${links.base}/commit/${change.commit}` } : {}),
+        }
+      : undefined;
+  return {
+    path: ref.path,
+    version,
+    locale,
+    frontmatter: structuredClone(parsed.frontmatter),
+    body: parsed.body,
+    title: parsed.title ?? ref.path.slice(ref.path.lastIndexOf('/') + 1),
+    ...(parsed.description === undefined ? {} : { description: parsed.description }),
+    contentHash: parsed.contentHash,
+    bodyLine: parsed.bodyLine,
+    file: ref.file,
+    ...(links ? { editUrl: links.edit(ref.file) } : {}),
+    updatedAt: provenance?.date ?? modified.toISOString(),
+    ...(provenance ? { provenance } : {}),
+    visibility: parsed.visibility,
+    problems: parsed.problems.map((problem) => ({ ...problem })),
+  };
+}
+
+function isoDate(date: string): string {
+  const parsed = new Date(date);
+  return Number.isNaN(parsed.getTime()) ? date : parsed.toISOString();
+}
+
+/** Edit and commit links from the manifest's `repository`, or null when it names no http(s) repository. */
+function repositoryLinks(manifest: NormalizedManifest): { base: string; edit(file: string): string } | null {
+  const repository = manifest.repository;
+  const base = (repository?.docsUrl ?? repository?.url)?.replace(/\/+$/, '');
+  if (!repository || !base || !/^https?:\/\//i.test(base)) return null;
+  const docsPath = repository.docsPath.replace(/^\/+|\/+$/g, '');
+  const prefix = `${base}/edit/${repository.branch}${docsPath && docsPath !== '.' ? `/${encodePath(docsPath)}` : ''}`;
+  return { base, edit: (file) => `${prefix}/${encodePath(file)}` };
+}
+
+function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}

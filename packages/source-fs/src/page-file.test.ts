@@ -1,0 +1,67 @@
+import { contentHash } from '@kit/core';
+import { describe, expect, it } from 'vitest';
+import { firstHeading, parsePageFile } from './page-file.js';
+
+describe('parsePageFile', () => {
+  it('keeps every frontmatter key and starts the body after the closing delimiter', () => {
+    const text =
+      '---\ntitle: Queues\ndescription: Jobs in the background.\nsources: [app/Jobs/*.php]\ninserts: false\ntags:\n  - async\n---\n\nBody\n';
+    const page = parsePageFile(text, 'queues.md');
+    expect(page.frontmatter).toEqual({
+      title: 'Queues',
+      description: 'Jobs in the background.',
+      sources: ['app/Jobs/*.php'],
+      inserts: false,
+      tags: ['async'],
+    });
+    expect(page.body).toBe('\nBody\n');
+    expect(page.bodyLine).toBe(9);
+    expect(page.title).toBe('Queues');
+    expect(page.description).toBe('Jobs in the background.');
+    expect(page.contentHash).toBe(contentHash(text));
+  });
+
+  it('accepts ... as the closing delimiter and an empty block', () => {
+    expect(parsePageFile('---\ntitle: Dots\n...\n# H\n').frontmatter).toEqual({ title: 'Dots' });
+    const empty = parsePageFile('---\n---\n# Empty\n');
+    expect(empty.frontmatter).toEqual({});
+    expect(empty.problems).toEqual([]);
+    expect(empty.bodyLine).toBe(3);
+  });
+
+  it('treats a leading BOM and CRLF line endings like a clean file', () => {
+    const clean = '---\ntitle: Same\n---\n# Same\n';
+    const windows = `\uFEFF${clean.replace(/\n/g, '\r\n')}`;
+    expect(parsePageFile(windows)).toEqual(parsePageFile(clean));
+  });
+
+  it('does not read a thematic break later in the file as frontmatter', () => {
+    const page = parsePageFile('# Title\n\n---\n\ntext\n');
+    expect(page.frontmatter).toEqual({});
+    expect(page.body).toBe('# Title\n\n---\n\ntext\n');
+  });
+
+  it('reports the line of a YAML error counted from the top of the file', () => {
+    const page = parsePageFile('---\ntitle: Ok\nlist:\n  - a\n - b\n---\n', 'p.md');
+    expect(page.problems).toEqual([
+      expect.objectContaining({ rule: 'frontmatter.schema', severity: 'error', file: 'p.md', line: 5 }),
+    ]);
+  });
+});
+
+describe('firstHeading', () => {
+  it('finds an ATX heading with closing hashes and a setext heading', () => {
+    expect(firstHeading('intro\n\n# Hello world ##\n')).toBe('Hello world');
+    expect(firstHeading('Setext title\n===\n\ntext\n')).toBe('Setext title');
+  });
+
+  it('skips headings inside fenced code and deeper headings', () => {
+    expect(
+      firstHeading('## Second level\n\n~~~\n# in tilde fence\n~~~\n\n````md\n```\n# still fenced\n````\n\n# Out\n'),
+    ).toBe('Out');
+  });
+
+  it('does not take #hashtag text or an empty heading for a title', () => {
+    expect(firstHeading('#hashtag\n#\n')).toBeNull();
+  });
+});

@@ -1,0 +1,113 @@
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ContentChange } from '@kit/core';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { createFsSource, type FsContentSource } from './fs-source.js';
+import { createFixtureFolders, writeAt } from './testing/fixture-folder.js';
+
+const folders = createFixtureFolders('watch');
+afterAll(() => folders.cleanup());
+
+const opened: FsContentSource[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((source) => source.close()));
+});
+
+// Events arrive when the operating system delivers them: poll with a bound instead of sleeping.
+const eventually = (check: () => void | Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 25 });
+
+async function watched(root: string) {
+  const source = createFsSource({ root, setKey: 'docs', watch: true });
+  opened.push(source);
+  const changes: ContentChange[] = [];
+  source.watch!((change) => changes.push(change));
+  await source.ready();
+  return { source, changes };
+}
+
+function versionedSet(): string {
+  const root = folders.folder();
+  writeAt(
+    root,
+    'kit.json',
+    JSON.stringify({ versions: ['2.x'], locales: ['en', 'ar'], assets: { css: ['theme.css'] } }),
+  );
+  writeAt(root, '2.x/guide.md', '# Guide\n');
+  writeAt(root, '2.x/other.md', '# Other\n');
+  writeAt(root, '2.x/ar/intro.md', '# مقدمة\n');
+  writeAt(root, '2.x/navigation.json', '{"groups":[]}');
+  writeAt(root, 'theme.css', 'body{}');
+  return root;
+}
+
+describe('watching a set folder', () => {
+  it('refreshes a changed page even when its size and time look unchanged, and tells listeners', async () => {
+    const root = versionedSet();
+    const file = join(root, '2.x/guide.md');
+    const mtime = new Date('2024-05-01T10:00:00Z');
+    utimesSync(file, mtime, mtime);
+    const { source, changes } = await watched(root);
+    expect((await source.getPage('2.x', 'en', 'guide'))?.title).toBe('Guide');
+
+    writeFileSync(file, '# Gnome\n');
+    utimesSync(file, mtime, mtime);
+    await eventually(() =>
+      expect(changes).toContainEqual({ kind: 'page', version: '2.x', locale: 'en', path: 'guide' }),
+    );
+    expect((await source.getPage('2.x', 'en', 'guide'))?.title).toBe('Gnome');
+    expect((await source.getPage('2.x', 'en', 'other'))?.title).toBe('Other');
+  });
+
+  it('adds and removes pages in the listing it keeps while watching', async () => {
+    const root = versionedSet();
+    const { source, changes } = await watched(root);
+    expect((await source.listPages('2.x', 'ar')).map((page) => page.path)).toEqual(['intro']);
+
+    writeAt(root, '2.x/ar/setup.md', '# الإعداد\n');
+    await eventually(async () =>
+      expect((await source.listPages('2.x', 'ar')).map((page) => page.path)).toEqual(['intro', 'setup']),
+    );
+    expect(changes).toContainEqual({ kind: 'page', version: '2.x', locale: 'ar', path: 'setup' });
+
+    rmSync(join(root, '2.x/ar/intro.md'));
+    await eventually(async () =>
+      expect((await source.listPages('2.x', 'ar')).map((page) => page.path)).toEqual(['setup']),
+    );
+  });
+
+  it('tells listeners about navigation, skills, assets and the manifest by kind', async () => {
+    const root = versionedSet();
+    const { source, changes } = await watched(root);
+    writeAt(root, '2.x/navigation.json', '{"groups":[{"label":"New","pages":["guide"]}]}');
+    writeAt(root, 'skills/deploy.md', '# Deploy\n');
+    writeAt(root, 'theme.css', 'body{color:red}');
+    await eventually(() => {
+      expect(changes).toContainEqual({ kind: 'navigation', version: '2.x', locale: 'en' });
+      expect(changes).toContainEqual({ kind: 'skill', path: 'deploy' });
+      expect(changes).toContainEqual({ kind: 'asset', path: 'theme.css' });
+    });
+
+    writeAt(root, 'kit.json', JSON.stringify({ versions: ['3.x', '2.x'] }));
+    writeAt(root, '3.x/new.md', '# New\n');
+    await eventually(async () => {
+      expect(changes).toContainEqual({ kind: 'manifest' });
+      expect((await source.listPages('3.x', 'en')).map((page) => page.path)).toEqual(['new']);
+    });
+  });
+
+  it('stops telling listeners once closed', async () => {
+    const root = versionedSet();
+    const first = await watched(root);
+    await first.source.close();
+    const second = await watched(root);
+
+    writeAt(root, '2.x/guide.md', '# Changed after close\n');
+    await eventually(() => expect(second.changes.some((change) => change.kind === 'page')).toBe(true));
+    expect(first.changes).toEqual([]);
+  });
+
+  it('offers no watch method when watching is off', () => {
+    const source = createFsSource({ root: versionedSet(), setKey: 'docs' });
+    expect(source.watch).toBeUndefined();
+  });
+});
