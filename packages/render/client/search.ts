@@ -1,0 +1,145 @@
+import type { ReaderClientConfig } from '../src/reader/client-config.js';
+import {
+  type ClientIndexQuery,
+  type ClientSearchHit,
+  chooseSearchBackend,
+  escapeHtml,
+  highlightSnippet,
+  isSafeUrl,
+} from '../src/reader/client-logic.js';
+
+const LIMIT = 10;
+
+/** True when a key press happened inside something the reader types into. */
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  if (!element) return false;
+  return element.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName);
+}
+
+export function initSearch(config: ReaderClientConfig, queryClientIndex: ClientIndexQuery | undefined): void {
+  const dialog = document.getElementById('kit-search') as HTMLDialogElement | null;
+  const input = document.getElementById('kit-search-input') as HTMLInputElement | null;
+  const list = document.getElementById('kit-search-results') as HTMLUListElement | null;
+  const status = dialog?.querySelector<HTMLElement>('.kit-search-status');
+  if (!dialog || !input || !list || !status) return;
+  const backend = chooseSearchBackend(config, queryClientIndex);
+  let opener: HTMLElement | null = null;
+  let sequence = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let selected = -1;
+
+  const options = () => [...list.querySelectorAll<HTMLLIElement>('[role="option"]')];
+  const select = (index: number) => {
+    const items = options();
+    selected = items.length ? (index + items.length) % items.length : -1;
+    for (const [i, item] of items.entries()) item.setAttribute('aria-selected', String(i === selected));
+    const current = items[selected];
+    if (current) {
+      input.setAttribute('aria-activedescendant', current.id);
+      current.scrollIntoView({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
+  };
+
+  const render = (found: ClientSearchHit[], query: string) => {
+    const hits = found.filter((hit) => typeof hit.url === 'string' && isSafeUrl(hit.url));
+    list.innerHTML = hits
+      .map((hit, i) => {
+        const heading = hit.heading ? ` <span class="kit-search-hit-heading">› ${escapeHtml(hit.heading)}</span>` : '';
+        const text = hit.snippet || hit.description || '';
+        return (
+          `<li role="option" id="kit-search-option-${i}" aria-selected="false"><a href="${escapeHtml(hit.url)}" tabindex="-1">` +
+          `<span class="kit-search-hit-title">${escapeHtml(hit.title)}${heading}</span>` +
+          (text ? `<span class="kit-search-hit-snippet">${highlightSnippet(text, query)}</span>` : '') +
+          `</a></li>`
+        );
+      })
+      .join('');
+    input.setAttribute('aria-expanded', String(hits.length > 0));
+    status.textContent = hits.length ? '' : config.strings.searchNoResults;
+    select(hits.length ? 0 : -1);
+  };
+
+  const run = async (query: string) => {
+    const mine = ++sequence;
+    if (!query.trim()) {
+      list.innerHTML = '';
+      status.textContent = '';
+      input.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    if (!backend) {
+      status.textContent = config.strings.searchUnavailable;
+      return;
+    }
+    status.textContent = list.childElementCount ? '' : config.strings.searchLoading;
+    try {
+      const hits = await backend(query.trim(), LIMIT);
+      if (mine === sequence) render(hits, query);
+    } catch {
+      if (mine === sequence) {
+        list.innerHTML = '';
+        status.textContent = config.strings.searchUnavailable;
+      }
+    }
+  };
+
+  const open = (query?: string) => {
+    if (dialog.open) return;
+    opener = document.activeElement as HTMLElement | null;
+    dialog.showModal();
+    if (query !== undefined) input.value = query;
+    input.focus();
+    input.select();
+    if (input.value) void run(input.value);
+  };
+
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(input.value), 120);
+  });
+  input.addEventListener('keydown', (event) => {
+    // A search field eats the first Escape to clear itself; readers expect it to close the dialog.
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      dialog.close();
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      select(selected + (event.key === 'ArrowDown' ? 1 : -1));
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      const link = options()[selected]?.querySelector('a');
+      if (link) window.location.assign(link.href);
+    }
+  });
+  list.addEventListener('mousemove', (event) => {
+    const option = (event.target as Element).closest('[role="option"]');
+    if (option) select(options().indexOf(option as HTMLLIElement));
+  });
+  dialog.addEventListener('close', () => opener?.focus());
+  // A click on the backdrop lands on the dialog element itself.
+  dialog.addEventListener('click', (event) => {
+    if (event.target === dialog) dialog.close();
+  });
+  dialog.querySelector('[data-kit-search-close]')?.addEventListener('click', () => dialog.close());
+  for (const button of document.querySelectorAll('[data-kit-search-open]')) {
+    button.addEventListener('click', () => open());
+  }
+  for (const form of document.querySelectorAll<HTMLFormElement>('[data-kit-search-form]')) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      open(new FormData(form).get('q')?.toString() ?? '');
+    });
+  }
+  document.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || dialog.open) return;
+    const shortcut = (event.key === 'k' || event.key === 'K') && (event.metaKey || event.ctrlKey);
+    if (
+      shortcut ||
+      (event.key === '/' && !event.metaKey && !event.ctrlKey && !event.altKey && !isTyping(event.target))
+    ) {
+      event.preventDefault();
+      open();
+    }
+  });
+}

@@ -1,0 +1,304 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { view } from './__fixtures__/view.js';
+import { readerAssets } from './assets.js';
+import { renderNotFoundPage, renderReaderPage } from './layout.js';
+import type { ReaderPageView } from './types.js';
+
+const chromiumPath = process.env.KIT_TEST_CHROMIUM;
+const ORIGIN = 'http://kit.test';
+
+describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
+  let browser: Browser;
+  let js: string;
+  let css: string;
+  let axeSource: string;
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const assets = await readerAssets();
+    js = assets.js.body;
+    css = assets.css.body;
+    axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** A page whose requests to kit.test are answered in-process: documents, assets, search, feedback. */
+  async function open(
+    pages: Record<string, string>,
+    options: { width?: number; path?: string; colorScheme?: 'light' | 'dark' } = {},
+  ): Promise<{ page: Page; errors: string[]; feedback: unknown[]; searches: URL[] }> {
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 1280, height: 900 },
+      colorScheme: options.colorScheme ?? 'light',
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const feedback: unknown[] = [];
+    const searches: URL[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.route(`${ORIGIN}/**`, async (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname === '/_kit/reader.js') return route.fulfill({ body: js, contentType: 'text/javascript' });
+      if (url.pathname === '/_kit/reader.css') return route.fulfill({ body: css, contentType: 'text/css' });
+      if (url.pathname === '/docs/_kit/search') {
+        searches.push(url);
+        return route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify({
+            set: 'docs',
+            version: '3.x',
+            query: url.searchParams.get('q'),
+            results: [
+              {
+                title: 'Routing',
+                path: 'routing',
+                url: '/docs/routing#basics',
+                markdown_url: '/docs/routing.md',
+                heading: 'Basics',
+                snippet: 'Define a route with Route::get.',
+                description: null,
+                score: 2,
+              },
+              {
+                title: 'Caching',
+                path: 'advanced/caching',
+                url: '/docs/advanced/caching',
+                markdown_url: '/docs/advanced/caching.md',
+                heading: null,
+                snippet: 'Route caching speeds things up.',
+                description: null,
+                score: 1,
+              },
+            ],
+          }),
+        });
+      }
+      if (url.pathname === '/docs/_kit/feedback') {
+        feedback.push(route.request().postDataJSON());
+        return route.fulfill({ status: 204, body: '' });
+      }
+      const body = pages[url.pathname];
+      if (body) return route.fulfill({ body, contentType: 'text/html; charset=utf-8' });
+      return route.fulfill({ status: 404, body: 'not found' });
+    });
+    await page.goto(`${ORIGIN}${options.path ?? '/docs/advanced/caching'}`);
+    return { page, errors, feedback, searches };
+  }
+
+  function pageView(
+    overrides: Partial<ReaderPageView> = {},
+    page: Partial<ReaderPageView['page']> = {},
+  ): ReaderPageView {
+    return view(
+      {
+        assets: { js: '/_kit/reader.js', css: '/_kit/reader.css' },
+        now: new Date().toISOString(),
+        ...overrides,
+      },
+      {
+        html:
+          '<p>Intro with <a href="/docs/routing">a link</a>.</p><h2 id="drivers">Drivers</h2><p>Text.</p>' +
+          '<div class="callout callout-warning" data-callout="warning"><p class="callout-title">Warning</p><p>Careful.</p></div>' +
+          '<pre class="shiki" style="background-color:#fff;--shiki-dark-bg:#24292e;color:#24292e;--shiki-dark:#e1e4e8"><code><span class="line"><span style="color:#D73A49;--shiki-dark:#F97583">echo</span><span> hi</span></span></code></pre>' +
+          '<table><thead><tr><th>Driver</th><th>Speed</th></tr></thead><tbody><tr><td>redis</td><td>fast</td></tr></tbody></table>' +
+          `<h3 id="redis">Redis</h3>${'<p>Filler paragraph to make the page scroll.</p>'.repeat(40)}`,
+        ...page,
+      },
+    );
+  }
+
+  function recent(): string {
+    return new Date(Date.now() - 3_600_000).toISOString();
+  }
+
+  async function axeViolations(page: Page): Promise<string[]> {
+    await page.addScriptTag({ content: axeSource });
+    const result = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              context: Document,
+              options: unknown,
+            ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+          };
+        }
+      ).axe;
+      return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+    });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  it('has no accessibility violations in light mode', async () => {
+    const { page, errors } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('has no accessibility violations in dark mode and on the 404 page', async () => {
+    const { page: _p, ...site } = pageView({ theme: { radius: 'soft', fonts: {}, mode: 'dark' } });
+    const { page } = await open({
+      '/docs/advanced/caching': renderReaderPage(pageView({ theme: { radius: 'soft', fonts: {}, mode: 'dark' } })),
+      '/docs/missing': renderNotFoundPage({ ...site, requestedPath: '/docs/missing' }),
+    });
+    expect(await page.evaluate(() => document.documentElement.dataset.mode)).toBe('dark');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${ORIGIN}/docs/missing`);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('remembers the color mode choice across pages and applies it before the first paint', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) }, { colorScheme: 'dark' });
+    const root = page.locator('html');
+    await expect.poll(() => root.getAttribute('data-mode')).toBe('dark');
+    const toggle = page.locator('.kit-header [data-kit-color-mode]');
+    await toggle.click();
+    expect(await root.getAttribute('data-mode-choice')).toBe('light');
+    expect(await root.getAttribute('data-mode')).toBe('light');
+    expect(await toggle.getAttribute('aria-label')).toBe('Color mode: Light');
+    // The head script has set the mode by the time the body starts parsing.
+    await page.addInitScript(() => {
+      document.addEventListener('readystatechange', () => {
+        (window as unknown as { modeAtParse?: string | null }).modeAtParse ??=
+          document.documentElement.getAttribute('data-mode');
+      });
+    });
+    await page.reload();
+    expect(await page.evaluate(() => (window as unknown as { modeAtParse?: string }).modeAtParse)).toBe('light');
+    await toggle.click();
+    expect(await root.getAttribute('data-mode')).toBe('dark');
+  });
+
+  it('opens search with / and Ctrl+K, queries the server with version and locale, and follows a result', async () => {
+    const { page, searches } = await open({
+      '/docs/advanced/caching': renderReaderPage(pageView()),
+      '/docs/routing': renderReaderPage(pageView({}, { path: 'routing', url: '/docs/routing', title: 'Routing' })),
+    });
+    const dialog = page.locator('#kit-search');
+    await page.keyboard.press('/');
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+    await page.keyboard.type('route');
+    // Typing is debounced; on a slow machine an early prefix may be asked too, so wait for the full query.
+    await expect.poll(() => searches.at(-1)?.searchParams.get('q')).toBe('route');
+    expect(Object.fromEntries(searches.at(-1)!.searchParams)).toEqual({ q: 'route', version: '3.x', locale: 'en' });
+    await expect.poll(() => page.locator('#kit-search-results [role="option"]').count()).toBe(2);
+    expect(await page.locator('#kit-search-results mark').first().textContent()).toBe('route');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${ORIGIN}/docs/routing#basics`);
+  });
+
+  it('does not open search when / is typed into a field', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    await page.locator('[data-helpful="false"]').click();
+    await page.locator('#kit-feedback-comment').type('a/b');
+    expect(await page.locator('#kit-search').evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
+    expect(await page.locator('#kit-feedback-comment').inputValue()).toBe('a/b');
+  });
+
+  it('posts feedback as JSON and thanks the reader', async () => {
+    const { page, feedback } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    await page.locator('[data-helpful="false"]').click();
+    expect(await page.locator('[data-helpful="false"]').getAttribute('aria-pressed')).toBe('true');
+    await page.locator('#kit-feedback-comment').fill('The Redis section is missing an example.');
+    await page.locator('.kit-feedback-form button[type="submit"]').click();
+    await expect.poll(() => page.locator('.kit-feedback-status').textContent()).toBe('Thanks for your feedback!');
+    expect(feedback).toEqual([
+      {
+        path: 'advanced/caching',
+        helpful: false,
+        comment: 'The Redis section is missing an example.',
+        version: '3.x',
+        locale: 'en',
+      },
+    ]);
+    expect(await page.locator('.kit-feedback-form').isHidden()).toBe(true);
+  });
+
+  it('turns the sidebar into a drawer on a phone', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) }, { width: 390 });
+    const sidebar = page.locator('#kit-sidebar');
+    const menu = page.locator('[data-kit-menu]');
+    expect(await sidebar.isVisible()).toBe(false);
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => sidebar.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => sidebar.isVisible()).toBe(false);
+    expect(await page.locator('.kit-toc-inline').isVisible()).toBe(true);
+  });
+
+  it('mirrors the layout for a right-to-left page', async () => {
+    const { page } = await open({
+      '/docs/advanced/caching': renderReaderPage(pageView({ lang: 'ar', dir: 'rtl', currentLocale: 'ar' })),
+    });
+    const sidebar = await page.locator('#kit-sidebar').boundingBox();
+    const article = await page.locator('.kit-article').boundingBox();
+    expect(sidebar!.x).toBeGreaterThan(article!.x);
+    const code = await page.locator('.kit-prose pre').evaluate((pre) => getComputedStyle(pre).direction);
+    expect(code).toBe('ltr');
+  });
+
+  it('adds a copy button to code blocks and highlights the section being read', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    expect(await page.locator('.kit-code .kit-copy').count()).toBe(1);
+    expect(await page.locator('.kit-copy').getAttribute('aria-label')).toBe('Copy code');
+    await page
+      .locator('#redis')
+      .evaluate((heading) =>
+        window.scrollTo({ top: heading.getBoundingClientRect().top + window.scrollY - 70, behavior: 'instant' }),
+      );
+    await expect.poll(() => page.locator('[data-kit-toc] a[aria-current="true"]').textContent()).toBe('Redis');
+  });
+
+  it('shows a freshness dot until the changed page is opened', async () => {
+    const updated = recent();
+    const sidebar = view().sidebar;
+    const withFresh = {
+      sidebar: {
+        groups: [
+          {
+            label: 'Start',
+            items: [
+              { kind: 'page' as const, title: 'Routing', path: 'routing', url: '/docs/routing', updatedAt: updated },
+              { kind: 'page' as const, title: 'Caching', path: 'advanced/caching', url: '/docs/advanced/caching' },
+            ],
+          },
+          ...sidebar.groups.slice(1),
+        ],
+      },
+    };
+    const { page } = await open({
+      '/docs/advanced/caching': renderReaderPage(pageView(withFresh)),
+      '/docs/routing': renderReaderPage(
+        pageView(withFresh, { path: 'routing', url: '/docs/routing', title: 'Routing' }),
+      ),
+    });
+    const dot = page.locator('.kit-nav a[data-path="routing"] .kit-fresh-dot');
+    expect(await dot.count()).toBe(1);
+    await page.goto(`${ORIGIN}/docs/routing`);
+    expect(await dot.count()).toBe(0);
+    await page.goto(`${ORIGIN}/docs/advanced/caching`);
+    expect(await dot.count()).toBe(0);
+  });
+});

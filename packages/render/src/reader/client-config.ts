@@ -1,0 +1,44 @@
+/**
+ * The settings the server hands the browser script, as JSON in
+ * `<script type="application/json" id="kit-reader-config">`. Shared by the layout (writer) and the
+ * client bundle (reader) so both sides agree on one shape.
+ */
+export interface ReaderClientConfig {
+  set: string;
+  version: string;
+  locale: string;
+  /** Path of the current page, or null on the 404 page. */
+  path: string | null;
+  /** ISO date of the current page's last change, recorded as "seen" when the page opens. */
+  updatedAt: string | null;
+  freshDays: number;
+  /** Theme default before the reader chooses. */
+  mode: 'system' | 'light' | 'dark';
+  search: {
+    driver: string;
+    clientIndexUrl: string | null;
+    serverSearchUrl: string | null;
+  } | null;
+  feedbackEndpoint: string | null;
+  strings: {
+    searchNoResults: string;
+    searchUnavailable: string;
+    searchLoading: string;
+    copy: string;
+    copied: string;
+    thanks: string;
+    feedbackFailed: string;
+    colorModeSystem: string;
+    colorModeLight: string;
+    colorModeDark: string;
+  };
+}
+
+/** localStorage key of the reader's color mode choice (`light`, `dark` or `system`). */
+export const COLOR_MODE_STORAGE_KEY = 'kit:color-mode';
+
+/** localStorage key prefix of the pages a reader has opened, per set: `kit:seen:<set>`. */
+export const SEEN_STORAGE_PREFIX = 'kit:seen:';
+
+/** Element id of the JSON config block. */
+export const CLIENT_CONFIG_ID = 'kit-reader-config';

@@ -1,0 +1,161 @@
+/**
+ * The browser script's decisions that need no DOM: which search backend to use, what the
+ * feedback widget posts, when a freshness dot shows, how the color toggle cycles. Shared by the
+ * client bundle (`packages/render/client`) and unit-tested here.
+ */
+import type { ReaderClientConfig } from './client-config.js';
+
+/** One result as the search result JSON names its fields (only what the dialog shows is required). */
+export interface ClientSearchHit {
+  title: string;
+  url: string;
+  heading?: string | null;
+  snippet?: string | null;
+  description?: string | null;
+}
+
+/**
+ * A browser-side query over a serialized client index, e.g. `queryClientIndex` from
+ * `@kit/search/client`. Bundled in by `buildReaderAssets({ clientSearch })`.
+ */
+export type ClientIndexQuery = (
+  serialized: string,
+  query: string,
+  limit: number,
+) => ClientSearchHit[] | Promise<ClientSearchHit[]>;
+
+export type SearchBackend = (query: string, limit: number) => Promise<ClientSearchHit[]>;
+
+/** `GET <serverSearchUrl>?q=&version=&locale=` for the current version and locale. */
+export function serverSearchRequestUrl(base: string, query: string, version: string, locale: string): string {
+  const url = new URL(base, globalThis.location?.href ?? 'http://localhost/');
+  url.searchParams.set('q', query);
+  url.searchParams.set('version', version);
+  url.searchParams.set('locale', locale);
+  return url.toString();
+}
+
+function serverBackend(config: ReaderClientConfig, base: string): SearchBackend {
+  return async (query, limit) => {
+    const response = await fetch(serverSearchRequestUrl(base, query, config.version, config.locale), {
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`search answered ${response.status}`);
+    const body = (await response.json()) as { results?: ClientSearchHit[] };
+    return (body.results ?? []).slice(0, limit);
+  };
+}
+
+/**
+ * Picks how the dialog searches: the client index when the driver is `client`, the bundle has a
+ * query function and an index URL is known (the index downloads once, on the first query); else
+ * the server URL; else null, and the dialog says search is unavailable. A client index that fails
+ * to download falls back to the server URL when there is one.
+ */
+export function chooseSearchBackend(
+  config: ReaderClientConfig,
+  queryClientIndex: ClientIndexQuery | undefined,
+  fetchText: (url: string) => Promise<string> = defaultFetchText,
+): SearchBackend | null {
+  const search = config.search;
+  if (!search) return null;
+  const server = search.serverSearchUrl ? serverBackend(config, search.serverSearchUrl) : null;
+  if (search.driver === 'client' && queryClientIndex && search.clientIndexUrl) {
+    const indexUrl = search.clientIndexUrl;
+    let index: Promise<string> | null = null;
+    return async (query, limit) => {
+      index ??= fetchText(indexUrl);
+      let serialized: string;
+      try {
+        serialized = await index;
+      } catch (error) {
+        index = null;
+        if (server) return server(query, limit);
+        throw error;
+      }
+      return await queryClientIndex(serialized, query, limit);
+    };
+  }
+  return server;
+}
+
+async function defaultFetchText(url: string): Promise<string> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`search index answered ${response.status}`);
+  return response.text();
+}
+
+/** Escapes text for the search results markup the dialog builds. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Escapes a snippet and marks the query's words in it. */
+export function highlightSnippet(snippet: string, query: string): string {
+  const escaped = escapeHtml(snippet);
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word.length > 1)
+    .map((word) => escapeHtml(word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (!words.length) return escaped;
+  return escaped.replace(new RegExp(`(${words.join('|')})`, 'gi'), '<mark>$1</mark>');
+}
+
+/** Result links may be paths or http(s) URLs, never `javascript:` and the like. */
+export function isSafeUrl(url: string): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim());
+  return !scheme || /^https?$/i.test(scheme[1]!);
+}
+
+const DAY_MS = 86_400_000;
+
+/** When each page was last opened, keyed `version/locale/path`, in ms since the epoch. */
+export type SeenPages = Record<string, number>;
+
+export function seenKey(config: Pick<ReaderClientConfig, 'version' | 'locale'>, path: string): string {
+  return `${config.version}/${config.locale}/${path}`;
+}
+
+/**
+ * A page shows a dot while it changed within `freshDays` and the reader has not opened it since
+ * that change.
+ */
+export function isFreshFor(updatedAt: number, seenAt: number | undefined, now: number, freshDays: number): boolean {
+  if (!(freshDays > 0) || !Number.isFinite(updatedAt)) return false;
+  if (now - updatedAt >= freshDays * DAY_MS) return false;
+  return seenAt === undefined || seenAt < updatedAt;
+}
+
+/** The JSON the widget posts to the feedback endpoint. */
+export interface FeedbackPayload {
+  path: string;
+  helpful: boolean;
+  comment?: string;
+  version: string;
+  locale: string;
+}
+
+/** The comment limit of `submit_feedback` and the widget endpoint. */
+export const FEEDBACK_COMMENT_MAX = 2000;
+
+/** Builds the payload; an empty comment is left out and a long one is cut to the limit. */
+export function feedbackPayload(config: ReaderClientConfig, helpful: boolean, comment: string): FeedbackPayload {
+  const trimmed = comment.trim().slice(0, FEEDBACK_COMMENT_MAX);
+  return {
+    path: config.path ?? '',
+    helpful,
+    ...(trimmed ? { comment: trimmed } : {}),
+    version: config.version,
+    locale: config.locale,
+  };
+}
+
+export type ColorChoice = 'system' | 'light' | 'dark';
+
+const ORDER: ColorChoice[] = ['system', 'light', 'dark'];
+
+/** The choice after `current` when the toggle is pressed: system → light → dark → system. */
+export function nextColorChoice(current: ColorChoice): ColorChoice {
+  return ORDER[(ORDER.indexOf(current) + 1) % ORDER.length]!;
+}

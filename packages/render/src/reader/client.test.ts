@@ -1,0 +1,187 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  chooseSearchBackend,
+  FEEDBACK_COMMENT_MAX,
+  feedbackPayload,
+  highlightSnippet,
+  isFreshFor,
+  nextColorChoice,
+  seenKey,
+  serverSearchRequestUrl,
+} from './client-logic.js';
+import type { ReaderClientConfig } from './client-config.js';
+
+const DAY = 86_400_000;
+
+function config(overrides: Partial<ReaderClientConfig> = {}): ReaderClientConfig {
+  return {
+    set: 'docs',
+    version: '3.x',
+    locale: 'en',
+    path: 'routing',
+    updatedAt: null,
+    freshDays: 1,
+    mode: 'system',
+    search: { driver: 'server', clientIndexUrl: null, serverSearchUrl: '/docs/_kit/search' },
+    feedbackEndpoint: '/docs/_kit/feedback',
+    strings: {
+      searchNoResults: 'none',
+      searchUnavailable: 'unavailable',
+      searchLoading: 'loading',
+      copy: 'Copy',
+      copied: 'Copied',
+      thanks: 'Thanks',
+      feedbackFailed: 'failed',
+      colorModeSystem: 'System',
+      colorModeLight: 'Light',
+      colorModeDark: 'Dark',
+    },
+    ...overrides,
+  };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('color mode toggle', () => {
+  it('cycles system, light, dark and back to system', () => {
+    expect(nextColorChoice('system')).toBe('light');
+    expect(nextColorChoice('light')).toBe('dark');
+    expect(nextColorChoice('dark')).toBe('system');
+  });
+});
+
+describe('freshness dots', () => {
+  const updated = Date.parse('2026-03-01T10:00:00Z');
+
+  it('shows a dot for a page changed within fresh_days that the reader has not opened since', () => {
+    expect(isFreshFor(updated, undefined, updated + DAY / 2, 1)).toBe(true);
+    expect(isFreshFor(updated, updated - 1000, updated + DAY / 2, 1)).toBe(true);
+  });
+
+  it('hides the dot once the page was opened after the change', () => {
+    expect(isFreshFor(updated, updated + 1000, updated + DAY / 2, 1)).toBe(false);
+  });
+
+  it('hides the dot when the change is older than fresh_days', () => {
+    expect(isFreshFor(updated, undefined, updated + DAY, 1)).toBe(false);
+    expect(isFreshFor(updated, undefined, updated + 2.5 * DAY, 3)).toBe(true);
+  });
+
+  it('shows no dots when fresh_days is 0 or the date is invalid', () => {
+    expect(isFreshFor(updated, undefined, updated + 1, 0)).toBe(false);
+    expect(isFreshFor(Number.NaN, undefined, updated, 1)).toBe(false);
+  });
+
+  it('remembers pages per version and locale', () => {
+    expect(seenKey({ version: '3.x', locale: 'ar' }, 'routing')).toBe('3.x/ar/routing');
+  });
+});
+
+describe('feedback payload', () => {
+  it('carries path, version, locale and the answer, and leaves out an empty comment', () => {
+    expect(feedbackPayload(config(), true, '   ')).toEqual({
+      path: 'routing',
+      helpful: true,
+      version: '3.x',
+      locale: 'en',
+    });
+  });
+
+  it('trims the comment and cuts it to 2000 characters', () => {
+    const payload = feedbackPayload(config(), false, `  ${'x'.repeat(FEEDBACK_COMMENT_MAX + 50)}  `);
+    expect(payload.comment).toHaveLength(2000);
+    expect(payload.helpful).toBe(false);
+  });
+});
+
+describe('search snippets', () => {
+  it('escapes the snippet before marking the query words', () => {
+    expect(highlightSnippet('Use <Route> to route requests', 'route')).toBe(
+      'Use &#60;<mark>Route</mark>&#62; to <mark>route</mark> requests',
+    );
+  });
+
+  it('treats regular-expression characters in the query as text', () => {
+    expect(highlightSnippet('a.b and axb', 'a.b')).toBe('<mark>a.b</mark> and axb');
+  });
+});
+
+describe('search backend', () => {
+  it('asks the server URL with q, version and locale', () => {
+    expect(serverSearchRequestUrl('https://x.test/docs/_kit/search', 'eloquent scopes', '3.x', 'ar')).toBe(
+      'https://x.test/docs/_kit/search?q=eloquent+scopes&version=3.x&locale=ar',
+    );
+  });
+
+  it('queries the server and returns its results when the driver is server', async () => {
+    const fetchMock = vi.fn(async (url: string) => {
+      expect(url).toContain('q=routing');
+      return new Response(
+        JSON.stringify({
+          set: 'docs',
+          version: '3.x',
+          query: 'routing',
+          results: [{ title: 'Routing', url: '/docs/routing' }],
+        }),
+      );
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const backend = chooseSearchBackend(config(), undefined);
+    expect(await backend!('routing', 5)).toEqual([{ title: 'Routing', url: '/docs/routing' }]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('downloads the client index once, on the first query, and queries it in the browser', async () => {
+    const fetchText = vi.fn(async () => 'serialized-index');
+    const query = vi.fn((serialized: string, q: string, limit: number) => [
+      { title: `${serialized}:${q}:${limit}`, url: '/x' },
+    ]);
+    const backend = chooseSearchBackend(
+      config({ search: { driver: 'client', clientIndexUrl: '/docs/_kit/index.json', serverSearchUrl: null } }),
+      query,
+      fetchText,
+    );
+    expect(fetchText).not.toHaveBeenCalled();
+    expect(await backend!('a', 3)).toEqual([{ title: 'serialized-index:a:3', url: '/x' }]);
+    await backend!('b', 3);
+    expect(fetchText).toHaveBeenCalledTimes(1);
+    expect(fetchText).toHaveBeenCalledWith('/docs/_kit/index.json');
+  });
+
+  it('falls back to the server when the client index cannot be downloaded', async () => {
+    vi.stubGlobal(
+      'fetch',
+      async () => new Response(JSON.stringify({ results: [{ title: 'From server', url: '/s' }] })),
+    );
+    const backend = chooseSearchBackend(
+      config({ search: { driver: 'client', clientIndexUrl: '/idx', serverSearchUrl: '/search' } }),
+      () => [],
+      async () => {
+        throw new Error('offline');
+      },
+    );
+    expect(await backend!('x', 3)).toEqual([{ title: 'From server', url: '/s' }]);
+  });
+
+  it('uses the server when the bundle has no client query function', async () => {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ results: [] })));
+    const backend = chooseSearchBackend(
+      config({ search: { driver: 'client', clientIndexUrl: '/idx', serverSearchUrl: '/search' } }),
+      undefined,
+    );
+    expect(backend).not.toBeNull();
+    expect(await backend!('x', 3)).toEqual([]);
+  });
+
+  it('has no backend when neither a usable client index nor a server URL exists', () => {
+    expect(chooseSearchBackend(config({ search: null }), undefined)).toBeNull();
+    expect(
+      chooseSearchBackend(
+        config({ search: { driver: 'client', clientIndexUrl: '/idx', serverSearchUrl: null } }),
+        undefined,
+      ),
+    ).toBeNull();
+  });
+});

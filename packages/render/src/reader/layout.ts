@@ -1,0 +1,594 @@
+import type { InsertPoint, TocEntry } from '@kit/core';
+import { enhanceArticleHtml } from './article.js';
+import { CLIENT_CONFIG_ID, type ReaderClientConfig } from './client-config.js';
+import { escapeHtml, isExternal, jsonForScript, nonceAttr, safeHref } from './html.js';
+import { icon } from './icons.js';
+import { DEFAULT_READER_STRINGS } from './strings.js';
+import { colorModeScript, themeCss } from './theme.js';
+import type {
+  ReaderLink,
+  ReaderNavItem,
+  ReaderNotFoundView,
+  ReaderPageView,
+  ReaderSiteView,
+  ReaderStrings,
+  ReaderVersion,
+} from './types.js';
+
+const DAY_MS = 86_400_000;
+
+interface Context {
+  view: ReaderSiteView;
+  t: ReaderStrings;
+  now: number;
+}
+
+function strings(view: ReaderSiteView): ReaderStrings {
+  return { ...DEFAULT_READER_STRINGS, ...view.strings };
+}
+
+function insert(view: ReaderSiteView, point: InsertPoint, className: string): string {
+  const html = view.inserts?.[point];
+  return html ? `<div class="kit-insert ${className}" data-insert="${point}">${html}</div>` : '';
+}
+
+/** An `<a>` with a safe target, or '' when the target is unsafe. External links open safely. */
+function link(item: ReaderLink, attrs = '', inner?: string): string {
+  const href = safeHref(item.href);
+  if (!href) return '';
+  const external = isExternal(href) ? ' rel="noopener noreferrer"' : '';
+  return `<a href="${escapeHtml(href)}"${external}${attrs}>${inner ?? escapeHtml(item.label)}</a>`;
+}
+
+function resolveDevServer(view: ReaderSiteView): string | null {
+  const dev = view.assets.devServer?.trim();
+  if (!dev) return null;
+  return safeHref(dev) && /^https?:\/\//i.test(dev) ? dev.replace(/\/+$/, '') : null;
+}
+
+function head(
+  ctx: Context,
+  title: string,
+  extra: { description?: string; canonical?: string; markdown?: string; noindex?: boolean },
+): string {
+  const { view } = ctx;
+  const dev = resolveDevServer(view);
+  const css = dev ? `${dev}/reader.css` : view.assets.css;
+  const js = dev ? `${dev}/reader.js` : view.assets.js;
+  const nonce = nonceAttr(view.cspNonce);
+  const description = extra.description ?? view.description;
+  const parts = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    description ? `<meta name="description" content="${escapeHtml(description)}">` : '',
+    extra.noindex ? '<meta name="robots" content="noindex">' : '',
+    '<meta name="color-scheme" content="light dark">',
+    '<meta name="generator" content="Kit">',
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    `<meta property="og:site_name" content="${escapeHtml(view.name)}">`,
+    description ? `<meta property="og:description" content="${escapeHtml(description)}">` : '',
+    extra.canonical ? `<link rel="canonical" href="${escapeHtml(extra.canonical)}">` : '',
+    extra.canonical ? `<meta property="og:url" content="${escapeHtml(extra.canonical)}">` : '',
+    extra.markdown ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(extra.markdown)}">` : '',
+    view.llmsTxtUrl ? `<link rel="describedby" type="text/plain" href="${escapeHtml(view.llmsTxtUrl)}">` : '',
+    view.favicon && safeHref(view.favicon) ? `<link rel="icon" href="${escapeHtml(safeHref(view.favicon)!)}">` : '',
+    `<script${nonce}>${colorModeScript(view.theme.mode)}</script>`,
+    `<link rel="stylesheet" href="${escapeHtml(css)}">`,
+    `<style${nonce}>${themeCss(view.theme)}</style>`,
+    ...(view.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    `<script defer src="${escapeHtml(js)}"></script>`,
+    dev
+      ? `<script${nonce}>new EventSource(${JSON.stringify(`${dev}/esbuild`)}).addEventListener('change',function(){location.reload()})</script>`
+      : '',
+    view.analytics ?? '',
+  ];
+  return `<head>\n${parts.filter(Boolean).join('\n')}\n</head>`;
+}
+
+function brand(view: ReaderSiteView): string {
+  const logo = view.logo;
+  const light = logo && safeHref(logo.light);
+  const dark = logo && safeHref(logo.dark);
+  const images = light
+    ? `<img class="kit-logo kit-logo-light" src="${escapeHtml(light)}" alt="" height="28">` +
+      `<img class="kit-logo kit-logo-dark" src="${escapeHtml(dark ?? light)}" alt="" height="28">`
+    : '';
+  return `<a class="kit-brand" href="${escapeHtml(safeHref(view.homeUrl) ?? '/')}">${images}<span class="kit-brand-name">${escapeHtml(view.name)}</span></a>`;
+}
+
+function statusBadge(ctx: Context, status: ReaderVersion['status']): string {
+  if (status === 'deprecated' || status === 'archived') {
+    return `<span class="kit-badge kit-badge-warning">${icon('warning', { size: 12 })}${escapeHtml(ctx.t[status])}</span>`;
+  }
+  return '';
+}
+
+/** A switcher built from `<details>`: its links navigate without JavaScript; the script adds closing. */
+function versionSwitcher(ctx: Context, idSuffix: string): string {
+  const { view, t } = ctx;
+  if (view.versions.length < 2) return '';
+  const current = view.versions.find((v) => v.id === view.currentVersion) ?? view.versions[0]!;
+  const items = view.versions
+    .map((version) => {
+      const href = safeHref(version.url);
+      if (!href) return '';
+      const currentAttr = version.id === current.id ? ' aria-current="true"' : '';
+      return `<li><a href="${escapeHtml(href)}"${currentAttr}><bdi>${escapeHtml(version.label)}</bdi>${statusBadge(ctx, version.status)}</a></li>`;
+    })
+    .join('');
+  return (
+    `<details class="kit-switcher kit-version-switcher" data-kit-switcher>` +
+    `<summary id="kit-version-${idSuffix}" aria-label="${escapeHtml(`${t.version}: ${current.label}`)}">` +
+    `<bdi class="kit-switcher-label">${escapeHtml(current.label)}</bdi>${statusBadge(ctx, current.status)}${icon('chevronDown', { size: 14 })}</summary>` +
+    `<ul class="kit-switcher-menu" aria-labelledby="kit-version-${idSuffix}">${items}</ul></details>`
+  );
+}
+
+function localeSwitcher(ctx: Context, idSuffix: string): string {
+  const { view, t } = ctx;
+  if (view.locales.length < 2) return '';
+  const current = view.locales.find((l) => l.code === view.currentLocale) ?? view.locales[0]!;
+  const items = view.locales
+    .map((locale) => {
+      const href = safeHref(locale.url);
+      if (!href) return '';
+      const currentAttr = locale.code === current.code ? ' aria-current="true"' : '';
+      return `<li><a href="${escapeHtml(href)}" hreflang="${escapeHtml(locale.code)}" lang="${escapeHtml(locale.code)}" dir="${locale.dir}"${currentAttr}>${escapeHtml(locale.label)}</a></li>`;
+    })
+    .join('');
+  return (
+    `<details class="kit-switcher kit-locale-switcher" data-kit-switcher>` +
+    `<summary id="kit-locale-${idSuffix}" aria-label="${escapeHtml(`${t.language}: ${current.label}`)}">` +
+    `${icon('globe', { size: 16 })}<span class="kit-switcher-label">${escapeHtml(current.label)}</span>${icon('chevronDown', { size: 14 })}</summary>` +
+    `<ul class="kit-switcher-menu" aria-labelledby="kit-locale-${idSuffix}">${items}</ul></details>`
+  );
+}
+
+function colorModeButton(ctx: Context): string {
+  const { t } = ctx;
+  return (
+    `<button type="button" class="kit-icon-button kit-mode-button" data-kit-color-mode data-js-only aria-label="${escapeHtml(`${t.colorMode}: ${t.colorModeSystem}`)}">` +
+    `<span class="kit-mode-icon kit-mode-icon-light">${icon('sun')}</span>` +
+    `<span class="kit-mode-icon kit-mode-icon-dark">${icon('moon')}</span>` +
+    `<span class="kit-mode-icon kit-mode-icon-system">${icon('monitor')}</span></button>`
+  );
+}
+
+function header(ctx: Context): string {
+  const { view, t } = ctx;
+  const repository = safeHref(view.repositoryUrl);
+  const navLinks = view.navbar.links
+    .filter((item) => !repository || item.href !== view.repositoryUrl)
+    .map((item) => link(item))
+    .filter(Boolean)
+    .map((a) => `<li>${a}</li>`)
+    .join('');
+  const cta = view.navbar.cta ? link(view.navbar.cta, ' class="kit-cta"') : '';
+  const searchButton = view.search
+    ? `<button type="button" class="kit-search-button" data-kit-search-open data-js-only aria-haspopup="dialog" aria-keyshortcuts="/ Control+K Meta+K">` +
+      `${icon('search', { size: 16 })}<span class="kit-search-label">${escapeHtml(t.search)}</span><kbd class="kit-kbd">/</kbd></button>`
+    : '';
+  return (
+    `<header class="kit-header">` +
+    `<div class="kit-header-start">` +
+    `<button type="button" class="kit-icon-button kit-menu-button" data-kit-menu aria-controls="kit-sidebar" aria-expanded="false" aria-label="${escapeHtml(t.menu)}">${icon('menu')}</button>` +
+    `${brand(view)}</div>` +
+    `<div class="kit-header-search">${searchButton}</div>` +
+    `<div class="kit-header-end">` +
+    (navLinks ? `<nav class="kit-navbar" aria-label="${escapeHtml(view.name)}"><ul>${navLinks}</ul></nav>` : '') +
+    insert(view, 'header.actions', 'kit-header-actions') +
+    `<div class="kit-header-switchers">${versionSwitcher(ctx, 'header')}${localeSwitcher(ctx, 'header')}</div>` +
+    colorModeButton(ctx) +
+    (repository
+      ? `<a class="kit-icon-button kit-repo-link" href="${escapeHtml(repository)}" rel="noopener noreferrer" aria-label="${escapeHtml(t.repository)}">${icon('github')}</a>`
+      : '') +
+    (cta ? `<span class="kit-cta-wrap">${cta}</span>` : '') +
+    `</div></header>`
+  );
+}
+
+function isFresh(ctx: Context, updatedAt: string | undefined): boolean {
+  if (!updatedAt || !(ctx.view.freshDays > 0)) return false;
+  const time = Date.parse(updatedAt);
+  return Number.isFinite(time) && ctx.now - time < ctx.view.freshDays * DAY_MS && time <= ctx.now + DAY_MS;
+}
+
+function containsActive(items: ReaderNavItem[], activeUrl: string | null): boolean {
+  return items.some((item) =>
+    item.kind === 'page'
+      ? item.url === activeUrl
+      : item.kind === 'group'
+        ? containsActive(item.items, activeUrl)
+        : false,
+  );
+}
+
+function navItems(ctx: Context, items: ReaderNavItem[], activeUrl: string | null): string {
+  return items
+    .map((item) => {
+      if (item.kind === 'link') {
+        const href = safeHref(item.href);
+        if (!href) return '';
+        return `<li><a class="kit-nav-link kit-nav-external" href="${escapeHtml(href)}" rel="noopener noreferrer">${escapeHtml(item.label)}${icon('external', { size: 12 })}</a></li>`;
+      }
+      if (item.kind === 'group') {
+        const open = containsActive(item.items, activeUrl) ? ' open' : '';
+        return (
+          `<li><details class="kit-nav-group"${open}><summary>${icon('chevron', { size: 14, flip: true })}<span>${escapeHtml(item.label)}</span></summary>` +
+          `<ul>${navItems(ctx, item.items, activeUrl)}</ul></details></li>`
+        );
+      }
+      const href = safeHref(item.url);
+      if (!href) return '';
+      const active = item.url === activeUrl ? ' aria-current="page"' : '';
+      const updated = item.updatedAt && ctx.view.freshDays > 0 ? ` data-updated="${escapeHtml(item.updatedAt)}"` : '';
+      const fresh = isFresh(ctx, item.updatedAt)
+        ? `<span class="kit-fresh-dot" data-kit-fresh title="${escapeHtml(ctx.t.newPage)}"><span class="kit-sr-only">${escapeHtml(`(${ctx.t.newPage})`)}</span></span>`
+        : '';
+      return `<li><a class="kit-nav-link" href="${escapeHtml(href)}" data-path="${escapeHtml(item.path)}"${updated}${active}><span>${escapeHtml(item.title)}</span>${fresh}</a></li>`;
+    })
+    .join('');
+}
+
+function sidebar(ctx: Context, activeUrl: string | null): string {
+  const { view, t } = ctx;
+  const tabs = view.sidebar.tabs?.length
+    ? `<ul class="kit-nav-tabs">${view.sidebar.tabs
+        .map((tab) => {
+          const current = tab.active ? ' aria-current="true"' : '';
+          return `<li>${link({ label: tab.label, href: tab.url }, current)}</li>`;
+        })
+        .join('')}</ul>`
+    : '';
+  const groups = view.sidebar.groups
+    .map(
+      (group, index) =>
+        `<section class="kit-nav-section" aria-labelledby="kit-nav-${index}"><h2 class="kit-nav-title" id="kit-nav-${index}">${escapeHtml(group.label)}</h2>` +
+        `<ul>${navItems(ctx, group.items, activeUrl)}</ul></section>`,
+    )
+    .join('');
+  const switchers = versionSwitcher(ctx, 'drawer') + localeSwitcher(ctx, 'drawer');
+  const navbarLinks = view.navbar.links
+    .filter((item) => item.href !== view.repositoryUrl)
+    .map((item) => link(item))
+    .filter(Boolean)
+    .map((a) => `<li>${a}</li>`)
+    .join('');
+  return (
+    `<div class="kit-backdrop" data-kit-backdrop hidden></div>` +
+    `<aside class="kit-sidebar" id="kit-sidebar" aria-label="${escapeHtml(t.navigation)}">` +
+    `<div class="kit-drawer-head">${brand(view)}<button type="button" class="kit-icon-button" data-kit-menu-close aria-label="${escapeHtml(t.close)}">${icon('close')}</button></div>` +
+    `<div class="kit-sidebar-inner">` +
+    (switchers || navbarLinks
+      ? `<div class="kit-drawer-extra">${switchers ? `<div class="kit-drawer-switchers">${switchers}</div>` : ''}${navbarLinks ? `<ul class="kit-drawer-links">${navbarLinks}</ul>` : ''}</div>`
+      : '') +
+    insert(view, 'sidebar.before', 'kit-sidebar-before') +
+    `<nav class="kit-nav" aria-label="${escapeHtml(t.navigation)}">${tabs}${groups}</nav>` +
+    insert(view, 'sidebar.after', 'kit-sidebar-after') +
+    `</div></aside>`
+  );
+}
+
+function tocList(toc: TocEntry[]): string {
+  const entries = toc.filter((entry) => entry.depth >= 2 && entry.depth <= 3);
+  if (!entries.length) return '';
+  return `<ul>${entries
+    .map(
+      (entry) =>
+        `<li class="kit-toc-depth-${entry.depth}"><a href="#${escapeHtml(encodeURIComponent(entry.id).replace(/%2F/gi, '/'))}" data-kit-toc-link>${escapeHtml(entry.text)}</a></li>`,
+    )
+    .join('')}</ul>`;
+}
+
+function formatDate(iso: string, lang: string): string {
+  const time = Date.parse(iso);
+  if (!Number.isFinite(time)) return iso;
+  try {
+    return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(time);
+  } catch {
+    return new Date(time).toISOString().slice(0, 10);
+  }
+}
+
+function pageMeta(ctx: Context, page: ReaderPageView['page']): string {
+  const { t, view } = ctx;
+  const parts: string[] = [];
+  const edit = safeHref(page.editUrl);
+  if (edit) {
+    parts.push(
+      `<a class="kit-edit-link" href="${escapeHtml(edit)}" rel="noopener noreferrer">${icon('edit', { size: 15 })}${escapeHtml(t.editPage)}</a>`,
+    );
+  }
+  const provenance = page.provenance;
+  if (provenance && (provenance.date || provenance.author || provenance.commit)) {
+    const bits: string[] = [];
+    if (provenance.date) {
+      bits.push(
+        `${escapeHtml(t.lastUpdated)} <time datetime="${escapeHtml(provenance.date)}">${escapeHtml(formatDate(provenance.date, view.lang))}</time>`,
+      );
+    }
+    if (provenance.author)
+      bits.push(`${escapeHtml(t.by)} <span class="kit-author">${escapeHtml(provenance.author)}</span>`);
+    if (provenance.commit) {
+      const short = escapeHtml(provenance.commit.slice(0, 7));
+      const commitUrl = safeHref(provenance.commitUrl);
+      bits.push(
+        commitUrl
+          ? `<a class="kit-commit" href="${escapeHtml(commitUrl)}" rel="noopener noreferrer"><code>${short}</code></a>`
+          : `<code class="kit-commit">${short}</code>`,
+      );
+    }
+    parts.push(`<p class="kit-provenance">${bits.join(' ')}</p>`);
+  }
+  return parts.length ? `<div class="kit-page-meta">${parts.join('')}</div>` : '';
+}
+
+function feedbackWidget(ctx: Context): string {
+  const { view, t } = ctx;
+  if (!view.feedback.enabled) return '';
+  return (
+    `<section class="kit-feedback" data-kit-feedback data-js-only aria-labelledby="kit-feedback-title">` +
+    `<h2 class="kit-feedback-title" id="kit-feedback-title">${escapeHtml(t.helpfulQuestion)}</h2>` +
+    `<div class="kit-feedback-choices">` +
+    `<button type="button" class="kit-button" data-helpful="true" aria-pressed="false">${icon('thumbUp', { size: 16 })}${escapeHtml(t.yes)}</button>` +
+    `<button type="button" class="kit-button" data-helpful="false" aria-pressed="false">${icon('thumbDown', { size: 16 })}${escapeHtml(t.no)}</button>` +
+    `</div>` +
+    `<form class="kit-feedback-form" hidden>` +
+    `<label for="kit-feedback-comment">${escapeHtml(t.commentLabel)}</label>` +
+    `<textarea id="kit-feedback-comment" name="comment" rows="3" maxlength="2000"></textarea>` +
+    `<button type="submit" class="kit-button kit-button-primary">${escapeHtml(t.send)}</button>` +
+    `</form>` +
+    `<p class="kit-feedback-status" role="status" aria-live="polite"></p>` +
+    `</section>`
+  );
+}
+
+function pager(ctx: Context, page: ReaderPageView['page']): string {
+  const { t } = ctx;
+  const prev = page.prev && safeHref(page.prev.href);
+  const next = page.next && safeHref(page.next.href);
+  if (!prev && !next) return '';
+  return (
+    `<nav class="kit-pager" aria-label="${escapeHtml(`${t.previous} / ${t.next}`)}">` +
+    (prev
+      ? `<a class="kit-pager-prev" href="${escapeHtml(prev)}" rel="prev"><span class="kit-pager-dir">${icon('arrowLeft', { size: 14, flip: true })}${escapeHtml(t.previous)}</span><span class="kit-pager-title">${escapeHtml(page.prev!.label)}</span></a>`
+      : '<span></span>') +
+    (next
+      ? `<a class="kit-pager-next" href="${escapeHtml(next)}" rel="next"><span class="kit-pager-dir">${escapeHtml(t.next)}${icon('arrowRight', { size: 14, flip: true })}</span><span class="kit-pager-title">${escapeHtml(page.next!.label)}</span></a>`
+      : '') +
+    `</nav>`
+  );
+}
+
+function versionNotice(ctx: Context): string {
+  const { view, t } = ctx;
+  const current = view.versions.find((v) => v.id === view.currentVersion);
+  if (!current || (current.status !== 'deprecated' && current.status !== 'archived')) return '';
+  const latest =
+    view.versions.find((v) => v.default && v.id !== current.id) ?? view.versions.find((v) => v.id !== current.id);
+  const message = escapeHtml(t.oldVersionNotice)
+    .replace('{version}', `<strong><bdi>${escapeHtml(current.label)}</bdi></strong>`)
+    .replace('{status}', escapeHtml(t[current.status].toLowerCase()));
+  const latestLink = latest ? link({ label: t.latestVersion, href: latest.url }) : '';
+  return `<div class="kit-version-notice" role="note">${icon('warning', { size: 16 })}<p>${message} ${latestLink}</p></div>`;
+}
+
+function footer(ctx: Context): string {
+  const { view, t } = ctx;
+  const links = view.footer.links
+    .map((item) => link(item))
+    .filter(Boolean)
+    .map((a) => `<li>${a}</li>`)
+    .join('');
+  const credit = view.footer.credit
+    ? `<p class="kit-credit">${escapeHtml(t.credit)} <a href="https://kit.dev" rel="noopener">Kit</a></p>`
+    : '';
+  return (
+    `<footer class="kit-footer">` +
+    insert(view, 'footer', 'kit-footer-insert') +
+    `<div class="kit-footer-row">` +
+    (view.footer.text ? `<p class="kit-footer-text">${escapeHtml(view.footer.text)}</p>` : '') +
+    (links ? `<nav aria-label="Footer"><ul class="kit-footer-links">${links}</ul></nav>` : '') +
+    credit +
+    `</div></footer>`
+  );
+}
+
+function searchDialog(ctx: Context): string {
+  const { view, t } = ctx;
+  if (!view.search) return '';
+  return (
+    `<dialog class="kit-search-dialog" id="kit-search" aria-labelledby="kit-search-label">` +
+    `<div class="kit-search-panel">` +
+    `<form class="kit-search-form" role="search" method="dialog">` +
+    `<label id="kit-search-label" for="kit-search-input" class="kit-sr-only">${escapeHtml(t.search)}</label>` +
+    `${icon('search')}` +
+    `<input id="kit-search-input" type="search" autocomplete="off" spellcheck="false" placeholder="${escapeHtml(t.searchPlaceholder)}" role="combobox" aria-expanded="false" aria-controls="kit-search-results" aria-autocomplete="list">` +
+    `<button type="button" class="kit-search-close" data-kit-search-close aria-label="${escapeHtml(t.close)}"><kbd class="kit-kbd">Esc</kbd></button>` +
+    `</form>` +
+    `<ul class="kit-search-results" id="kit-search-results" role="listbox" aria-label="${escapeHtml(t.search)}"></ul>` +
+    `<p class="kit-search-status" role="status" aria-live="polite"></p>` +
+    `</div></dialog>`
+  );
+}
+
+function clientConfig(ctx: Context, page: { path: string | null; updatedAt: string | null }): string {
+  const { view, t } = ctx;
+  const config: ReaderClientConfig = {
+    set: view.set,
+    version: view.currentVersion,
+    locale: view.currentLocale,
+    path: page.path,
+    updatedAt: page.updatedAt,
+    freshDays: view.freshDays,
+    mode: view.theme.mode,
+    search: view.search
+      ? {
+          driver: view.search.driver,
+          clientIndexUrl: view.search.clientIndexUrl ?? null,
+          serverSearchUrl: view.search.serverSearchUrl ?? null,
+        }
+      : null,
+    feedbackEndpoint: view.feedback.enabled ? view.feedback.endpoint : null,
+    strings: {
+      searchNoResults: t.searchNoResults,
+      searchUnavailable: t.searchUnavailable,
+      searchLoading: t.searchLoading,
+      copy: t.copy,
+      copied: t.copied,
+      thanks: t.thanks,
+      feedbackFailed: t.feedbackFailed,
+      colorModeSystem: `${t.colorMode}: ${t.colorModeSystem}`,
+      colorModeLight: `${t.colorMode}: ${t.colorModeLight}`,
+      colorModeDark: `${t.colorMode}: ${t.colorModeDark}`,
+    },
+  };
+  return `<script type="application/json" id="${CLIENT_CONFIG_ID}">${jsonForScript(config)}</script>`;
+}
+
+function htmlOpen(view: ReaderSiteView): string {
+  // A fixed theme mode is set on the element itself, so it holds even before the head script runs.
+  const mode = view.theme.mode === 'system' ? '' : ` data-mode="${view.theme.mode}"`;
+  const dir = view.dir === 'rtl' ? 'rtl' : 'ltr';
+  return `<!doctype html>\n<html lang="${escapeHtml(view.lang)}" dir="${dir}"${mode}>`;
+}
+
+function shell(
+  ctx: Context,
+  input: {
+    title: string;
+    headExtra: Parameters<typeof head>[2];
+    activeUrl: string | null;
+    main: string;
+    page: { path: string | null; updatedAt: string | null };
+  },
+): string {
+  const { view, t } = ctx;
+  return (
+    `${htmlOpen(view)}\n${head(ctx, input.title, input.headExtra)}\n<body>\n` +
+    `<a class="kit-skip-link" href="#kit-content">${escapeHtml(t.skipToContent)}</a>\n` +
+    `${header(ctx)}\n<div class="kit-layout">\n${sidebar(ctx, input.activeUrl)}\n` +
+    `<div class="kit-body">\n${input.main}\n${footer(ctx)}\n</div>\n</div>\n` +
+    `${searchDialog(ctx)}\n${clientConfig(ctx, input.page)}\n</body>\n</html>\n`
+  );
+}
+
+function context(view: ReaderSiteView): Context {
+  const parsed = view.now ? Date.parse(view.now) : Number.NaN;
+  return { view, t: strings(view), now: Number.isFinite(parsed) ? parsed : Date.now() };
+}
+
+/**
+ * A complete, server-rendered reader page: header (logo, search, navbar, switchers, color mode,
+ * repository, call to action), sidebar navigation, article with table of contents, page footer
+ * (edit link, provenance, feedback, previous/next) and site footer. Works without JavaScript; the
+ * client script adds search, the drawer, the color toggle, copy buttons, scroll-spy and feedback.
+ *
+ * Why a pure string function: HTTP adapters, static exports and tests all call the same thing.
+ *
+ * @example
+ * const html = renderReaderPage(view);
+ * return c.html(html);
+ */
+export function renderReaderPage(view: ReaderPageView): string {
+  const ctx = context(view);
+  const { t } = ctx;
+  const page = view.page;
+  const hasOwnH1 = /<h1[\s>]/i.test(page.html);
+  const toc = tocList(page.toc);
+  // Below the wide layout the table of contents folds into the article, right under the title.
+  const inlineToc = toc
+    ? `<details class="kit-toc-inline"><summary>${escapeHtml(t.onThisPage)}${icon('chevronDown', { size: 14 })}</summary><nav aria-label="${escapeHtml(t.onThisPage)}">${toc}</nav></details>`
+    : '';
+  const article = enhanceArticleHtml(page.html, t.headingAnchor);
+  const updatedAt =
+    findUpdatedAt(
+      view.sidebar.groups.flatMap((g) => g.items),
+      page.url,
+    ) ?? page.provenance?.date;
+  const main =
+    `<main class="kit-main" id="kit-content" tabindex="-1">` +
+    `<div class="kit-content-grid${toc || view.inserts?.['toc.after'] ? '' : ' kit-no-toc'}">` +
+    `<article class="kit-article">` +
+    versionNotice(ctx) +
+    insert(view, 'article.before', 'kit-article-before') +
+    `<header class="kit-page-header">` +
+    (page.group ? `<p class="kit-eyebrow">${escapeHtml(page.group)}</p>` : '') +
+    (hasOwnH1 ? '' : `<h1 class="kit-page-title">${escapeHtml(page.title)}</h1>${inlineToc}`) +
+    `</header>` +
+    `<div class="kit-prose">${hasOwnH1 ? afterFirstH1(article, inlineToc) : article}</div>` +
+    insert(view, 'article.after', 'kit-article-after') +
+    `<footer class="kit-page-footer">${pageMeta(ctx, page)}${feedbackWidget(ctx)}${pager(ctx, page)}</footer>` +
+    `</article>` +
+    (toc || view.inserts?.['toc.after']
+      ? `<aside class="kit-toc" aria-labelledby="kit-toc-title"><div class="kit-toc-inner">` +
+        (toc
+          ? `<h2 class="kit-toc-title" id="kit-toc-title">${escapeHtml(t.onThisPage)}</h2><nav aria-labelledby="kit-toc-title" data-kit-toc>${toc}</nav>`
+          : '') +
+        insert(view, 'toc.after', 'kit-toc-after') +
+        `</div></aside>`
+      : '') +
+    `</div></main>`;
+  const title = page.path === 'index' || page.title === view.name ? view.name : `${page.title} · ${view.name}`;
+  return shell(ctx, {
+    title,
+    headExtra: { description: page.description, canonical: page.canonicalUrl, markdown: page.markdownUrl },
+    activeUrl: page.url,
+    main,
+    page: { path: page.path, updatedAt: updatedAt ?? null },
+  });
+}
+
+function afterFirstH1(html: string, extra: string): string {
+  if (!extra) return html;
+  const end = html.search(/<\/h1\s*>/i);
+  if (end < 0) return extra + html;
+  const close = html.indexOf('>', end) + 1;
+  return html.slice(0, close) + extra + html.slice(close);
+}
+
+function findUpdatedAt(items: ReaderNavItem[], url: string): string | undefined {
+  for (const item of items) {
+    if (item.kind === 'page' && item.url === url) return item.updatedAt;
+    if (item.kind === 'group') {
+      const found = findUpdatedAt(item.items, url);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The 404 page: the site's header, sidebar and footer around a message, a search box and a link
+ * home, so a reader who followed a dead link can still find their way. Serve it with status 404.
+ *
+ * @example
+ * return c.html(renderNotFoundPage({ ...siteView, requestedPath: c.req.path }), 404);
+ */
+export function renderNotFoundPage(view: ReaderNotFoundView): string {
+  const ctx = context(view);
+  const { t } = ctx;
+  const search = view.search
+    ? `<form class="kit-notfound-search" role="search" data-kit-search-form data-js-only>` +
+      `<label for="kit-notfound-q" class="kit-sr-only">${escapeHtml(t.search)}</label>` +
+      `${icon('search')}<input id="kit-notfound-q" name="q" type="search" placeholder="${escapeHtml(t.searchPlaceholder)}" autocomplete="off">` +
+      `<button type="submit" class="kit-button kit-button-primary">${escapeHtml(t.search)}</button></form>`
+    : '';
+  const main =
+    `<main class="kit-main" id="kit-content" tabindex="-1"><div class="kit-notfound">` +
+    `<p class="kit-notfound-code" aria-hidden="true">404</p>` +
+    `<h1>${escapeHtml(t.notFoundTitle)}</h1>` +
+    `<p class="kit-notfound-text">${escapeHtml(t.notFoundText)}</p>` +
+    (view.requestedPath ? `<p class="kit-notfound-path"><code>${escapeHtml(view.requestedPath)}</code></p>` : '') +
+    search +
+    `<p><a class="kit-button" href="${escapeHtml(safeHref(view.homeUrl) ?? '/')}">${icon('arrowLeft', { size: 16, flip: true })}${escapeHtml(t.backHome)}</a></p>` +
+    `</div></main>`;
+  return shell(ctx, {
+    title: `${t.notFoundTitle} · ${view.name}`,
+    headExtra: { noindex: true },
+    activeUrl: null,
+    main,
+    page: { path: null, updatedAt: null },
+  });
+}

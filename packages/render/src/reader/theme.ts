@@ -1,0 +1,74 @@
+import { COLOR_MODE_STORAGE_KEY } from './client-config.js';
+import type { ReaderTheme } from './types.js';
+
+const SANS_STACK = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial';
+const ARABIC_STACK = '"Noto Sans Arabic", "Segoe UI", Tahoma, "Geeza Pro", "Arabic Typesetting"';
+const MONO_STACK = 'ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace';
+const EMOJI_STACK = '"Apple Color Emoji", "Segoe UI Emoji", sans-serif';
+
+/**
+ * A CSS value from a manifest, or null when it could escape its declaration. Theme values end up
+ * inside a `<style>` block, so braces, semicolons, angle brackets, backslashes and comments are
+ * refused rather than escaped.
+ */
+export function safeCssValue(value: string | undefined): string | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed.length > 200) return null;
+  if (/[;{}<>\\@]|\/\*|\*\//.test(trimmed)) return null;
+  if (/url\s*\(|expression\s*\(|image-set\s*\(/i.test(trimmed)) return null;
+  return trimmed;
+}
+
+/** A font family list: bare names that need it get quotes, unsafe ones are dropped. */
+function fontList(value: string | undefined): string | null {
+  const safe = safeCssValue(value);
+  if (!safe) return null;
+  const families = safe
+    .split(',')
+    .map((family) => family.trim())
+    .filter(Boolean)
+    .map((family) =>
+      /^["'].*["']$/.test(family) || /^[a-z-]+$/i.test(family) ? family : `"${family.replace(/"/g, '')}"`,
+    );
+  return families.length ? families.join(', ') : null;
+}
+
+/**
+ * The theme as CSS custom properties on `:root`. The Arabic font sits right after the sans font, so
+ * Latin text uses the sans font and Arabic script falls through to the Arabic one.
+ *
+ * @example
+ * themeCss({ accent: '#0e7490', radius: 'soft', fonts: { sans: 'Inter' }, mode: 'system' });
+ * // ':root{--kit-font-sans:Inter, "Noto Sans Arabic", …;--kit-radius:10px;…;--kit-accent-user:#0e7490}'
+ */
+export function themeCss(theme: ReaderTheme): string {
+  const sans = fontList(theme.fonts.sans);
+  const arabic = fontList(theme.fonts.arabic) ?? ARABIC_STACK;
+  const mono = fontList(theme.fonts.mono);
+  const declarations = [
+    `--kit-font-sans:${[sans, arabic, SANS_STACK, EMOJI_STACK].filter(Boolean).join(', ')}`,
+    `--kit-font-mono:${[mono, MONO_STACK].filter(Boolean).join(', ')}`,
+    `--kit-radius:${theme.radius === 'soft' ? '10px' : '3px'}`,
+    `--kit-radius-sm:${theme.radius === 'soft' ? '6px' : '2px'}`,
+  ];
+  const accent = safeCssValue(theme.accent);
+  if (accent) declarations.push(`--kit-accent-user:${accent}`);
+  return `:root{${declarations.join(';')}}`;
+}
+
+/**
+ * The inline head script that applies the reader's remembered color mode before the first paint,
+ * so a dark-mode reader never sees a white flash. Kept tiny and dependency-free on purpose.
+ */
+export function colorModeScript(defaultMode: ReaderTheme['mode']): string {
+  const key = JSON.stringify(COLOR_MODE_STORAGE_KEY);
+  const fallback = JSON.stringify(defaultMode);
+  return (
+    `(function(){var d=document.documentElement,m=${fallback};` +
+    `try{var s=localStorage.getItem(${key});if(s==='light'||s==='dark'||s==='system')m=s}catch(e){}` +
+    `d.setAttribute('data-mode-choice',m);` +
+    `if(m==='system')m=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light';` +
+    `d.setAttribute('data-mode',m);d.classList.add('js')})();`
+  );
+}
