@@ -1,0 +1,138 @@
+import { KitError, type SearchDriver, type SearchHit, type SearchScope, type SearchSection } from '@kit/core';
+import { queryClientIndex } from '../client/index.js';
+import { buildEngineIndex } from '../engine/build.js';
+import { serializeIndex } from '../engine/codec.js';
+import { assertSearchQuery, normalizeSearchLimit } from '../engine/limit.js';
+import { assertSearchScope, scopeKey } from './scope.js';
+
+/** Default of `search.budget_kb`: the gzipped size a client index should stay under. */
+export const DEFAULT_BUDGET_KB = 300;
+/** Longest section lead kept for snippets, and the shortest kept even when over budget. */
+const MAX_LEAD_CHARS = 480;
+const MIN_LEAD_CHARS = 0;
+/** Share of the budget the fitting aims at, leaving room for small edits before a rebuild. */
+const BUDGET_TARGET = 0.95;
+
+export interface ClientSearchOptions {
+  /** `search.budget_kb`. Default 300. */
+  budgetKb?: number;
+}
+
+/** Size of a scope's client index against its budget (`search.budget_kb`). */
+export interface ClientIndexReport {
+  /** UTF-8 bytes of the served body. */
+  bytes: number;
+  gzipBytes: number;
+  budgetKb: number;
+  overBudget: boolean;
+  /** Section lead length the index was fitted with (snippet text kept per section). */
+  leadChars: number;
+  sections: number;
+  pages: number;
+}
+
+/** The `client` driver: the `server` driver's port plus the browser index and its size report. */
+export interface ClientSearchDriver extends SearchDriver {
+  clientIndex(scope: SearchScope): Promise<{ body: string; contentType: string } | null>;
+  clientIndexReport(scope: SearchScope): Promise<ClientIndexReport | null>;
+}
+
+/** Gzipped size of a text, with the web-standard CompressionStream (Node 18+ and browsers). */
+export async function gzipSize(text: string): Promise<number> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+interface Built {
+  body: string;
+  report: ClientIndexReport;
+  /** Whole section texts, in index order, for snippets of server-side searches. */
+  texts: string[];
+}
+
+async function buildClientIndex(sections: SearchSection[], budgetKb: number): Promise<Built> {
+  const engine = buildEngineIndex(sections);
+  const budget = budgetKb * 1024;
+  const render = async (leadChars: number) => {
+    const body = JSON.stringify(serializeIndex(engine, leadChars));
+    return { body, leadChars, gzipBytes: await gzipSize(body) };
+  };
+  // Postings and metadata are fixed; only the snippet leads flex. Keep the longest leads that fit.
+  let best = await render(MAX_LEAD_CHARS);
+  if (best.gzipBytes > budget * BUDGET_TARGET) {
+    // Binary search in steps of 10 characters.
+    let low = MIN_LEAD_CHARS / 10;
+    let high = MAX_LEAD_CHARS / 10 - 1;
+    best = await render(low * 10);
+    while (low < high && best.gzipBytes <= budget * BUDGET_TARGET) {
+      const mid = Math.ceil((low + high) / 2);
+      const candidate = await render(mid * 10);
+      if (candidate.gzipBytes <= budget * BUDGET_TARGET) {
+        best = candidate;
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+  }
+  return {
+    body: best.body,
+    texts: engine.sections.map((section) => section.text),
+    report: {
+      bytes: new TextEncoder().encode(best.body).byteLength,
+      gzipBytes: best.gzipBytes,
+      budgetKb,
+      overBudget: best.gzipBytes > budget,
+      leadChars: best.leadChars,
+      sections: engine.sections.length,
+      pages: engine.pages.length,
+    },
+  };
+}
+
+/**
+ * The `client` search driver (the default of `search.driver`): one compact index per (set,
+ * version, locale, audience) that the reader UI downloads lazily and queries with
+ * `queryClientIndex` from `@kit/search/client`. Its own `search` runs the same function on the
+ * same body, so agents and readers get the same results. An index larger than `budgetKb`
+ * gzipped is still served and is flagged by `clientIndexReport`.
+ *
+ * @example
+ * const search = createClientSearch({ budgetKb: 300 });
+ * await search.index(scope, sections);
+ * const { overBudget, gzipBytes } = (await search.clientIndexReport(scope))!;
+ */
+export function createClientSearch(options: ClientSearchOptions = {}): ClientSearchDriver {
+  const budgetKb = options.budgetKb ?? DEFAULT_BUDGET_KB;
+  if (!Number.isFinite(budgetKb) || budgetKb <= 0) {
+    throw new KitError(
+      'config.invalid',
+      `search.budget_kb must be a positive number of kilobytes, got ${String(budgetKb)}. Omit it for ${DEFAULT_BUDGET_KB}.`,
+    );
+  }
+  const built = new Map<string, Built>();
+  return {
+    name: 'client',
+    async index(scope: SearchScope, sections: SearchSection[]): Promise<void> {
+      assertSearchScope(scope);
+      built.set(scopeKey(scope), await buildClientIndex(sections, budgetKb));
+    },
+    async search(scope: SearchScope, query: string, searchOptions: { limit: number }): Promise<SearchHit[]> {
+      assertSearchScope(scope);
+      assertSearchQuery(query);
+      const limit = normalizeSearchLimit(searchOptions?.limit);
+      const entry = built.get(scopeKey(scope));
+      if (!entry) return [];
+      return queryClientIndex(entry.body, query, limit, { sectionTexts: entry.texts });
+    },
+    async clientIndex(scope: SearchScope) {
+      assertSearchScope(scope);
+      const entry = built.get(scopeKey(scope));
+      return entry ? { body: entry.body, contentType: 'application/json; charset=utf-8' } : null;
+    },
+    async clientIndexReport(scope: SearchScope) {
+      assertSearchScope(scope);
+      return built.get(scopeKey(scope))?.report ?? null;
+    },
+  };
+}

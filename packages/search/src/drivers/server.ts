@@ -1,0 +1,42 @@
+import type { SearchDriver, SearchHit, SearchScope, SearchSection } from '@kit/core';
+import { buildEngineIndex } from '../engine/build.js';
+import { toSearchHits } from '../engine/hits.js';
+import { assertSearchQuery, normalizeSearchLimit } from '../engine/limit.js';
+import { DEFAULT_RANKING, type RankingParams, rankSections } from '../engine/rank.js';
+import type { EngineIndex } from '../engine/types.js';
+import { assertSearchScope, scopeKey } from './scope.js';
+
+export interface ServerSearchOptions {
+  /** BM25F weights; the defaults are the ones `bench/search-quality` measured. */
+  ranking?: Partial<RankingParams>;
+}
+
+/**
+ * The `server` search driver: a BM25F ranker over page title, heading path, description and
+ * body, with Porter stemming, prefix matching of the word being typed and one- or two-edit typo
+ * tolerance. Indexes live in memory, one per (set, version, locale, audience).
+ *
+ * @example
+ * const search = createServerSearch();
+ * await search.index(scope, sections);
+ * const hits = await search.search(scope, 'queued listeners', { limit: 8 });
+ */
+export function createServerSearch(options: ServerSearchOptions = {}): SearchDriver {
+  const ranking: RankingParams = { ...DEFAULT_RANKING, ...options.ranking };
+  const indexes = new Map<string, EngineIndex>();
+  return {
+    name: 'server',
+    async index(scope: SearchScope, sections: SearchSection[]): Promise<void> {
+      assertSearchScope(scope);
+      indexes.set(scopeKey(scope), buildEngineIndex(sections));
+    },
+    async search(scope: SearchScope, query: string, searchOptions: { limit: number }): Promise<SearchHit[]> {
+      assertSearchScope(scope);
+      assertSearchQuery(query);
+      const limit = normalizeSearchLimit(searchOptions?.limit);
+      const index = indexes.get(scopeKey(scope));
+      if (!index) return [];
+      return toSearchHits(index, rankSections(index, query, limit, ranking));
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { contractSections } from '../testing/index.js';
+import { buildEngineIndex, type EngineInput } from './build.js';
+import { decodeNumbers, deserializeIndex, encodeNumbers, serializeIndex } from './codec.js';
+import { normalizeSearchLimit } from './limit.js';
+import { rankSections } from './rank.js';
+import { makeSnippet, SNIPPET_LENGTH } from './snippet.js';
+
+const sections: EngineInput[] = [
+  ...contractSections.public,
+  {
+    path: 'events',
+    title: 'Events',
+    heading: 'Queued event listeners',
+    headingPath: ['Events', 'Queued event listeners'],
+    text: 'Listeners may be queued so that slow work happens after the response.',
+    url: '/docs/2.x/events#queued-event-listeners',
+    markdownUrl: '/docs/2.x/events.md',
+  },
+];
+
+describe('rankSections', () => {
+  const index = buildEngineIndex(sections);
+  const top = (query: string) =>
+    rankSections(index, query, 8).hits.map((hit) => index.pages[index.sections[hit.section]!.page]!.path);
+
+  it('ranks the page whose title and headings match first', () => {
+    expect(top('queued event listeners')[0]).toBe('events');
+  });
+
+  it('tolerates a one-letter typo and a swapped pair of letters', () => {
+    expect(top('evnet listners')[0]).toBe('events');
+  });
+
+  it('matches the word being typed as a prefix', () => {
+    expect(top('atomic loc')[0]).toBe('cache');
+  });
+
+  it('returns each page once, with its best section', () => {
+    const hits = rankSections(index, 'queues failed job retry', 8).hits;
+    const paths = hits.map((hit) => index.sections[hit.section]!.page);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(index.sections[hits[0]!.section]!.heading).toBe('Retrying failed jobs');
+  });
+});
+
+describe('client index codec', () => {
+  it('round-trips numbers of any size', () => {
+    const values = [0, 1, 31, 32, 1023, 1024, 65535, 4294967295];
+    expect(decodeNumbers(encodeNumbers(values))).toEqual(values);
+  });
+
+  it('ranks a deserialized index exactly like the index it came from', () => {
+    const index = buildEngineIndex(sections);
+    const copy = deserializeIndex(JSON.parse(JSON.stringify(serializeIndex(index, 400))));
+    for (const query of ['queued listeners', 'route parameters', 'atomic lock', 'evnet']) {
+      expect(rankSections(copy, query, 8).hits).toEqual(rankSections(index, query, 8).hits);
+    }
+    expect(copy.sections.map((section) => section.url)).toEqual(index.sections.map((section) => section.url));
+  });
+
+  it('refuses data that is not a client index', () => {
+    expect(() => deserializeIndex({ format: 'other' } as never)).toThrow(/client search index/);
+  });
+});
+
+describe('makeSnippet', () => {
+  it('centres a bounded plain-text window on the matched words', () => {
+    const text = `${'Filler words about nothing in particular. '.repeat(20)}Atomic locks let one worker hold a lock. ${'More filler. '.repeat(20)}`;
+    const snippet = makeSnippet(text, new Set(['atom', 'lock']));
+    expect(snippet.length).toBeLessThanOrEqual(SNIPPET_LENGTH);
+    expect(snippet).toContain('Atomic locks');
+    expect(snippet.startsWith('…')).toBe(true);
+  });
+
+  it('returns a short text whole', () => {
+    expect(makeSnippet('  Short\n text. ', new Set())).toBe('Short text.');
+  });
+});
+
+describe('normalizeSearchLimit', () => {
+  it('defaults to 8 and accepts 1 to 20', () => {
+    expect(normalizeSearchLimit(undefined)).toBe(8);
+    expect(normalizeSearchLimit(1)).toBe(1);
+    expect(normalizeSearchLimit(20)).toBe(20);
+  });
+
+  it('refuses other limits with a message naming the range', () => {
+    expect(() => normalizeSearchLimit(21)).toThrowErrorMatchingInlineSnapshot(
+      `[KitError: Search limit must be a whole number from 1 to 20, got 21. Omit it for 8 results.]`,
+    );
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+
+describe('@kit/search public API', () => {
+  it('exports exactly these values from the root entry', async () => {
+    expect(Object.keys(await import('./index.js')).sort()).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_BUDGET_KB",
+        "DEFAULT_RANKING",
+        "DEFAULT_SEARCH_LIMIT",
+        "MAX_SEARCH_LIMIT",
+        "SNIPPET_LENGTH",
+        "analyzeQuery",
+        "assertSearchQuery",
+        "assertSearchScope",
+        "createClientSearch",
+        "createServerSearch",
+        "gzipSize",
+        "makeSnippet",
+        "normalizeSearchLimit",
+        "registerSearchDriver",
+        "resolveSearchDriver",
+        "scopeKey",
+        "searchDriverNames",
+        "toSearchSections",
+        "tokenize",
+      ]
+    `);
+  });
+
+  it('exports the browser query function from @kit/search/client', async () => {
+    expect(Object.keys(await import('./client/index.js')).sort()).toMatchInlineSnapshot(`
+      [
+        "CLIENT_INDEX_FORMAT",
+        "loadClientIndex",
+        "queryClientIndex",
+      ]
+    `);
+  });
+});
