@@ -1,1 +1,8 @@
-export {};
+export { createKitApp, prefersMarkdown, viewerFor } from './app.js';
+export type { KitAppOptions } from './app.js';
+export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
+export type { KitVariables } from './middleware.js';
+export { createRedisRateLimitStore } from './redis-rate-limit.js';
+export { sendCached } from './http-cache.js';
+export { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
+export type { AgentFileRoutesOptions, WellKnownSkillsOptions } from './agent-files/index.js';

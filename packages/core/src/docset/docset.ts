@@ -484,6 +484,28 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     );
   }
 
+  /** The search scope a viewer gets: the private audience only for viewers `viewKit` admits to private pages. */
+  async function searchScopeFor(input: { version?: string; locale?: string }, viewer: Viewer) {
+    const scope = await scopeFor(input, viewer);
+    const seesPrivate = (
+      await decideAccess({
+        mode: 'public',
+        user: viewerOf(viewer),
+        local: viewer.local === true,
+        gates,
+        subject: { set: key, version: scope.version.id, locale: scope.locale.code },
+        pageVisibility: 'private',
+      })
+    ).allowed;
+    const searchScope: SearchScope = {
+      set: key,
+      version: scope.version.id,
+      locale: scope.locale.code,
+      audience: seesPrivate ? 'private' : 'public',
+    };
+    return { scope, searchScope };
+  }
+
   async function indexFor(scope: SearchScope, version: VersionInfo, layout: UrlLayout): Promise<IndexState> {
     const stateKey = `${scope.version}\u0000${scope.locale}\u0000${scope.audience}`;
     const current = indexes.get(stateKey);
@@ -731,25 +753,9 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
           { details: { field: 'limit', value: input.limit } },
         );
       }
-      const scope = await scopeFor(input, viewer);
+      const { scope, searchScope } = await searchScopeFor(input, viewer);
       const version = scope.version;
       const locale = scope.locale.code;
-      const seesPrivate = (
-        await decideAccess({
-          mode: 'public',
-          user: viewerOf(viewer),
-          local: viewer.local === true,
-          gates,
-          subject: { set: key, version: version.id, locale },
-          pageVisibility: 'private',
-        })
-      ).allowed;
-      const searchScope: SearchScope = {
-        set: key,
-        version: version.id,
-        locale,
-        audience: seesPrivate ? 'private' : 'public',
-      };
       const state = await indexFor(searchScope, version, scope.layout);
       // Gates may refuse single pages; ask the driver for more (up to its maximum) and drop those.
       const perPage = config.access.mode === 'gate' || searchScope.audience === 'private';
@@ -789,6 +795,13 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         source: from,
       } satisfies KitEventMap['SearchPerformed']);
       return { set: key, version: version.id, query, results };
+    },
+
+    async clientSearchIndex(input, viewer) {
+      if (!search.clientIndex) return null;
+      const { scope, searchScope } = await searchScopeFor(input, viewer);
+      await indexFor(searchScope, scope.version, scope.layout);
+      return search.clientIndex(searchScope);
     },
 
     async submitFeedback(input, viewer, from) {

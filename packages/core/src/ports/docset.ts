@@ -109,6 +109,14 @@ export interface DocSet {
     viewer: Viewer,
     source: KitEventMap['SearchPerformed']['source'],
   ): Promise<SearchResult>;
+  /**
+   * The browser search index of one version and locale for this viewer (a public index for guests),
+   * when the set's search driver searches in the browser; null otherwise.
+   */
+  clientSearchIndex(
+    input: { version?: string; locale?: string },
+    viewer: Viewer,
+  ): Promise<{ body: string; contentType: string } | null>;
   /** `submit_feedback` and the widget endpoint. Fires `FeedbackSubmitted`; stores nothing. */
   submitFeedback(
     input: { path: string; helpful: boolean; comment?: string; version?: string; locale?: string },

@@ -1,0 +1,366 @@
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createKitApp, prefersMarkdown } from './app.js';
+import { fixtureKit, recordEvents } from './testing/fixture.js';
+
+const kit = fixtureKit();
+const app = createKitApp({ kit });
+const staff = { Authorization: 'Bearer staff' };
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await app.request(path, { headers });
+  return { response, text: await response.text() };
+}
+
+beforeAll(async () => {
+  // Build the reader assets once before the timed-out tests start.
+  await app.request('/docs');
+});
+
+describe('pages', () => {
+  it('serves the default version and locale without segments and other versions with theirs', async () => {
+    const home = await get('/docs');
+    expect(home.response.status).toBe(200);
+    expect(home.response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(home.text).toContain('Acme is a queue runner.');
+    const explicit = await get('/docs/3.x/installation');
+    expect(explicit.text).toContain('npm install acme');
+    const old = await get('/docs/2.x/queues');
+    expect(old.response.status).toBe(200);
+    expect(old.text).toContain('Old queues retry once.');
+  });
+
+  it('serves a localized page right-to-left', async () => {
+    const { response, text } = await get('/docs/ar');
+    expect(response.status).toBe(200);
+    expect(text).toMatch(/<html[^>]*dir="rtl"/);
+    expect(text).toMatch(/<html[^>]*lang="ar"/);
+    expect(text).toContain('مرحبا بكم');
+  });
+
+  it('serves a root-mounted unversioned set at the domain root', async () => {
+    const { response, text } = await get('/tokens');
+    expect(response.status).toBe(200);
+    expect(text).toContain('Create API tokens in settings.');
+  });
+
+  it('serves the Markdown twin as text/markdown ending with the content hash line', async () => {
+    const { response, text } = await get('/docs/queues.md');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(text).toContain('Failed jobs retry three times');
+    expect(text.trimEnd()).toMatch(/content_hash: sha256:[0-9a-f]{64}$/);
+  });
+
+  it('answers Accept: text/markdown with the twin and plain browsers with HTML', async () => {
+    const agent = await get('/docs/queues', { Accept: 'text/markdown' });
+    expect(agent.response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(agent.response.headers.get('vary')).toContain('Accept');
+    const browser = await get('/docs/queues', { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+    expect(browser.response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('points each page at its Markdown twin and llms.txt in the Link header and the head', async () => {
+    const { response, text } = await get('/docs/2.x/queues');
+    const link = response.headers.get('link') ?? '';
+    expect(link).toContain('</docs/2.x/queues.md>; rel="alternate"; type="text/markdown"');
+    expect(link).toContain('</docs/2.x/llms.txt>; rel="describedby"');
+    expect(text).toContain('rel="alternate" type="text/markdown" href="/docs/2.x/queues.md"');
+  });
+
+  it('keeps the reader on the same page when the version switcher offers another version', async () => {
+    const { text } = await get('/docs/queues');
+    expect(text).toContain('href="/docs/2.x/queues"');
+    // installation does not exist in 2.x: its switcher entry leads to the 2.x landing page.
+    const installation = await get('/docs/installation');
+    expect(installation.text).not.toContain('href="/docs/2.x/installation"');
+    expect(installation.text).toContain('href="/docs/2.x"');
+  });
+
+  it('answers a missing page with a real 404 page', async () => {
+    const { response, text } = await get('/docs/no-such-page');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(text).toContain('Acme Docs');
+    expect(text).toContain('/docs/no-such-page');
+  });
+});
+
+describe('redirects', () => {
+  it('redirects an old URL and keeps the reader in their version', async () => {
+    const current = await app.request('/docs/old-queues');
+    expect(current.status).toBe(301);
+    expect(current.headers.get('location')).toBe('/docs/queues');
+    const older = await app.request('/docs/2.x/old-queues');
+    expect(older.status).toBe(301);
+    expect(older.headers.get('location')).toBe('/docs/2.x/queues');
+  });
+
+  it('sends a trailing slash to the canonical URL', async () => {
+    const response = await app.request('/docs/queues/');
+    expect(response.status).toBe(308);
+    expect(response.headers.get('location')).toBe('/docs/queues');
+  });
+});
+
+describe('private content', () => {
+  const secrets = ['hyperdrive', 'zeppelin', '4.x', 'Roadmap'];
+
+  it('answers a private version and a private page to a guest exactly like a missing page', async () => {
+    const missing = await get('/docs/5.x/queues');
+    for (const path of ['/docs/4.x/queues', '/docs/4.x', '/docs/internal/roadmap']) {
+      const hidden = await get(path);
+      expect(hidden.response.status).toBe(404);
+      expect(hidden.text.replaceAll(path, '')).toBe(missing.text.replaceAll('/docs/5.x/queues', ''));
+    }
+    for (const path of ['/docs/4.x/queues.md', '/docs/internal/roadmap.md']) {
+      expect((await get(path)).response.status).toBe(404);
+    }
+  });
+
+  it('never shows a private version or page to a guest in navigation, switchers or search', async () => {
+    const pages = await Promise.all(['/docs', '/docs/queues', '/docs/2.x/queues', '/docs/ar'].map((path) => get(path)));
+    const search = await get('/docs/_kit/search?q=hyperdrive%20zeppelin%20roadmap');
+    for (const { text } of pages) {
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    }
+    expect(JSON.parse(search.text).results).toEqual([]);
+    const ordinary = await get('/docs/_kit/search?q=queues');
+    expect(JSON.parse(ordinary.text).results.map((hit: { path: string }) => hit.path)).not.toContain(
+      'internal/roadmap',
+    );
+    for (const secret of secrets) expect(ordinary.text).not.toContain(secret);
+  });
+
+  it('shows private content to a viewer the viewKit gate admits, marked Cache-Control: private', async () => {
+    const { response, text } = await get('/docs/4.x/queues', staff);
+    expect(response.status).toBe(200);
+    expect(text).toContain('Unreleased hyperdrive queues.');
+    expect(response.headers.get('cache-control')).toContain('private');
+    expect(response.headers.get('etag')).toBeNull();
+    const roadmap = await get('/docs/internal/roadmap', staff);
+    expect(roadmap.text).toContain('zeppelin');
+  });
+});
+
+describe('caching and compression', () => {
+  it('gives public pages an ETag and answers If-None-Match with 304', async () => {
+    const first = await app.request('/docs/queues');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(first.headers.get('cache-control')).toContain('public');
+    const second = await app.request('/docs/queues', { headers: { 'If-None-Match': etag! } });
+    expect(second.status).toBe(304);
+    expect(await second.text()).toBe('');
+  });
+
+  it('compresses bodies for clients that accept gzip', async () => {
+    const response = await app.request('/docs/queues', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    const html = gunzipSync(Buffer.from(await response.arrayBuffer())).toString('utf8');
+    expect(html).toContain('Failed jobs retry three times');
+  });
+});
+
+describe('schemas and stylesheets', () => {
+  it('serves each JSON schema at the set path and the versioned path with the specified headers', async () => {
+    for (const path of ['/docs/schemas/larecipe.json', '/schemas/3.x/navigation.json', '/docs/schemas/validate.json']) {
+      const response = await app.request(path, { headers: { Host: 'docs.example.com' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/schema+json');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    const manifest = await (await app.request('http://docs.example.com/docs/schemas/larecipe.json')).json();
+    expect(manifest.$id).toBe('http://docs.example.com/schemas/3.x/kit.json');
+    expect((await app.request('/docs/schemas/secrets.json')).status).toBe(404);
+  });
+
+  it('links the set stylesheet with a content hash in the URL and serves it', async () => {
+    const { text } = await get('/docs/queues');
+    const href = /href="(\/docs\/_kit\/css\/[0-9a-f]{12}\/brand\.css)"/.exec(text)?.[1];
+    expect(href).toBeDefined();
+    const css = await app.request(href!);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(await css.text()).toContain('rebeccapurple');
+    expect((await app.request('/docs/_kit/css/000000000000/kit.json')).status).toBe(404);
+  });
+
+  it('serves the reader script and stylesheet under content-hashed names', async () => {
+    const { text } = await get('/docs/queues');
+    const script = /src="(\/docs\/_kit\/reader\.[^"]+\.js)"/.exec(text)?.[1];
+    expect(script).toBeDefined();
+    const response = await app.request(script!);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toContain('immutable');
+  });
+});
+
+describe('feedback', () => {
+  it('fires FeedbackSubmitted from the widget endpoint and stores nothing', async () => {
+    const seen = recordEvents(kit, 'FeedbackSubmitted');
+    const response = await app.request('/docs/_kit/feedback', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: 'queues', helpful: false, comment: 'Explain backoff.' }),
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        set: 'docs',
+        path: 'queues',
+        helpful: false,
+        comment: 'Explain backoff.',
+        source: 'widget',
+      }),
+    ]);
+  });
+
+  it('refuses a comment over 2000 characters and malformed bodies with a message', async () => {
+    const long = await app.request('/docs/_kit/feedback', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: 'queues', helpful: true, comment: 'x'.repeat(2001) }),
+    });
+    expect(long.status).toBe(400);
+    expect((await long.json()).message).toContain('2000');
+    const broken = await app.request('/docs/_kit/feedback', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{nope',
+    });
+    expect(broken.status).toBe(400);
+  });
+
+  it('limits feedback per reader with 429 and Retry-After', async () => {
+    const limited = createKitApp({ kit: fixtureKit({ feedback: { rate_limit: '2,1' } }) });
+    const send = () =>
+      limited.request('/docs/_kit/feedback', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.7' },
+        body: JSON.stringify({ path: 'queues', helpful: true }),
+      });
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    const third = await send();
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('search route', () => {
+  it('answers the search result shape of the specification', async () => {
+    const response = await app.request('/docs/_kit/search?q=retry%20backoff&limit=3');
+    const body = await response.json();
+    expect(body).toMatchObject({ set: 'docs', version: '3.x', query: 'retry backoff' });
+    expect(body.results[0]).toMatchObject({ title: 'Queues', path: 'queues' });
+    for (const key of ['title', 'path', 'url', 'markdown_url', 'heading', 'snippet', 'description', 'score']) {
+      expect(body.results[0]).toHaveProperty(key);
+    }
+  });
+
+  it('refuses a limit outside 1 to 20 with a message', async () => {
+    const response = await app.request('/docs/_kit/search?q=queues&limit=50');
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toContain('1 to 20');
+  });
+
+  it('serves the client index of the default version for the browser', async () => {
+    const response = await app.request('/docs/_kit/search-index/3.x/en.json');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('queues');
+    expect((await app.request('/docs/_kit/search-index/4.x/en.json')).status).toBe(404);
+  });
+});
+
+describe('access modes and middleware', () => {
+  it('with access.mode auth, shows guests nothing and signed-in readers the set', async () => {
+    const authApp = createKitApp({
+      kit: fixtureKit({
+        sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, access: { mode: 'auth' } } },
+      }),
+    });
+    expect((await authApp.request('/docs/queues')).status).toBe(404);
+    const signedIn = await authApp.request('/docs/queues', { headers: { Authorization: 'Bearer reader' } });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get('cache-control')).toContain('private');
+  });
+
+  it('runs route.middleware by name and refuses an unknown name at start-up', async () => {
+    const guarded = createKitApp({
+      kit: fixtureKit({
+        sets: { docs: { route: { prefix: 'docs', middleware: ['web', 'auth'] }, source: { path: 'docs' } } },
+      }),
+    });
+    expect((await guarded.request('/docs/queues')).status).toBe(401);
+    expect((await guarded.request('/docs/queues', { headers: { Authorization: 'Bearer reader' } })).status).toBe(200);
+    expect(() =>
+      createKitApp({
+        kit: fixtureKit({
+          sets: { docs: { route: { prefix: 'docs', middleware: ['session'] }, source: { path: 'docs' } } },
+        }),
+      }),
+    ).toThrowError(/middleware `session`.*not registered/);
+  });
+
+  it('serves a set bound to route.domain on that domain only', async () => {
+    const bound = createKitApp({
+      kit: fixtureKit({
+        sets: { docs: { route: { prefix: 'docs', domain: 'docs.example.com' }, source: { path: 'docs' } } },
+      }),
+    });
+    expect((await bound.request('http://docs.example.com/docs/queues')).status).toBe(200);
+    expect((await bound.request('http://other.example.com/docs/queues')).status).toBe(404);
+  });
+});
+
+describe('MCP endpoint', () => {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
+  const post = (target: ReturnType<typeof createKitApp>, headers: Record<string, string> = {}) =>
+    target.request('http://localhost/docs/mcp', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'X-Forwarded-For': '192.0.2.1',
+        ...headers,
+      },
+      body: JSON.stringify(initialize),
+    });
+
+  it('answers MCP at /{prefix}/mcp and limits each caller with 429 and Retry-After', async () => {
+    const limited = createKitApp({ kit: fixtureKit({ mcp: { web: { rate_limit: '2,1' } } }) });
+    expect((await post(limited)).status).toBe(200);
+    expect((await post(limited)).status).toBe(200);
+    const refused = await post(limited);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another caller has its own count.
+    expect((await post(limited, { 'X-Forwarded-For': '192.0.2.2' })).status).toBe(200);
+  });
+
+  it('refuses a foreign Origin', async () => {
+    const response = await post(app, { Origin: 'https://evil.example' });
+    expect(response.status).toBe(403);
+  });
+
+  it('is off when mcp.web.enabled is false', async () => {
+    const off = createKitApp({ kit: fixtureKit({ mcp: { web: { enabled: false } } }) });
+    expect((await post(off)).status).toBe(404);
+  });
+});
+
+describe('prefersMarkdown', () => {
+  it('reads q-values and prefers HTML when both are equally wanted and HTML comes from a browser', () => {
+    expect(prefersMarkdown('text/markdown')).toBe(true);
+    expect(prefersMarkdown('text/markdown, text/html;q=0.9')).toBe(true);
+    expect(prefersMarkdown('text/html, text/markdown;q=0.5')).toBe(false);
+    expect(prefersMarkdown('text/html,application/xhtml+xml,*/*;q=0.8')).toBe(false);
+    expect(prefersMarkdown(undefined)).toBe(false);
+  });
+});

@@ -1,0 +1,440 @@
+import { createHash } from 'node:crypto';
+import {
+  checkRateLimit,
+  createMemoryRateLimitStore,
+  isKitError,
+  type DocSet,
+  type Kit,
+  KitError,
+  type PageView,
+  parseRateLimit,
+  type RateLimitStore,
+  rebaseSchema,
+  type SchemaName,
+  schemaNames,
+  type Viewer,
+} from '@kit/core';
+import { handleMcpHttpRequest, mcpErrorResponse, type McpHttpOptions } from '@kit/mcp';
+import { renderNotFoundPage, renderReaderPage } from '@kit/render';
+import { readerAssets, type ReaderAssets } from '@kit/render/assets';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { every } from 'hono/combine';
+import { compress } from 'hono/compress';
+import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
+import { sendCached } from './http-cache.js';
+import { clientIp, currentUser, type KitVariables, resolveMiddleware, userResolution } from './middleware.js';
+import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
+
+/** Options of {@link createKitApp}. */
+export interface KitAppOptions {
+  kit: Kit;
+  /** Only these sets (default: every set of the kit). */
+  sets?: string[];
+  /**
+   * Where rate-limit counters live. Default: one process's memory. Give several server processes
+   * one Redis store (`createRedisRateLimitStore`) so they share one limit.
+   */
+  rateLimitStore?: RateLimitStore;
+  /** Passed to the MCP endpoint: the `kit validate --json` check offered to `manageKit` callers. */
+  validate?: McpHttpOptions['validate'];
+  /** Host names the MCP endpoint answers for (DNS-rebinding protection for servers on private addresses). */
+  allowedHosts?: string[];
+  /** Browser origins besides the site's own allowed to call the MCP endpoint. */
+  allowedOrigins?: string[];
+  /** Public origin behind a proxy (`https://docs.example.com`); default: each request's own. */
+  origin?: string;
+  /** Extra HTML injected before `</body>` of every page (the CLI's live-reload script). */
+  injectHtml?: string;
+}
+
+type Env = { Variables: KitVariables };
+
+const SCHEMA_HEADERS = { 'Access-Control-Allow-Origin': '*' };
+
+/**
+ * Every HTTP route of the kit's doc sets as one Hono app a host application mounts: pages and
+ * their `.md` twins, redirects, schemas, the MCP endpoint, agent files, search, feedback and the
+ * reader's assets. Each set answers under its `route.prefix` (and `route.domain` when set).
+ *
+ * @example
+ * const kit = await loadKit();
+ * const app = new Hono();
+ * app.route('/', createKitApp({ kit }));
+ * serve({ fetch: app.fetch, port: 3000 });
+ */
+export function createKitApp(options: KitAppOptions): Hono<Env> {
+  const { kit } = options;
+  const rateLimits = options.rateLimitStore ?? createMemoryRateLimitStore();
+  const app = new Hono<Env>();
+  const assets = loadAssets();
+
+  app.use('*', userResolution(kit));
+  app.use('*', compress());
+
+  // The versioned schema path resolves whatever set serves the site.
+  app.get('/schemas/3.x/:file', (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
+  app.route('/', wellKnownSkillsRoute({ kit, viewerOf: viewerFor }));
+
+  const sets = [...kit.sets.values()].filter((set) => !options.sets || options.sets.includes(set.key));
+  // Longer prefixes first so `/docs/api` is not swallowed by `/docs`; a root-mounted set last.
+  sets.sort((a, b) => normalizePrefix(b.config.route.prefix).length - normalizePrefix(a.config.route.prefix).length);
+  for (const set of sets)
+    app.route(normalizePrefix(set.config.route.prefix) || '/', setApp(set, options, rateLimits, assets));
+
+  app.notFound(async (c) => {
+    const set = sets.find((candidate) => servesPath(candidate, c.req.path, requestHost(c))) ?? null;
+    if (!set) return c.text('Not found', 404);
+    return notFound(c, set, options, await assets);
+  });
+  app.onError((error, c) => {
+    if (isKitError(error)) {
+      const status = error.code === 'rate_limited' ? 429 : error.code.endsWith('not_found') ? 404 : 400;
+      return c.json({ error: error.code, message: error.message }, status);
+    }
+    console.error(error);
+    return c.json({ error: 'internal', message: 'Something went wrong on the server.' }, 500);
+  });
+  return app;
+}
+
+function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore, assets: Promise<ReaderAssets>) {
+  const { kit } = options;
+  const config = set.config;
+  const app = new Hono<Env>();
+  const base = normalizePrefix(config.route.prefix);
+  const pageMiddleware = every(...resolveMiddleware(kit, config.route.middleware, `sets.${set.key}.route.middleware`));
+  const mcpMiddleware = every(
+    ...resolveMiddleware(kit, config.mcp.web.middleware, `sets.${set.key}.mcp.web.middleware`),
+  );
+  const mcpRule = parseRateLimit(config.mcp.web.rate_limit, 'mcp.web.rate_limit');
+  const feedbackRule = parseRateLimit(config.feedback.rate_limit, 'feedback.rate_limit');
+  const stylesheets = stylesheetCache(set);
+
+  // `route.domain`: a set bound to a domain answers nothing elsewhere.
+  app.use('*', async (c, next) => {
+    if (!domainMatches(set, requestHost(c))) return c.notFound();
+    await next();
+  });
+
+  app.get('/schemas/:file', pageMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
+
+  const mcpPath = `/${config.mcp.web.path.replace(/^\/+|\/+$/g, '')}`;
+  app.all(mcpPath, mcpMiddleware, async (c) => {
+    if (!config.mcp.web.enabled) return c.notFound();
+    const verdict = await checkRateLimit(rateLimits, `mcp:${set.key}:${callerKey(c)}`, mcpRule);
+    if (!verdict.allowed) {
+      return mcpErrorResponse(
+        429,
+        `Too many requests: ${mcpRule.max} per ${describeWindow(mcpRule.windowMs)}. Retry after ${verdict.retryAfterSeconds} seconds.`,
+        { 'Retry-After': String(verdict.retryAfterSeconds) },
+      );
+    }
+    return handleMcpHttpRequest(c.req.raw, {
+      kit,
+      set: set.key,
+      viewer: viewerFor(c),
+      ...(options.validate ? { validate: options.validate } : {}),
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+      origin: requestOrigin(c, options),
+    });
+  });
+
+  app.post('/_kit/feedback', pageMiddleware, async (c) => {
+    if (!config.feedback.enabled) return c.notFound();
+    const verdict = await checkRateLimit(rateLimits, `feedback:${set.key}:${callerKey(c)}`, feedbackRule);
+    if (!verdict.allowed) {
+      return c.json(
+        {
+          error: 'rate_limited',
+          message: `Too much feedback at once. Retry after ${verdict.retryAfterSeconds} seconds.`,
+        },
+        429,
+        { 'Retry-After': String(verdict.retryAfterSeconds) },
+      );
+    }
+    const body = await readJson(c, 8 * 1024);
+    if (!body.ok) return c.json({ error: 'argument.invalid', message: body.message }, body.status);
+    const input = body.value as Record<string, unknown>;
+    try {
+      await set.submitFeedback(
+        {
+          path: String(input.path ?? ''),
+          helpful: input.helpful as boolean,
+          ...(typeof input.comment === 'string' && input.comment !== '' ? { comment: input.comment } : {}),
+          ...(typeof input.version === 'string' ? { version: input.version } : {}),
+          ...(typeof input.locale === 'string' ? { locale: input.locale } : {}),
+        },
+        viewerFor(c),
+        'widget',
+      );
+    } catch (error) {
+      if (isKitError(error)) {
+        const status = error.code === 'page.not_found' ? 404 : 400;
+        return c.json({ error: error.code, message: error.message }, status);
+      }
+      throw error;
+    }
+    return c.json({ ok: true });
+  });
+
+  app.get('/_kit/search', pageMiddleware, async (c) => {
+    const limit = c.req.query('limit');
+    try {
+      const result = await set.search(
+        {
+          query: c.req.query('q') ?? '',
+          ...(c.req.query('version') ? { version: c.req.query('version')! } : {}),
+          ...(c.req.query('locale') ? { locale: c.req.query('locale')! } : {}),
+          ...(limit !== undefined ? { limit: Number(limit) } : {}),
+        },
+        viewerFor(c),
+        'http',
+      );
+      return sendCached(c, JSON.stringify(result), {
+        contentType: 'application/json; charset=utf-8',
+        isPrivate: isPrivateFor(set, c),
+      });
+    } catch (error) {
+      if (isKitError(error))
+        return c.json({ error: error.code, message: error.message }, error.code.endsWith('not_found') ? 404 : 400);
+      throw error;
+    }
+  });
+
+  app.get('/_kit/search-index/:version/:file', pageMiddleware, async (c) => {
+    const locale = c.req.param('file')!.replace(/\.json$/, '');
+    const index = await set
+      .clientSearchIndex({ version: c.req.param('version')!, locale }, viewerFor(c))
+      .catch((error: unknown) => (isKitError(error) ? null : Promise.reject(error)));
+    if (!index) return c.notFound();
+    return sendCached(c, index.body, { contentType: index.contentType, isPrivate: isPrivateFor(set, c) });
+  });
+
+  app.get('/_kit/:file', async (c) => {
+    const built = await assets;
+    const file = c.req.param('file')!;
+    const asset = [built.js, built.css].find((candidate) => candidate.name === file);
+    if (!asset) return c.notFound();
+    return sendCached(c, asset.body, {
+      contentType: asset.contentType,
+      isPrivate: false,
+      headers: { 'Cache-Control': 'public, max-age=31536000, immutable' },
+    });
+  });
+
+  app.get('/_kit/css/:hash/:file{.+}', pageMiddleware, async (c) => {
+    const file = c.req.param('file')!;
+    const manifest = await set.manifest();
+    if (!manifest.assets.css.includes(file)) return c.notFound();
+    const bytes = await set.source.readAsset(file);
+    if (!bytes) return c.notFound();
+    return sendCached(c, bytes, {
+      contentType: 'text/css; charset=utf-8',
+      isPrivate: false,
+      headers: { 'Cache-Control': 'public, max-age=31536000, immutable' },
+    });
+  });
+
+  app.use('*', pageMiddleware);
+  app.route('/', agentFileRoutes({ kit, set, viewerOf: viewerFor, origin: (c) => requestOrigin(c, options) }));
+
+  app.get('*', async (c) => {
+    const viewer = viewerFor(c);
+    const match = await set.resolveUrl(c.req.path, viewer);
+    if (match.kind === 'redirect') return c.redirect(match.location, match.status);
+    if (match.kind === 'none') return notFound(c, set, options, await assets);
+    const page = await set.getPage(match.ref, viewer);
+    if (!page) return notFound(c, set, options, await assets);
+    const isPrivate = isPrivateFor(set, c);
+    const link = agentLinkHeader({ markdownUrl: page.markdownUrl, llmsTxtUrl: await llmsTxtUrl(set, page) });
+    if (match.markdown || prefersMarkdown(c.req.header('accept'))) {
+      return sendCached(c, page.agentMarkdown, {
+        contentType: 'text/markdown; charset=utf-8',
+        isPrivate,
+        headers: { Vary: 'Accept', Link: link },
+      });
+    }
+    const view = await readerPageView(await viewContext(c, set, options, await assets, await stylesheets()), page);
+    let html = renderReaderPage(view);
+    if (options.injectHtml) html = html.replace('</body>', `${options.injectHtml}</body>`);
+    return sendCached(c, html, {
+      contentType: 'text/html; charset=utf-8',
+      isPrivate,
+      headers: { Vary: 'Accept', Link: link },
+    });
+  });
+
+  return app;
+}
+
+async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets: ReaderAssets): Promise<Response> {
+  if (c.req.path.endsWith('.md') || prefersMarkdown(c.req.header('accept'))) {
+    return c.body(
+      '# Not found\n\nNo page lives at this address. Search the docs or read llms.txt for the page list.\n',
+      404,
+      {
+        'Content-Type': 'text/markdown; charset=utf-8',
+        'Cache-Control': 'no-cache',
+      },
+    );
+  }
+  const context = await viewContext(c, set, options, assets, await stylesheetCache(set)());
+  const html = renderNotFoundPage(await readerNotFoundView(context, c.req.path));
+  return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+}
+
+async function viewContext(
+  c: Context,
+  set: DocSet,
+  options: KitAppOptions,
+  assets: ReaderAssets,
+  stylesheets: string[],
+): Promise<ViewContext> {
+  const base = normalizePrefix(set.config.route.prefix);
+  return {
+    kit: options.kit,
+    set,
+    viewer: viewerFor(c),
+    base,
+    origin: requestOrigin(c, options),
+    assets: { js: `${base}/_kit/${assets.js.name}`, css: `${base}/_kit/${assets.css.name}` },
+    stylesheets,
+  };
+}
+
+function loadAssets(): Promise<ReaderAssets> {
+  return readerAssets({
+    clientSearch: { module: '@kit/search/client', resolveDir: new URL('.', import.meta.url).pathname },
+  });
+}
+
+/** Content-hashed URLs of the set's own stylesheets, recomputed when the manifest's list changes. */
+function stylesheetCache(set: DocSet): () => Promise<string[]> {
+  let cached: { key: string; urls: string[] } | null = null;
+  const base = normalizePrefix(set.config.route.prefix);
+  set.source.watch?.((change) => {
+    if (change.kind === 'asset' || change.kind === 'manifest') cached = null;
+  });
+  return async () => {
+    const manifest = await set.manifest();
+    const key = manifest.assets.css.join('\n');
+    if (cached && cached.key === key) return cached.urls;
+    const urls: string[] = [];
+    for (const file of manifest.assets.css) {
+      const bytes = await set.source.readAsset(file);
+      if (!bytes) continue; // reported by validation as assets.missing
+      const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+      urls.push(`${base}/_kit/css/${hash}/${file.split('/').map(encodeURIComponent).join('/')}`);
+    }
+    cached = { key, urls };
+    return urls;
+  };
+}
+
+async function llmsTxtUrl(set: DocSet, page: PageView): Promise<string | undefined> {
+  if (!set.config.agents.llms_txt) return undefined;
+  const manifest = await set.manifest();
+  const home = await set.pageUrl({ version: page.ref.version, locale: page.ref.locale, path: manifest.landing });
+  return `${home === '/' ? '' : home}/llms.txt`;
+}
+
+function serveSchema(c: Context, file: string, origin: string): Response {
+  const name = file.replace(/\.json$/, '') as SchemaName;
+  if (!file.endsWith('.json') || !schemaNames.includes(name)) return c.notFound() as Response;
+  const body = JSON.stringify(rebaseSchema(name, `${origin}/schemas/3.x/`), null, 2);
+  return sendCached(c, body, { contentType: 'application/schema+json', isPrivate: false, headers: SCHEMA_HEADERS });
+}
+
+/** The viewer of a request: the resolved user and the caller's address. */
+export function viewerFor(c: Context): Viewer {
+  return { user: currentUser(c), ip: clientIp(c) };
+}
+
+/** A response depends on who asks unless the set is public and the reader is a guest. */
+function isPrivateFor(set: DocSet, c: Context): boolean {
+  return set.config.access.mode !== 'public' || currentUser(c) !== null;
+}
+
+/** Rate limits count per caller: the user when signed in, else the address. */
+function callerKey(c: Context): string {
+  const user = currentUser(c) as { id?: unknown } | null;
+  if (user === null) return `ip:${clientIp(c)}`;
+  if (typeof user === 'object' && user.id !== undefined) return `user:${String(user.id)}`;
+  return `user:${createHash('sha256').update(JSON.stringify(user)).digest('hex').slice(0, 16)}`;
+}
+
+function describeWindow(windowMs: number): string {
+  const minutes = windowMs / 60_000;
+  return minutes === 1 ? 'minute' : `${minutes} minutes`;
+}
+
+function requestOrigin(c: Context, options: KitAppOptions): string {
+  if (options.origin) return options.origin.replace(/\/+$/, '');
+  return new URL(c.req.url).origin;
+}
+
+function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? '' : `/${trimmed}`;
+}
+
+/** The Host header, or the request URL's host when a test or proxy sends none. */
+function requestHost(c: Context): string {
+  return c.req.header('host') ?? new URL(c.req.url).host;
+}
+
+function domainMatches(set: DocSet, host: string | undefined): boolean {
+  const domain = set.config.route.domain;
+  if (!domain) return true;
+  return (host ?? '').replace(/:\d+$/, '').toLowerCase() === domain.toLowerCase();
+}
+
+function servesPath(set: DocSet, path: string, host: string | undefined): boolean {
+  if (!domainMatches(set, host)) return false;
+  const base = normalizePrefix(set.config.route.prefix);
+  return base === '' || path === base || path.startsWith(`${base}/`);
+}
+
+/**
+ * True when the Accept header asks for Markdown at least as much as HTML (agents send
+ * `Accept: text/markdown`); browsers, which never name text/markdown, get HTML.
+ */
+export function prefersMarkdown(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const weights = new Map<string, number>();
+  for (const part of accept.split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    weights.set(type!.trim(), q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const markdown = weights.get('text/markdown') ?? weights.get('text/x-markdown');
+  if (markdown === undefined || markdown === 0) return false;
+  return markdown >= (weights.get('text/html') ?? 0);
+}
+
+async function readJson(
+  c: Context,
+  maxBytes: number,
+): Promise<{ ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; message: string }> {
+  if (!(c.req.header('content-type') ?? '').includes('application/json')) {
+    return { ok: false, status: 415, message: 'Send the feedback as JSON with Content-Type: application/json.' };
+  }
+  const text = await c.req.text();
+  if (Buffer.byteLength(text) > maxBytes) {
+    return {
+      ok: false,
+      status: 413,
+      message: `The body is larger than ${maxBytes} bytes; keep comments under 2000 characters.`,
+    };
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!value || typeof value !== 'object') throw new KitError('argument.invalid', 'not an object');
+    return { ok: true, value };
+  } catch {
+    return { ok: false, status: 400, message: 'The body is not a JSON object like {"path":"intro","helpful":true}.' };
+  }
+}
+
+export type { MiddlewareHandler };

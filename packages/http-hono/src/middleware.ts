@@ -1,0 +1,92 @@
+import type { Kit } from '@kit/core';
+import { KitError } from '@kit/core';
+import type { Context, MiddlewareHandler } from 'hono';
+
+/** The context variables Kit sets on every request it handles. */
+export interface KitVariables {
+  kitUser: unknown | null;
+}
+
+/**
+ * Resolves the signed-in user once per request through the config's `resolveUser` and keeps it on
+ * the context, so every route and gate sees the same answer.
+ */
+export function userResolution(kit: Kit): MiddlewareHandler<{ Variables: KitVariables }> {
+  return async (c, next) => {
+    if (c.get('kitUser') === undefined) {
+      const resolver = kit.config.resolveUser;
+      const user = resolver ? await resolver(c.req.raw) : null;
+      c.set('kitUser', user ?? null);
+    }
+    await next();
+  };
+}
+
+/** The user `userResolution` found for this request (null for a guest). */
+export function currentUser(c: Context): unknown | null {
+  return (c.get('kitUser' as never) as unknown) ?? null;
+}
+
+/** The caller's address: the socket's when Node serves the app, else the first forwarded hop. */
+export function clientIp(c: Context): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return (
+    incoming?.socket?.remoteAddress ??
+    c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ??
+    c.req.header('x-real-ip') ??
+    'unknown'
+  );
+}
+
+/** Built in: `web` adds the headers every HTML page should carry. */
+const web: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+};
+
+/** Built in: `auth` (and `auth:<guard>` when the application registers no such name) admits signed-in users only. */
+const auth: MiddlewareHandler = async (c, next) => {
+  if (currentUser(c) === null) {
+    return c.json({ error: 'unauthenticated', message: 'Sign in or send a valid bearer token.' }, 401, {
+      'WWW-Authenticate': 'Bearer',
+    });
+  }
+  await next();
+};
+
+/**
+ * Turns the middleware names of `route.middleware` / `mcp.web.middleware` into handlers: the
+ * application's own (config `middleware`) first, then the built-in `web` and `auth[:guard]`.
+ * An unknown name is a configuration error at start-up, never a silently open route.
+ */
+export function resolveMiddleware(kit: Kit, names: string[], key: string): MiddlewareHandler[] {
+  const registered = (kit.config.middleware ?? {}) as Record<string, MiddlewareHandler>;
+  return names.map((name) => {
+    const own = registered[name];
+    if (own) return own;
+    if (name === 'web') return web;
+    if (name === 'auth' || name.startsWith('auth:')) return auth;
+    const known = ['web', 'auth', 'auth:<guard>', ...Object.keys(registered)].join(', ');
+    throw new KitError(
+      'config.invalid',
+      `${key} names middleware \`${name}\`, which is not registered. Known: ${known}. Register it under \`middleware\` in kit.config.ts.`,
+    );
+  });
+}
+
+/**
+ * A user resolver for bearer tokens: `Authorization: Bearer <token>` maps to the user listed for
+ * that token. Compose it into `resolveUser` in kit.config.ts.
+ *
+ * @example
+ * resolveUser: bearerTokenUsers({ [process.env.DOCS_TOKEN!]: { id: 'ci', role: 'editor' } })
+ */
+export function bearerTokenUsers(tokens: Record<string, unknown>): (request: Request) => unknown | null {
+  const table = new Map(Object.entries(tokens).filter(([token]) => token.length > 0));
+  return (request) => {
+    const header = request.headers.get('authorization') ?? '';
+    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+    return match ? (table.get(match[1]!) ?? null) : null;
+  };
+}

@@ -1,0 +1,290 @@
+import type {
+  DocSet,
+  InsertPoint,
+  Kit,
+  NavEntry,
+  NavGroup,
+  NavigationFile,
+  NormalizedManifest,
+  PageView,
+  SourcePage,
+  Viewer,
+} from '@kit/core';
+import type {
+  ReaderLink,
+  ReaderNavItem,
+  ReaderNotFoundView,
+  ReaderPageView,
+  ReaderSidebar,
+  ReaderSiteView,
+} from '@kit/render';
+import { analyticsForSet, INSERT_POINTS, renderInsert } from '@kit/render';
+
+/** What the routes know about the request and the set's served files. */
+export interface ViewContext {
+  kit: Kit;
+  set: DocSet;
+  viewer: Viewer;
+  /** `/docs`, or `''` for a root-mounted set. */
+  base: string;
+  /** Request origin, for canonical URLs. */
+  origin: string;
+  assets: { js: string; css: string };
+  /** URLs of the set's own stylesheets (`assets.css`), content-hashed. */
+  stylesheets: string[];
+}
+
+/** The page and version/locale the view is for. */
+interface Place {
+  version: string;
+  locale: string;
+  path: string | null;
+}
+
+/**
+ * Builds the reader view model of one page: chrome from the manifest, sidebar from the navigation
+ * the viewer may see, switchers that keep the reader on the same page where it exists.
+ */
+export async function readerPageView(context: ViewContext, page: PageView): Promise<ReaderPageView> {
+  const place = { version: page.ref.version, locale: page.ref.locale, path: page.ref.path };
+  const site = await siteView(context, place, page.page);
+  const order = flattenSidebar(site.sidebar);
+  const index = order.findIndex((entry) => entry.path === page.ref.path);
+  const manifest = await context.set.manifest();
+  const provenance = manifest.provenance ? page.page.provenance : undefined;
+  return {
+    ...site,
+    page: {
+      title: page.page.title,
+      ...(page.page.description ? { description: page.page.description } : {}),
+      path: page.ref.path,
+      url: page.url,
+      canonicalUrl: context.origin + page.url,
+      markdownUrl: page.markdownUrl,
+      html: page.rendered.html,
+      toc: page.rendered.toc,
+      ...(page.page.editUrl ? { editUrl: page.page.editUrl } : {}),
+      provenance: provenance ?? null,
+      ...(index >= 0 && order[index]!.group ? { group: order[index]!.group } : {}),
+      ...(index > 0 ? { prev: { label: order[index - 1]!.title, href: order[index - 1]!.url } } : {}),
+      ...(index >= 0 && index < order.length - 1
+        ? { next: { label: order[index + 1]!.title, href: order[index + 1]!.url } }
+        : {}),
+    },
+  };
+}
+
+/** The view model of the 404 page, in the set's default version and locale. */
+export async function readerNotFoundView(context: ViewContext, requestedPath: string): Promise<ReaderNotFoundView> {
+  const versions = await context.set.versions(context.viewer);
+  const locales = await context.set.locales();
+  const version = (versions.find((candidate) => candidate.default) ?? versions[0])?.id ?? 'current';
+  const locale = (locales.find((candidate) => candidate.default) ?? locales[0])?.code ?? 'en';
+  const site = await siteView(context, { version, locale, path: null }, null);
+  return { ...site, requestedPath };
+}
+
+async function siteView(context: ViewContext, place: Place, page: SourcePage | null): Promise<ReaderSiteView> {
+  const { set, viewer, kit } = context;
+  const manifest = await set.manifest();
+  const [versions, locales, navigation, pages] = await Promise.all([
+    set.versions(viewer),
+    set.locales(),
+    set.navigation({ version: place.version, locale: place.locale }, viewer),
+    set.visiblePages({ version: place.version, locale: place.locale }, viewer),
+  ]);
+  const locale = locales.find((candidate) => candidate.code === place.locale) ?? locales[0]!;
+  const homeUrl = await set.pageUrl({ version: place.version, locale: place.locale, path: manifest.landing });
+  const titles = new Map(pages.map((entry) => [entry.path, entry]));
+
+  const versionLinks = await Promise.all(
+    versions.map(async (version) => ({
+      id: version.id,
+      label: version.label,
+      status: version.status,
+      default: version.default,
+      url: await samePageUrl(set, viewer, version.id, place.locale, place.path, manifest.landing),
+    })),
+  );
+  const localeLinks = await Promise.all(
+    locales.map(async (entry) => ({
+      code: entry.code,
+      label: entry.label,
+      dir: entry.dir,
+      url: await samePageUrl(set, viewer, place.version, entry.code, place.path, manifest.landing),
+    })),
+  );
+
+  const config = set.config;
+  const driver = config.search.driver;
+  return {
+    set: set.key,
+    name: manifest.name,
+    ...(manifest.description ? { description: manifest.description } : {}),
+    ...(manifest.logo ? { logo: manifest.logo } : {}),
+    ...(manifest.favicon ? { favicon: manifest.favicon } : {}),
+    homeUrl,
+    baseUrl: context.base,
+    lang: locale.code,
+    dir: locale.dir,
+    navbar: {
+      links: manifest.navbar.links.map((link) => ({ label: link.label, href: link.href })),
+      ...(manifest.navbar.cta ? { cta: manifest.navbar.cta } : {}),
+    },
+    ...(manifest.repository?.url ? { repositoryUrl: manifest.repository.url } : {}),
+    sidebar: await sidebarFor(set, navigation.file, place, titles),
+    footer: {
+      links: manifest.footer.links,
+      ...(manifest.footer.text ? { text: manifest.footer.text } : {}),
+      credit: manifest.credit,
+    },
+    versions: versionLinks,
+    currentVersion: place.version,
+    locales: localeLinks,
+    currentLocale: place.locale,
+    inserts: await insertsFor(manifest, page),
+    feedback: config.feedback.enabled
+      ? { enabled: true, endpoint: `${context.base}/_kit/feedback` }
+      : { enabled: false },
+    search: {
+      driver,
+      serverSearchUrl: `${context.base}/_kit/search`,
+      ...(driver === 'client'
+        ? {
+            clientIndexUrl: `${context.base}/_kit/search-index/${encodeURIComponent(place.version)}/${encodeURIComponent(place.locale)}.json`,
+          }
+        : {}),
+    },
+    analytics: analyticsForSet({
+      source: set.source.kind,
+      manifest: manifest.integrations.analytics ?? null,
+      config: config.integrations.analytics ?? null,
+    }),
+    theme: manifest.theme,
+    stylesheets: context.stylesheets,
+    assets: { js: context.assets.js, css: context.assets.css, devServer: kit.config.ui.dev_server },
+    ...(config.agents.llms_txt ? { llmsTxtUrl: `${homeUrl === '/' ? '' : homeUrl}/llms.txt` } : {}),
+    freshDays: kit.config.ui.fresh_days,
+  };
+}
+
+/** The same page in another version or locale when the viewer may see it there, else that version's landing page. */
+async function samePageUrl(
+  set: DocSet,
+  viewer: Viewer,
+  version: string,
+  locale: string,
+  path: string | null,
+  landing: string,
+): Promise<string> {
+  if (path !== null) {
+    const pages = await set.visiblePages({ version, locale }, viewer).catch(() => []);
+    if (pages.some((candidate) => candidate.path === path)) return set.pageUrl({ version, locale, path });
+  }
+  return set.pageUrl({ version, locale, path: landing });
+}
+
+async function sidebarFor(
+  set: DocSet,
+  file: NavigationFile,
+  place: Place,
+  pages: Map<string, SourcePage>,
+): Promise<ReaderSidebar> {
+  const item = async (entry: NavEntry): Promise<ReaderNavItem | null> => {
+    if (typeof entry === 'string' || 'path' in entry) {
+      const path = typeof entry === 'string' ? entry : entry.path;
+      const page = pages.get(path);
+      if (!page) return null;
+      const title = (typeof entry === 'string' ? undefined : entry.title) ?? page.title;
+      const updatedAt = page.updatedAt ?? page.provenance?.date;
+      return {
+        kind: 'page',
+        title,
+        path,
+        url: await set.pageUrl({ version: place.version, locale: place.locale, path }),
+        ...(updatedAt ? { updatedAt } : {}),
+      };
+    }
+    if ('href' in entry) return { kind: 'link', label: entry.label, href: entry.href };
+    const items = (await Promise.all(entry.pages.map(item))).filter((child): child is ReaderNavItem => child !== null);
+    return items.length > 0 ? { kind: 'group', label: entry.label, items } : null;
+  };
+  const groupsOf = async (groups: NavGroup[]) =>
+    (
+      await Promise.all(
+        groups.map(async (group) => ({
+          label: group.label,
+          items: (await Promise.all(group.pages.map(item))).filter((child): child is ReaderNavItem => child !== null),
+        })),
+      )
+    ).filter((group) => group.items.length > 0);
+
+  if ('groups' in file) return { groups: await groupsOf(file.groups) };
+  const tabs = await Promise.all(
+    file.tabs.map(async (tab) => ({ label: tab.label, groups: await groupsOf(tab.groups) })),
+  );
+  const visibleTabs = tabs.filter((tab) => tab.groups.length > 0);
+  const active =
+    visibleTabs.find(
+      (tab) => place.path !== null && tab.groups.some((group) => containsPath(group.items, place.path!)),
+    ) ?? visibleTabs[0];
+  return {
+    tabs: visibleTabs.map((tab) => ({
+      label: tab.label,
+      url: firstPageUrl(tab.groups) ?? '#',
+      active: tab === active,
+    })),
+    groups: active?.groups ?? [],
+  };
+}
+
+function containsPath(items: ReaderNavItem[], path: string): boolean {
+  return items.some((entry) =>
+    entry.kind === 'page' ? entry.path === path : entry.kind === 'group' ? containsPath(entry.items, path) : false,
+  );
+}
+
+function firstPageUrl(groups: Array<{ items: ReaderNavItem[] }>): string | null {
+  for (const group of groups) {
+    for (const entry of group.items) {
+      if (entry.kind === 'page') return entry.url;
+      if (entry.kind === 'group') {
+        const nested = firstPageUrl([entry]);
+        if (nested) return nested;
+      }
+    }
+  }
+  return null;
+}
+
+/** Sidebar pages in reading order, with their top-level group, for previous/next links. */
+function flattenSidebar(sidebar: ReaderSidebar): Array<{ path: string; title: string; url: string; group: string }> {
+  const out: Array<{ path: string; title: string; url: string; group: string }> = [];
+  const walk = (items: ReaderNavItem[], group: string) => {
+    for (const entry of items) {
+      if (entry.kind === 'page' && !out.some((seen) => seen.path === entry.path)) {
+        out.push({ path: entry.path, title: entry.title, url: entry.url, group });
+      } else if (entry.kind === 'group') walk(entry.items, group);
+    }
+  };
+  for (const group of sidebar.groups) walk(group.items, group.label);
+  return out;
+}
+
+async function insertsFor(
+  manifest: NormalizedManifest,
+  page: SourcePage | null,
+): Promise<Partial<Record<InsertPoint, string>>> {
+  const out: Partial<Record<InsertPoint, string>> = {};
+  for (const point of INSERT_POINTS) {
+    if (!manifest.inserts[point]?.length) continue;
+    const { html } = await renderInsert(point, {
+      inserts: manifest.inserts,
+      ...(page ? { frontmatter: page.frontmatter, pagePath: page.path } : {}),
+    });
+    if (html) out[point] = html;
+  }
+  return out;
+}
+
+export type { ReaderLink };
