@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 // so tests never depend on a previous build.
 export default defineConfig({
   resolve: { conditions: ['kit-source', 'import', 'default'] },
-  ssr: { resolve: { conditions: ['kit-source', 'import', 'default'], externalConditions: ['kit-source'] } },
+  // No explicit 'import' here: vitest hands these to Node as --conditions, and an 'import' condition
+  // makes require() inside CommonJS packages (pg -> pg-pool) load their ESM wrappers and break.
+  // Node and Vite add 'import' for import statements on their own.
+  ssr: { resolve: { conditions: ['kit-source', 'default'], externalConditions: ['kit-source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'tests/**/*.test.ts'],
     testTimeout: 30_000,

@@ -1,0 +1,30 @@
+import { runSourceContract } from '@kit/core/testing';
+import { describe } from 'vitest';
+import { createDbSource } from './db-source.js';
+import { freshSetKey, testDatabases, writeFixture } from './testing/fixture.js';
+
+const databases = testDatabases();
+
+runSourceContract({
+  name: 'the database source on PGlite',
+  create: async (fixture) => {
+    const db = await databases.pglite();
+    const setKey = freshSetKey('contract');
+    await writeFixture(db, setKey, fixture);
+    return createDbSource({ db, setKey });
+  },
+  cleanup: () => databases.dispose(),
+});
+
+describe.skipIf(!databases.url)('on PostgreSQL (KIT_TEST_DATABASE_URL)', () => {
+  runSourceContract({
+    name: 'the database source on PostgreSQL',
+    create: async (fixture) => {
+      const db = await databases.postgres();
+      const setKey = freshSetKey('contract');
+      await writeFixture(db, setKey, fixture);
+      return createDbSource({ db, setKey });
+    },
+    cleanup: () => databases.dispose(),
+  });
+});

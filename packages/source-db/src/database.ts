@@ -1,0 +1,86 @@
+import { KitError } from '@kit/core';
+import { type AnyPgDatabase, migrateKitTables } from './schema/migrate.js';
+import { createKitTables, type KitTables, type TableOptions } from './schema/tables.js';
+
+/**
+ * An open docs database: a drizzle database over PostgreSQL (`pg`) or embedded PGlite, with Kit's
+ * tables created and named. Hand it to {@link createDbSource} and the write functions.
+ */
+export interface KitDatabase {
+  readonly driver: 'postgres' | 'pglite';
+  /** The drizzle database; query Kit's tables through {@link KitDatabase.tables}. */
+  readonly orm: AnyPgDatabase;
+  readonly tables: KitTables;
+  /** Ends the connection pool or shuts PGlite down. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openDatabase}. */
+export interface OpenDatabaseOptions extends TableOptions {
+  /** A `postgres://` (or `postgresql://`) URL; without one the set runs on embedded PGlite. */
+  url?: string | null;
+  /** Folder where PGlite keeps its files (e.g. `<root>/.kit/db`); absent: in memory. Ignored with `url`. */
+  dataDir?: string | null;
+  /** Most connections the `pg` pool opens. @default 10 */
+  maxConnections?: number;
+}
+
+/**
+ * Opens the database of a database set and creates Kit's tables when missing. A connection with a
+ * URL uses PostgreSQL through `pg`; one without runs embedded PGlite, in memory or stored at
+ * `dataDir`, so a database set works with no server. The driver modules load only when used.
+ *
+ * @example
+ * const db = await openDatabase({ dataDir: join(root, '.kit/db') });
+ * const source = createDbSource({ db, setKey: 'docs' });
+ * // ...
+ * await db.close();
+ */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<KitDatabase> {
+  const url = options.url?.trim();
+  if (url) {
+    if (!/^postgres(?:ql)?:\/\//i.test(url)) {
+      throw new KitError(
+        'config.invalid',
+        `The database URL must start with postgres:// or postgresql:// (got "${url.split(':')[0]}:..."). Fix connections.*.url, or remove it to use embedded PGlite.`,
+      );
+    }
+    const { openPostgres } = await import('./pg.js');
+    return openPostgres({ ...options, url });
+  }
+  const { openPglite } = await import('./pglite.js');
+  return openPglite(options);
+}
+
+/**
+ * Wraps a drizzle database the application already opened, creating Kit's tables in it.
+ * `close` here does nothing: the application owns the connection.
+ */
+export async function attachDatabase(
+  orm: AnyPgDatabase,
+  options: TableOptions & { driver?: 'postgres' | 'pglite' } = {},
+): Promise<KitDatabase> {
+  return prepare(orm, options.driver ?? 'postgres', options, async () => {});
+}
+
+/** Creates the tables and returns the handle; closes the connection when that fails. */
+export async function prepare(
+  orm: AnyPgDatabase,
+  driver: 'postgres' | 'pglite',
+  options: TableOptions,
+  end: () => Promise<void>,
+): Promise<KitDatabase> {
+  let closed: Promise<void> | null = null;
+  const close = () => {
+    closed ??= end();
+    return closed;
+  };
+  try {
+    const tables = createKitTables(options);
+    await migrateKitTables(orm, tables);
+    return { driver, orm, tables, close };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+}

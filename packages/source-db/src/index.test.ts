@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+
+describe('@kit/source-db public API', () => {
+  it('exports exactly the database source, its tables, connections and write functions', async () => {
+    expect(Object.keys(await import('./index.js')).sort()).toEqual([
+      'DEFAULT_TABLE_NAMES',
+      'MODEL_NAMES',
+      'appliedDocsMigrations',
+      'applyDocsMigration',
+      'attachDatabase',
+      'createDbSource',
+      'createKitTables',
+      'createLocalDisk',
+      'deleteAsset',
+      'deletePage',
+      'importFromSource',
+      'isDocsMigrationApplied',
+      'listRevisions',
+      'migrateKitTables',
+      'migrationStatements',
+      'openDatabase',
+      'publishRevision',
+      'restorePage',
+      'toAuthorRevision',
+      'writeAsset',
+      'writeManifest',
+      'writeNavigation',
+      'writePage',
+    ]);
+  });
+
+  it('keeps the drivers behind their own entry points', async () => {
+    expect(Object.keys(await import('./pg.js'))).toEqual(['openPostgres']);
+    expect(Object.keys(await import('./pglite.js'))).toEqual(['openPglite']);
+  });
+});

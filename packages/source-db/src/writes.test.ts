@@ -1,0 +1,339 @@
+import { isKitError, KitError } from '@kit/core';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { KitDatabase } from './database.js';
+import { createDbSource } from './db-source.js';
+import { freshSetKey, testDatabases } from './testing/fixture.js';
+import {
+  deletePage,
+  listRevisions,
+  publishRevision,
+  restorePage,
+  toAuthorRevision,
+  writeManifest,
+  writeNavigation,
+  writePage,
+} from './writes.js';
+
+const databases = testDatabases();
+afterAll(() => databases.dispose());
+
+const page = { version: 'current', locale: 'en', path: 'guides/routing' };
+const first = '---\ntitle: Routing\n---\n# Routing\n\nFirst version.\n';
+const second = '---\ntitle: Routing\n---\n# Routing\n\nSecond version.\n';
+
+async function rejection(promise: Promise<unknown>): Promise<KitError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error, 'the call is refused').toBeInstanceOf(KitError);
+  return error as KitError;
+}
+
+function writeSuite(name: string, open: () => Promise<KitDatabase>) {
+  describe(`writes on ${name}`, () => {
+    it('writes a page and a revision carrying the hash of what it wrote', async () => {
+      const db = await open();
+      const setKey = freshSetKey('write');
+      const result = await writePage(db, setKey, { ...page, text: first }, { author: 'ada', summary: 'Add routing' });
+      expect(result.outcome).toBe('published');
+      const served = await createDbSource({ db, setKey }).getPage('current', 'en', 'guides/routing');
+      expect(served?.contentHash).toBe(result.contentHash);
+      expect(served?.provenance?.author).toBe('ada');
+      const [revision] = await listRevisions(db, setKey);
+      expect(revision).toMatchObject({
+        kind: 'page',
+        action: 'write',
+        path: 'guides/routing',
+        contentHash: result.contentHash,
+        snapshot: first,
+        summary: 'Add routing',
+        author: 'ada',
+        status: 'published',
+      });
+      expect(result.revision).toEqual(revision);
+      expect(toAuthorRevision(revision!)).toEqual({
+        content_hash: result.contentHash,
+        id: revision!.id,
+        kind: 'page',
+        version: 'current',
+        locale: 'en',
+        path: 'guides/routing',
+        summary: 'Add routing',
+        created_at: revision!.createdAt,
+      });
+    });
+
+    it('composes the page file from frontmatter and body given apart', async () => {
+      const db = await open();
+      const setKey = freshSetKey('compose');
+      await writePage(db, setKey, {
+        ...page,
+        frontmatter: { title: 'Routing', sources: ['src/router.ts'] },
+        body: '# R\n',
+      });
+      const served = await createDbSource({ db, setKey }).getPage('current', 'en', 'guides/routing');
+      expect(served).toMatchObject({
+        title: 'Routing',
+        frontmatter: { sources: ['src/router.ts'] },
+        body: '# R\n',
+        bodyLine: 6,
+      });
+    });
+
+    it('records nothing when a write would store exactly what is there', async () => {
+      const db = await open();
+      const setKey = freshSetKey('same');
+      const written = await writePage(db, setKey, { ...page, text: first });
+      const again = await writePage(db, setKey, { ...page, text: first.replace(/\n/g, '\r\n') });
+      expect(again).toEqual({ outcome: 'unchanged', contentHash: written.contentHash, revision: null });
+      expect(await listRevisions(db, setKey)).toHaveLength(1);
+    });
+
+    it('refuses a write whose based_on is stale and leaves the page as it was', async () => {
+      const db = await open();
+      const setKey = freshSetKey('stale');
+      const v1 = await writePage(db, setKey, { ...page, text: first });
+      const v2 = await writePage(db, setKey, { ...page, text: second }, { basedOn: v1.contentHash });
+      expect(v2.outcome).toBe('published');
+      const error = await rejection(writePage(db, setKey, { ...page, text: '# Late\n' }, { basedOn: v1.contentHash }));
+      expect(error.code).toBe('content.conflict');
+      expect(error.details).toMatchObject({ basedOn: v1.contentHash, currentHash: v2.contentHash });
+      expect((await createDbSource({ db, setKey }).getPage('current', 'en', page.path))?.contentHash).toBe(
+        v2.contentHash,
+      );
+      expect(await listRevisions(db, setKey)).toHaveLength(2);
+    });
+
+    it('refuses a based_on for a page that no longer exists', async () => {
+      const db = await open();
+      const setKey = freshSetKey('gone');
+      const v1 = await writePage(db, setKey, { ...page, text: first });
+      await deletePage(db, setKey, page);
+      const error = await rejection(writePage(db, setKey, { ...page, text: second }, { basedOn: v1.contentHash }));
+      expect(error.code).toBe('content.conflict');
+      expect(error.message).toContain('no longer exists');
+    });
+
+    it('rolls the page back when the revision cannot be written, so nothing is half-written', async () => {
+      const db = await open();
+      const setKey = freshSetKey('atomic');
+      const revisions = sql.raw(`"${db.tables.schema}"."${db.tables.names.revision}"`);
+      const constraint = sql.raw(`"no_boom_${setKey}"`);
+      await db.orm.execute(
+        sql`ALTER TABLE ${revisions} ADD CONSTRAINT ${constraint} CHECK (set_key <> ${sql.raw(`'${setKey}'`)} OR summary IS DISTINCT FROM 'boom')`,
+      );
+      try {
+        await expect(writePage(db, setKey, { ...page, text: first }, { summary: 'boom' })).rejects.toThrow();
+        const source = createDbSource({ db, setKey });
+        expect(await source.getPage('current', 'en', page.path)).toBeNull();
+        expect(await source.listPages('current', 'en')).toEqual([]);
+
+        const v1 = await writePage(db, setKey, { ...page, text: first });
+        await expect(writePage(db, setKey, { ...page, text: second }, { summary: 'boom' })).rejects.toThrow();
+        await expect(deletePage(db, setKey, page, { summary: 'boom' })).rejects.toThrow();
+        expect((await source.getPage('current', 'en', page.path))?.contentHash).toBe(v1.contentHash);
+        expect((await listRevisions(db, setKey)).map((r) => r.contentHash)).toEqual([v1.contentHash]);
+      } finally {
+        await db.orm.execute(sql`ALTER TABLE ${revisions} DROP CONSTRAINT ${constraint}`);
+      }
+    });
+
+    it('keeps a deleted page in the revision history and restores it as it was', async () => {
+      const db = await open();
+      const setKey = freshSetKey('restore');
+      const source = createDbSource({ db, setKey });
+      const written = await writePage(db, setKey, { ...page, text: first });
+      const before = await source.getPage('current', 'en', page.path);
+      const deleted = await deletePage(db, setKey, page, { basedOn: written.contentHash, author: 'bob' });
+      expect(deleted.outcome).toBe('published');
+      expect(deleted.revision).toMatchObject({ action: 'delete', contentHash: written.contentHash, snapshot: first });
+      expect(await source.getPage('current', 'en', page.path)).toBeNull();
+      expect(await source.listPages('current', 'en')).toEqual([]);
+
+      const restored = await restorePage(db, setKey, page, { author: 'carol' });
+      expect(restored.outcome).toBe('published');
+      expect(restored.contentHash).toBe(written.contentHash);
+      expect(restored.revision?.action).toBe('restore');
+      const after = await source.getPage('current', 'en', page.path);
+      expect({ ...after, updatedAt: null, provenance: null }).toEqual({ ...before, updatedAt: null, provenance: null });
+      expect((await listRevisions(db, setKey, { path: page.path })).map((r) => r.action)).toEqual([
+        'restore',
+        'delete',
+        'write',
+      ]);
+    });
+
+    it('restores a chosen older revision of a live page', async () => {
+      const db = await open();
+      const setKey = freshSetKey('older');
+      const v1 = await writePage(db, setKey, { ...page, text: first });
+      await writePage(db, setKey, { ...page, text: second });
+      const restored = await restorePage(db, setKey, { ...page, revisionId: v1.revision!.id });
+      expect(restored.contentHash).toBe(v1.contentHash);
+      expect((await createDbSource({ db, setKey }).getPage('current', 'en', page.path))?.body).toContain(
+        'First version.',
+      );
+    });
+
+    it('lets a new page take the path of a deleted one', async () => {
+      const db = await open();
+      const setKey = freshSetKey('reuse');
+      await writePage(db, setKey, { ...page, text: first });
+      await deletePage(db, setKey, page);
+      const again = await writePage(db, setKey, { ...page, text: second });
+      expect(again.outcome).toBe('published');
+      expect((await createDbSource({ db, setKey }).listPages('current', 'en')).map((p) => p.body)).toEqual([
+        '# Routing\n\nSecond version.\n',
+      ]);
+    });
+
+    it('says what is wrong with a delete or restore that has nothing to act on', async () => {
+      const db = await open();
+      const setKey = freshSetKey('nothing');
+      expect((await rejection(deletePage(db, setKey, page))).code).toBe('page.not_found');
+      expect((await rejection(restorePage(db, setKey, page))).code).toBe('page.not_found');
+    });
+
+    it('keeps a draft out of the served page until it is published', async () => {
+      const db = await open();
+      const setKey = freshSetKey('draft');
+      const source = createDbSource({ db, setKey });
+      const v1 = await writePage(db, setKey, { ...page, text: first });
+      const draft = await writePage(db, setKey, { ...page, text: second }, { status: 'draft', author: 'agent' });
+      expect(draft.outcome).toBe('drafted');
+      expect((await source.getPage('current', 'en', page.path))?.contentHash).toBe(v1.contentHash);
+      expect(await listRevisions(db, setKey, { status: 'draft' })).toHaveLength(1);
+
+      const published = await publishRevision(db, setKey, draft.revision!.id, { author: 'editor' });
+      expect(published.outcome).toBe('published');
+      expect((await source.getPage('current', 'en', page.path))?.contentHash).toBe(draft.contentHash);
+      expect(await listRevisions(db, setKey, { status: 'draft' })).toEqual([]);
+      expect((await listRevisions(db, setKey))[0]).toMatchObject({ status: 'published', author: 'editor' });
+    });
+
+    it('refuses to publish a draft written against content that changed since', async () => {
+      const db = await open();
+      const setKey = freshSetKey('stale-draft');
+      await writePage(db, setKey, { ...page, text: first });
+      const draft = await writePage(db, setKey, { ...page, text: second }, { status: 'draft' });
+      await writePage(db, setKey, { ...page, text: '# Someone else\n' });
+      expect((await rejection(publishRevision(db, setKey, draft.revision!.id))).code).toBe('content.conflict');
+    });
+
+    it('chains navigation and manifest changes on the content hash of the last change', async () => {
+      const db = await open();
+      const setKey = freshSetKey('chain');
+      const source = createDbSource({ db, setKey });
+      const tree = { groups: [{ label: 'Start', pages: ['index', { path: 'guides/routing', title: 'Routing' }] }] };
+      const nav1 = await writeNavigation(db, setKey, { version: 'current', locale: 'en', tree });
+      const moved = { groups: [{ label: 'Guides', pages: ['guides/routing'] }] };
+      const nav2 = await writeNavigation(
+        db,
+        setKey,
+        { version: 'current', locale: 'en', tree: moved },
+        { basedOn: nav1.contentHash },
+      );
+      expect(JSON.parse((await source.readNavigation('current', 'en'))!.text)).toEqual(moved);
+      expect(nav2.revision).toMatchObject({
+        kind: 'navigation',
+        version: 'current',
+        locale: 'en',
+        contentHash: nav2.contentHash,
+      });
+      const stale = writeNavigation(
+        db,
+        setKey,
+        { version: 'current', locale: 'en', tree },
+        { basedOn: nav1.contentHash },
+      );
+      expect((await rejection(stale)).code).toBe('content.conflict');
+
+      const m1 = await writeManifest(db, setKey, { text: '{\n  "name": "Acme",\n  "zeta": 1,\n  "alpha": 2\n}\n' });
+      expect((await source.readManifest())?.text).toBe('{\n  "name": "Acme",\n  "zeta": 1,\n  "alpha": 2\n}\n');
+      await writeManifest(db, setKey, { manifest: { name: 'Acme 2' } }, { basedOn: m1.contentHash });
+      const staleManifest = writeManifest(db, setKey, { manifest: { name: 'Late' } }, { basedOn: m1.contentHash });
+      expect((await rejection(staleManifest)).code).toBe('content.conflict');
+    });
+
+    it('refuses navigation and manifests it could not serve, naming the fix', async () => {
+      const db = await open();
+      const setKey = freshSetKey('invalid');
+      const badNavigation = await rejection(
+        writeNavigation(db, setKey, { version: 'current', locale: 'en', text: '{"groups": [' }),
+      );
+      expect(badNavigation.code).toBe('navigation.invalid');
+      const badManifest = await rejection(writeManifest(db, setKey, { text: '{ name: Acme }' }));
+      expect(badManifest.code).toBe('manifest.invalid');
+      expect(badManifest.message).toMatch(/fix the JSON/);
+      expect(await listRevisions(db, setKey)).toEqual([]);
+    });
+
+    it('refuses pages outside the declared versions and locales, and paths that are not page paths', async () => {
+      const db = await open();
+      const setKey = freshSetKey('scope');
+      await writeManifest(db, setKey, { manifest: { name: 'Acme', versions: ['2.x'], locales: ['en', 'ar'] } });
+      await writePage(db, setKey, { version: '2.x', locale: 'ar', path: 'index', text: '# مرحبا\n' });
+      const version = await rejection(
+        writePage(db, setKey, { version: '3.x', locale: 'en', path: 'index', text: '# X\n' }),
+      );
+      expect(version.code).toBe('version.not_found');
+      expect(version.message).toContain('2.x');
+      const locale = await rejection(
+        writePage(db, setKey, { version: '2.x', locale: 'fr', path: 'index', text: '# X\n' }),
+      );
+      expect(locale.code).toBe('locale.not_found');
+      for (const path of ['/index', 'routing.md', '../x', 'a//b', '']) {
+        const error = await rejection(writePage(db, setKey, { version: '2.x', locale: 'en', path, text: '# X\n' }));
+        expect(error.code, path).toBe('page.invalid_path');
+      }
+      expect(
+        isKitError(
+          await rejection(writePage(db, setKey, { version: '2.x', locale: 'en', path: 'x' })),
+          'argument.invalid',
+        ),
+      ).toBe(true);
+    });
+
+    it('tells a watcher about each published change, drafts left out', async () => {
+      const db = await open();
+      const setKey = freshSetKey('watch');
+      const source = createDbSource({ db, setKey, pollInterval: 10 });
+      const changes: unknown[] = [];
+      const stop = source.watch!((change) => changes.push(change));
+      try {
+        await writePage(db, setKey, { ...page, text: first });
+        await writePage(db, setKey, { ...page, text: second }, { status: 'draft' });
+        await writeNavigation(db, setKey, { version: 'current', locale: 'en', tree: { groups: [] } });
+        await deletePage(db, setKey, page);
+        await expect.poll(() => changes.length).toBe(3);
+        expect(changes).toEqual([
+          { kind: 'page', version: 'current', locale: 'en', path: page.path },
+          { kind: 'navigation', version: 'current', locale: 'en' },
+          { kind: 'page', version: 'current', locale: 'en', path: page.path },
+        ]);
+      } finally {
+        stop();
+      }
+    });
+  });
+}
+
+writeSuite('PGlite', () => databases.pglite());
+
+describe.skipIf(!databases.url)('on PostgreSQL (KIT_TEST_DATABASE_URL)', () => {
+  writeSuite('PostgreSQL', () => databases.postgres());
+
+  it('gives one of two writers creating the same page at once a conflict, never a driver error', async () => {
+    const db = await databases.postgres();
+    const setKey = freshSetKey('race');
+    const results = await Promise.allSettled(
+      ['# One\n', '# Two\n', '# Three\n'].map((text) => writePage(db, setKey, { ...page, text })),
+    );
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+    for (const reason of refused) expect(isKitError(reason, 'content.conflict')).toBe(true);
+    expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
+    expect(await createDbSource({ db, setKey }).listPages('current', 'en')).toHaveLength(1);
+  });
+});

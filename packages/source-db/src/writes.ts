@@ -1,0 +1,783 @@
+import { createHash } from 'node:crypto';
+import { cleanPagePath, contentHash, KitError, normalizeForHash, parseManifestText, parseNavigation } from '@kit/core';
+import type { AuthorRevision } from '@kit/core';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { AssetDisk } from './disk.js';
+import type { KitDatabase } from './database.js';
+import { composePageText, parsePageText } from './page-text.js';
+import type { AnyPgDatabase } from './schema/migrate.js';
+import type { KitTables, RevisionAction, RevisionKind, RevisionStatus } from './schema/tables.js';
+
+/** How a change is recorded: who made it, why, against which content, published or as a draft. */
+export interface ChangeOptions {
+  /** Content hash the change was written against; a mismatch refuses the change (`content.conflict`). */
+  basedOn?: string | null;
+  /** One line for the revision list. */
+  summary?: string | null;
+  /** Who made the change (user id, e-mail, `agent:<name>`). */
+  author?: string | null;
+  /**
+   * `draft` records the change as a revision only; the live content stays until
+   * {@link publishRevision}. @default 'published'
+   */
+  status?: RevisionStatus;
+}
+
+/** One recorded change. */
+export interface RevisionRecord {
+  id: string;
+  setKey: string;
+  kind: RevisionKind;
+  action: RevisionAction;
+  version: string | null;
+  locale: string | null;
+  path: string | null;
+  /** Hash of what the change wrote; for a delete, of the page it removed. */
+  contentHash: string;
+  /** The text the change wrote (page file, navigation file, manifest); null for assets. */
+  snapshot: string | null;
+  basedOn: string | null;
+  summary: string | null;
+  author: string | null;
+  status: RevisionStatus;
+  createdAt: string;
+}
+
+/** What a write did. `unchanged` wrote nothing; its `contentHash` is the current one, to chain on. */
+export interface ChangeResult {
+  outcome: 'published' | 'drafted' | 'unchanged';
+  contentHash: string;
+  revision: RevisionRecord | null;
+}
+
+/** A page to write: the whole page file as `text`, or `frontmatter` and `body` apart. */
+export interface PageWrite {
+  version: string;
+  locale: string;
+  /** Page path without `.md`; `index` is the landing page. */
+  path: string;
+  text?: string;
+  frontmatter?: Record<string, unknown>;
+  body?: string;
+}
+
+/** Names one page. */
+export interface PageRef {
+  version: string;
+  locale: string;
+  path: string;
+}
+
+type Executor = AnyPgDatabase;
+
+/**
+ * Creates or replaces one page, in one transaction with its revision. Refuses a stale `basedOn`
+ * with `content.conflict`; writing exactly what is there is `unchanged` and records nothing.
+ *
+ * @example
+ * const { contentHash } = await writePage(db, 'docs', { version: '3.x', locale: 'en', path: 'routing', frontmatter: { title: 'Routing' }, body: '# Routing\n' });
+ * await writePage(db, 'docs', { ...page, body: '# Routing\n\nMore.\n' }, { basedOn: contentHash, author: 'ada' });
+ */
+export async function writePage(
+  db: KitDatabase,
+  setKey: string,
+  page: PageWrite,
+  options: ChangeOptions = {},
+): Promise<ChangeResult> {
+  const text = pageText(page);
+  return db.orm.transaction((tx) => writePageIn(tx, db.tables, setKey, page, text, 'write', options));
+}
+
+/**
+ * Deletes one page: the row is kept with `deleted_at` set and a `delete` revision records its last
+ * content, so {@link restorePage} can bring it back. Throws `page.not_found` when no live page is there.
+ */
+export async function deletePage(
+  db: KitDatabase,
+  setKey: string,
+  ref: PageRef,
+  options: ChangeOptions = {},
+): Promise<ChangeResult> {
+  return db.orm.transaction(async (tx) => {
+    const t = db.tables;
+    const current = await livePage(tx, t, setKey, ref);
+    if (!current) {
+      throw new KitError(
+        'page.not_found',
+        `No page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}" to delete. List the pages to find its path.`,
+      );
+    }
+    checkBase(options.basedOn, current.contentHash, `page "${ref.path}"`);
+    const status = options.status ?? 'published';
+    if (status === 'published') {
+      await tx
+        .update(t.pages)
+        .set({ deletedAt: sql`now()`, updatedBy: options.author ?? null })
+        .where(eq(t.pages.id, current.id));
+    }
+    const revision = await recordRevision(tx, t, {
+      setKey,
+      kind: 'page',
+      action: 'delete',
+      ...ref,
+      contentHash: current.contentHash,
+      snapshot: current.document,
+      basedOn: options.basedOn ?? current.contentHash,
+      options,
+    });
+    return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: current.contentHash, revision };
+  });
+}
+
+/**
+ * Brings a page back from its revision history: the content of `revisionId`, or else of the
+ * page's latest revision that holds content (for a deleted page, what it held when deleted).
+ * Recorded as a `restore` revision. Throws `page.not_found` when the history has nothing to restore.
+ *
+ * @example
+ * await deletePage(db, 'docs', ref);
+ * await restorePage(db, 'docs', ref); // the page is live again, as it was
+ */
+export async function restorePage(
+  db: KitDatabase,
+  setKey: string,
+  ref: PageRef & { revisionId?: string | number },
+  options: ChangeOptions = {},
+): Promise<ChangeResult> {
+  return db.orm.transaction(async (tx) => {
+    const t = db.tables;
+    const r = t.revisions;
+    const scope = and(
+      eq(r.setKey, setKey),
+      eq(r.kind, 'page'),
+      eq(r.version, ref.version),
+      eq(r.locale, ref.locale),
+      eq(r.path, ref.path),
+      isNotNull(r.snapshot),
+    );
+    const where = ref.revisionId === undefined ? scope : and(scope, eq(r.id, Number(ref.revisionId)));
+    const [source] = await tx.select().from(r).where(where).orderBy(desc(r.id)).limit(1);
+    if (!source?.snapshot) {
+      throw new KitError(
+        'page.not_found',
+        ref.revisionId === undefined
+          ? `Page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}" has no revision to restore. Check the path, version and locale.`
+          : `Revision ${ref.revisionId} is not a revision of page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}". List its revisions to pick one.`,
+      );
+    }
+    return writePageIn(tx, t, setKey, ref, source.snapshot, 'restore', {
+      summary: `Restored revision ${source.id}`,
+      ...options,
+    });
+  });
+}
+
+/** A navigation file to write: the tree object, or its JSON text. */
+export interface NavigationWrite {
+  version: string;
+  locale: string;
+  tree?: unknown;
+  text?: string;
+}
+
+/**
+ * Replaces the navigation file of one version and locale, with its revision, in one transaction.
+ * The tree must be a usable navigation file (`{groups}` or `{tabs}`), else `navigation.invalid`.
+ */
+export async function writeNavigation(
+  db: KitDatabase,
+  setKey: string,
+  input: NavigationWrite,
+  options: ChangeOptions = {},
+): Promise<ChangeResult> {
+  const tree = navigationTree(input);
+  return db.orm.transaction((tx) => writeNavigationIn(tx, db.tables, setKey, input, tree, options));
+}
+
+/** The manifest to write: its text (kept as written) or an object (written as indented JSON). */
+export type ManifestWrite = { text: string } | { manifest: Record<string, unknown> };
+
+/**
+ * Replaces the set's manifest (`kit.json`), with its revision, in one transaction. The text is
+ * kept as written so unknown keys and their order survive; it must be a JSON object, else
+ * `manifest.invalid`.
+ */
+export async function writeManifest(
+  db: KitDatabase,
+  setKey: string,
+  input: ManifestWrite,
+  options: ChangeOptions = {},
+): Promise<ChangeResult> {
+  const document = manifestDocument(input);
+  return db.orm.transaction((tx) => writeManifestIn(tx, db.tables, setKey, document, options));
+}
+
+/** An asset to write, named relative to the manifest (`theme.css`, `images/logo.png`, `skills/deploy.md`). */
+export interface AssetWrite {
+  name: string;
+  content: string | Uint8Array;
+}
+
+/**
+ * Stores an asset: on `disk` when given (content-addressed, so a rolled-back write leaves no wrong
+ * file), else in the row itself. Skills are assets named `skills/<name>.md`.
+ */
+export async function writeAsset(
+  db: KitDatabase,
+  setKey: string,
+  input: AssetWrite,
+  options: ChangeOptions & { disk?: AssetDisk } = {},
+): Promise<ChangeResult> {
+  const name = checkAssetName(input.name);
+  const bytes = typeof input.content === 'string' ? new TextEncoder().encode(input.content) : input.content;
+  return db.orm.transaction((tx) => writeAssetIn(tx, db.tables, setKey, name, bytes, options));
+}
+
+/** Removes an asset, recording the removal; `argument.invalid` when the set has no asset of that name. */
+export async function deleteAsset(
+  db: KitDatabase,
+  setKey: string,
+  name: string,
+  options: Omit<ChangeOptions, 'status'> = {},
+): Promise<ChangeResult> {
+  const t = db.tables;
+  return db.orm.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ id: t.assets.id, contentHash: t.assets.contentHash })
+      .from(t.assets)
+      .where(and(eq(t.assets.setKey, setKey), eq(t.assets.name, name)))
+      .for('update');
+    if (!current) {
+      throw new KitError('argument.invalid', `Set "${setKey}" has no asset "${name}" to delete. Check the name.`);
+    }
+    checkBase(options.basedOn, current.contentHash, `asset "${name}"`);
+    await tx.delete(t.assets).where(eq(t.assets.id, current.id));
+    const revision = await recordRevision(tx, t, {
+      setKey,
+      kind: 'asset',
+      action: 'delete',
+      path: name,
+      contentHash: current.contentHash,
+      snapshot: null,
+      basedOn: options.basedOn ?? current.contentHash,
+      options,
+    });
+    return { outcome: 'published', contentHash: current.contentHash, revision };
+  });
+}
+
+/**
+ * Applies a draft (a revision recorded with `status: 'draft'`): its change is made live, checked
+ * against the content it was written on, and the draft becomes a published revision (a new id,
+ * the draft's summary, `author` or else the draft's author).
+ */
+export async function publishRevision(
+  db: KitDatabase,
+  setKey: string,
+  revisionId: string | number,
+  options: { author?: string | null } = {},
+): Promise<ChangeResult> {
+  const t = db.tables;
+  return db.orm.transaction(async (tx) => {
+    const [draft] = await tx
+      .select()
+      .from(t.revisions)
+      .where(and(eq(t.revisions.setKey, setKey), eq(t.revisions.id, Number(revisionId))))
+      .for('update');
+    if (draft?.status !== 'draft') {
+      throw new KitError(
+        'argument.invalid',
+        `Set "${setKey}" has no draft revision ${revisionId}${draft ? ' (it is published already)' : ''}. List the drafts with listRevisions({ status: 'draft' }).`,
+      );
+    }
+    const change: ChangeOptions = {
+      basedOn: draft.basedOn,
+      summary: draft.summary,
+      author: options.author ?? draft.author,
+      status: 'published',
+    };
+    let result: ChangeResult;
+    const ref = { version: draft.version ?? '', locale: draft.locale ?? '', path: draft.path ?? '' };
+    if (draft.kind === 'page' && draft.action === 'delete') {
+      const current = await livePage(tx, t, setKey, ref);
+      if (!current) throw new KitError('page.not_found', `The page "${ref.path}" the draft deletes is gone already.`);
+      checkBase(draft.basedOn, current.contentHash, `page "${ref.path}"`);
+      await tx
+        .update(t.pages)
+        .set({ deletedAt: sql`now()`, updatedBy: change.author ?? null })
+        .where(eq(t.pages.id, current.id));
+      const revision = await recordRevision(tx, t, {
+        setKey,
+        kind: 'page',
+        action: 'delete',
+        ...ref,
+        contentHash: current.contentHash,
+        snapshot: current.document,
+        basedOn: draft.basedOn,
+        options: change,
+      });
+      result = { outcome: 'published', contentHash: current.contentHash, revision };
+    } else if (draft.kind === 'page') {
+      result = await writePageIn(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
+    } else if (draft.kind === 'navigation') {
+      result = await writeNavigationIn(tx, t, setKey, ref, JSON.parse(draft.snapshot ?? 'null'), change);
+    } else if (draft.kind === 'manifest') {
+      result = await writeManifestIn(tx, t, setKey, draft.snapshot ?? '', change);
+    } else {
+      throw new KitError(
+        'argument.invalid',
+        `Revision ${revisionId} changes an asset; asset changes are never drafts.`,
+      );
+    }
+    await tx.delete(t.revisions).where(eq(t.revisions.id, draft.id));
+    return result;
+  });
+}
+
+/** Filters of {@link listRevisions}; every field narrows the list. */
+export interface RevisionQuery {
+  kind?: RevisionKind;
+  version?: string;
+  locale?: string;
+  path?: string;
+  status?: RevisionStatus;
+  /** Most revisions returned, newest first. @default 100 */
+  limit?: number;
+}
+
+/** The revision history of a set, newest first. */
+export async function listRevisions(
+  db: KitDatabase,
+  setKey: string,
+  query: RevisionQuery = {},
+): Promise<RevisionRecord[]> {
+  const r = db.tables.revisions;
+  const conditions = [eq(r.setKey, setKey)];
+  if (query.kind) conditions.push(eq(r.kind, query.kind));
+  if (query.version !== undefined) conditions.push(eq(r.version, query.version));
+  if (query.locale !== undefined) conditions.push(eq(r.locale, query.locale));
+  if (query.path !== undefined) conditions.push(eq(r.path, query.path));
+  if (query.status) conditions.push(eq(r.status, query.status));
+  const rows = await db.orm
+    .select()
+    .from(r)
+    .where(and(...conditions))
+    .orderBy(desc(r.id))
+    .limit(query.limit ?? 100);
+  return rows.map(toRecord);
+}
+
+/** A revision in the shape author tools return (`revision` of `write_page` and the others). */
+export function toAuthorRevision(revision: RevisionRecord): AuthorRevision {
+  return {
+    content_hash: revision.contentHash,
+    id: revision.id,
+    ...(revision.kind === 'asset' ? {} : { kind: revision.kind }),
+    ...(revision.version === null ? {} : { version: revision.version }),
+    ...(revision.locale === null ? {} : { locale: revision.locale }),
+    ...(revision.path === null ? {} : { path: revision.path }),
+    ...(revision.summary === null ? {} : { summary: revision.summary }),
+    created_at: revision.createdAt,
+  };
+}
+
+// ---- inside a transaction ----
+
+/** The page file of a {@link PageWrite}, or `argument.invalid` naming what is missing. */
+export function pageText(page: PageWrite): string {
+  if (typeof page.text === 'string') return page.text;
+  if (typeof page.body !== 'string') {
+    throw new KitError(
+      'argument.invalid',
+      `Page "${page.path}" has no body. Pass \`body\` (Markdown) or \`text\` (the whole page file).`,
+    );
+  }
+  return composePageText(page.frontmatter, page.body);
+}
+
+/** Options of the in-transaction writers; `scopeChecked` skips the version/locale check a caller did once for many writes. */
+export type InnerOptions = ChangeOptions & { scopeChecked?: boolean };
+
+export async function writePageIn(
+  tx: Executor,
+  t: KitTables,
+  setKey: string,
+  ref: PageRef,
+  text: string,
+  action: RevisionAction,
+  options: InnerOptions,
+): Promise<ChangeResult> {
+  checkPagePath(ref.path);
+  if (!options.scopeChecked) await checkScope(tx, t, setKey, ref.version, ref.locale);
+  const parsed = parsePageText(text);
+  const current = await livePage(tx, t, setKey, ref);
+  checkBase(options.basedOn, current?.contentHash ?? null, `page "${ref.path}"`);
+  if (current && current.contentHash === parsed.contentHash) {
+    return { outcome: 'unchanged', contentHash: current.contentHash, revision: null };
+  }
+  const status = options.status ?? 'published';
+  if (status === 'published') {
+    const values = {
+      document: parsed.document,
+      frontmatter: parsed.frontmatter,
+      body: parsed.body,
+      title: parsed.title ?? ref.path.split('/').pop()!,
+      description: parsed.description ?? null,
+      contentHash: parsed.contentHash,
+      visibility: parsed.visibility,
+      bodyLine: parsed.bodyLine,
+      problems: parsed.problems,
+      updatedAt: sql`now()`,
+      updatedBy: options.author ?? null,
+    };
+    if (current) {
+      await tx.update(t.pages).set(values).where(eq(t.pages.id, current.id));
+    } else {
+      await guardUnique(
+        () =>
+          tx.insert(t.pages).values({ setKey, version: ref.version, locale: ref.locale, path: ref.path, ...values }),
+        `page "${ref.path}"`,
+      );
+    }
+  }
+  const revision = await recordRevision(tx, t, {
+    setKey,
+    kind: 'page',
+    action,
+    ...ref,
+    contentHash: parsed.contentHash,
+    snapshot: parsed.document,
+    basedOn: options.basedOn ?? current?.contentHash ?? null,
+    options,
+  });
+  return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: parsed.contentHash, revision };
+}
+
+export async function writeNavigationIn(
+  tx: Executor,
+  t: KitTables,
+  setKey: string,
+  scope: { version: string; locale: string },
+  tree: Record<string, unknown>,
+  options: InnerOptions,
+): Promise<ChangeResult> {
+  if (!options.scopeChecked) await checkScope(tx, t, setKey, scope.version, scope.locale);
+  const n = t.navigations;
+  const text = navigationText(tree);
+  const hash = contentHash(text);
+  const [current] = await tx
+    .select({ id: n.id, contentHash: n.contentHash })
+    .from(n)
+    .where(and(eq(n.setKey, setKey), eq(n.version, scope.version), eq(n.locale, scope.locale)))
+    .for('update');
+  checkBase(options.basedOn, current?.contentHash ?? null, `navigation of ${scope.version}/${scope.locale}`);
+  if (current?.contentHash === hash) return { outcome: 'unchanged', contentHash: hash, revision: null };
+  const status = options.status ?? 'published';
+  if (status === 'published') {
+    const values = { tree, contentHash: hash, updatedAt: sql`now()`, updatedBy: options.author ?? null };
+    if (current) await tx.update(n).set(values).where(eq(n.id, current.id));
+    else {
+      await guardUnique(
+        () => tx.insert(n).values({ setKey, version: scope.version, locale: scope.locale, ...values }),
+        `navigation of ${scope.version}/${scope.locale}`,
+      );
+    }
+  }
+  const revision = await recordRevision(tx, t, {
+    setKey,
+    kind: 'navigation',
+    action: 'write',
+    version: scope.version,
+    locale: scope.locale,
+    contentHash: hash,
+    snapshot: text,
+    basedOn: options.basedOn ?? current?.contentHash ?? null,
+    options,
+  });
+  return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: hash, revision };
+}
+
+export async function writeManifestIn(
+  tx: Executor,
+  t: KitTables,
+  setKey: string,
+  document: string,
+  options: ChangeOptions,
+): Promise<ChangeResult> {
+  const m = t.manifests;
+  const hash = contentHash(document);
+  const [current] = await tx
+    .select({ id: m.id, contentHash: m.contentHash })
+    .from(m)
+    .where(eq(m.setKey, setKey))
+    .for('update');
+  checkBase(options.basedOn, current?.contentHash ?? null, 'manifest');
+  if (current?.contentHash === hash) return { outcome: 'unchanged', contentHash: hash, revision: null };
+  const status = options.status ?? 'published';
+  if (status === 'published') {
+    const values = { document, contentHash: hash, updatedAt: sql`now()`, updatedBy: options.author ?? null };
+    if (current) await tx.update(m).set(values).where(eq(m.id, current.id));
+    else await guardUnique(() => tx.insert(m).values({ setKey, ...values }), 'manifest');
+  }
+  const revision = await recordRevision(tx, t, {
+    setKey,
+    kind: 'manifest',
+    action: 'write',
+    contentHash: hash,
+    snapshot: document,
+    basedOn: options.basedOn ?? current?.contentHash ?? null,
+    options,
+  });
+  return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: hash, revision };
+}
+
+export async function writeAssetIn(
+  tx: Executor,
+  t: KitTables,
+  setKey: string,
+  name: string,
+  bytes: Uint8Array,
+  options: ChangeOptions & { disk?: AssetDisk },
+): Promise<ChangeResult> {
+  if (options.status === 'draft') {
+    throw new KitError('argument.invalid', 'Asset changes publish at once; drop `status: "draft"`.');
+  }
+  const a = t.assets;
+  const hash = bytesHash(bytes);
+  const [current] = await tx
+    .select({ id: a.id, contentHash: a.contentHash })
+    .from(a)
+    .where(and(eq(a.setKey, setKey), eq(a.name, name)))
+    .for('update');
+  checkBase(options.basedOn, current?.contentHash ?? null, `asset "${name}"`);
+  if (current?.contentHash === hash) return { outcome: 'unchanged', contentHash: hash, revision: null };
+  let stored: { bytes: Uint8Array | null; disk: string | null; diskPath: string | null } = {
+    bytes,
+    disk: null,
+    diskPath: null,
+  };
+  if (options.disk) {
+    const diskPath = `${setKey}/${hash.slice('sha256:'.length)}`;
+    await options.disk.write(diskPath, bytes);
+    stored = { bytes: null, disk: options.disk.name, diskPath };
+  }
+  const values = { contentHash: hash, size: bytes.byteLength, ...stored, updatedAt: sql`now()` };
+  if (current) await tx.update(a).set(values).where(eq(a.id, current.id));
+  else await guardUnique(() => tx.insert(a).values({ setKey, name, ...values }), `asset "${name}"`);
+  const revision = await recordRevision(tx, t, {
+    setKey,
+    kind: 'asset',
+    action: 'write',
+    path: name,
+    contentHash: hash,
+    snapshot: null,
+    basedOn: options.basedOn ?? current?.contentHash ?? null,
+    options,
+  });
+  return { outcome: 'published', contentHash: hash, revision };
+}
+
+/** The JSON text a navigation tree is served and hashed as. */
+export function navigationText(tree: unknown): string {
+  return `${JSON.stringify(tree, null, 2)}\n`;
+}
+
+/** The tree of a {@link NavigationWrite}, refused with `navigation.invalid` when unusable. */
+export function navigationTree(input: NavigationWrite): Record<string, unknown> {
+  const text = typeof input.text === 'string' ? input.text : JSON.stringify(input.tree ?? null);
+  const { navigation, problems } = parseNavigation(text);
+  if (navigation === null) {
+    throw new KitError(
+      'navigation.invalid',
+      `The navigation of ${input.version}/${input.locale} is not usable: ${problems[0]?.message ?? 'it holds no groups or tabs'}. Write {"groups": [...]} or {"tabs": [...]}.`,
+      { details: { problems } },
+    );
+  }
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The stored text of a {@link ManifestWrite}, refused with `manifest.invalid` unless a JSON object. */
+export function manifestDocument(input: ManifestWrite): string {
+  if ('manifest' in input) return `${JSON.stringify(input.manifest, null, 2)}\n`;
+  const document = normalizeForHash(input.text);
+  let value: unknown;
+  try {
+    value = JSON.parse(document);
+  } catch (error) {
+    throw new KitError(
+      'manifest.invalid',
+      `The manifest is not valid JSON (${(error as Error).message}). A database set stores only a manifest it can read; fix the JSON and write it again.`,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new KitError(
+      'manifest.invalid',
+      'The manifest must be a JSON object ({ "name": ... }), not a list or a single value.',
+    );
+  }
+  return document;
+}
+
+/** A relative asset name, or null when it could reach outside the set (`..`, absolute, backslashes). */
+export function safeAssetName(name: string): string | null {
+  if (name === '' || name.startsWith('/') || /[\\\u0000]/.test(name)) return null;
+  const segments = name.split('/');
+  return segments.some((segment) => segment === '' || segment === '.' || segment === '..') ? null : name;
+}
+
+function checkAssetName(name: string): string {
+  const safe = safeAssetName(name);
+  if (safe === null) {
+    throw new KitError(
+      'argument.invalid',
+      `The asset name "${name}" is not a relative path inside the set. Name it like "theme.css" or "images/logo.png".`,
+    );
+  }
+  return safe;
+}
+
+function checkPagePath(path: string): void {
+  if (cleanPagePath(path) !== path || path.endsWith('.md')) {
+    throw new KitError(
+      'page.invalid_path',
+      `"${path}" is not a page path. Write it without a leading slash and without .md, e.g. "guides/intro" (the landing page is "index").`,
+    );
+  }
+}
+
+/** Versions and locales must be the manifest's (`current` and `en` for a set without one). */
+async function checkScope(tx: Executor, t: KitTables, setKey: string, version: string, locale: string): Promise<void> {
+  const [row] = await tx
+    .select({ document: t.manifests.document })
+    .from(t.manifests)
+    .where(eq(t.manifests.setKey, setKey));
+  const { manifest } = parseManifestText(row?.document ?? '{}', setKey);
+  const versions = manifest.versions.map((v) => v.id);
+  const locales = manifest.locales.map((l) => l.code);
+  if (!versions.includes(version)) {
+    throw new KitError(
+      'version.not_found',
+      `Set "${setKey}" has no version "${version}"; its versions are ${versions.join(', ')}. Add the version to the manifest first, or write to one of these.`,
+    );
+  }
+  if (!locales.includes(locale)) {
+    throw new KitError(
+      'locale.not_found',
+      `Set "${setKey}" has no locale "${locale}"; its locales are ${locales.join(', ')}. Add the locale to the manifest first, or write to one of these.`,
+    );
+  }
+}
+
+async function livePage(tx: Executor, t: KitTables, setKey: string, ref: PageRef) {
+  const p = t.pages;
+  const [row] = await tx
+    .select({ id: p.id, contentHash: p.contentHash, document: p.document })
+    .from(p)
+    .where(
+      and(
+        eq(p.setKey, setKey),
+        eq(p.version, ref.version),
+        eq(p.locale, ref.locale),
+        eq(p.path, ref.path),
+        isNull(p.deletedAt),
+      ),
+    )
+    .for('update');
+  return row ?? null;
+}
+
+function checkBase(basedOn: string | null | undefined, currentHash: string | null, what: string): void {
+  if (basedOn === undefined || basedOn === null || basedOn === '' || basedOn === currentHash) return;
+  throw new KitError(
+    'content.conflict',
+    currentHash === null
+      ? `The ${what} no longer exists; it was removed after you read it (based_on ${basedOn}). Read it again before writing.`
+      : `The ${what} changed since you read it (based_on ${basedOn}, now ${currentHash}). Read it again, merge your change, and pass the new content_hash as based_on.`,
+    { details: { basedOn, currentHash } },
+  );
+}
+
+/** Two writers creating the same record at once: the loser gets a conflict, not a driver error. */
+async function guardUnique(insert: () => Promise<unknown>, what: string): Promise<void> {
+  try {
+    await insert();
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new KitError(
+        'content.conflict',
+        `The ${what} was created by another change at the same moment. Read it again and retry with its content_hash as based_on.`,
+        { cause: error, details: { currentHash: null } },
+      );
+    }
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+async function recordRevision(
+  tx: Executor,
+  t: KitTables,
+  input: {
+    setKey: string;
+    kind: RevisionKind;
+    action: RevisionAction;
+    version?: string;
+    locale?: string;
+    path?: string;
+    contentHash: string;
+    snapshot: string | null;
+    basedOn: string | null;
+    options: ChangeOptions;
+  },
+): Promise<RevisionRecord> {
+  const [row] = await tx
+    .insert(t.revisions)
+    .values({
+      setKey: input.setKey,
+      kind: input.kind,
+      action: input.action,
+      version: input.version ?? null,
+      locale: input.locale ?? null,
+      path: input.path ?? null,
+      contentHash: input.contentHash,
+      snapshot: input.snapshot,
+      basedOn: input.basedOn,
+      summary: input.options.summary ?? null,
+      author: input.options.author ?? null,
+      status: input.options.status ?? 'published',
+    })
+    .returning();
+  return toRecord(row!);
+}
+
+type RevisionRow = KitTables['revisions']['$inferSelect'];
+
+function toRecord(row: RevisionRow): RevisionRecord {
+  return {
+    id: String(row.id),
+    setKey: row.setKey,
+    kind: row.kind,
+    action: row.action,
+    version: row.version,
+    locale: row.locale,
+    path: row.path,
+    contentHash: row.contentHash,
+    snapshot: row.snapshot,
+    basedOn: row.basedOn,
+    summary: row.summary,
+    author: row.author,
+    status: row.status,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+/** `sha256:` and the hex digest of raw bytes: the asset counterpart of `contentHash`, without text normalization. */
+export function bytesHash(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
