@@ -101,3 +101,41 @@ export { navigationGroups, navigationPages } from './navigation/pages.js';
 export type { NavigationPage } from './navigation/pages.js';
 export { applyNavigationPatch } from './navigation/patch.js';
 export type { NavigationPatchOp } from './navigation/patch.js';
+export { mergeValidationReports, VALIDATION_RULES, validateDocSet } from './validate/validate.js';
+export type { SearchBudgetCheck, SearchBudgetReport, ValidateDocSetOptions } from './validate/validate.js';
+export { hasAnchor, resolveLinkTarget } from './validate/links.js';
+export type { LinkOrigin, LinkTarget } from './validate/links.js';
+export { buildLlmsFullTxt, buildLlmsTxt } from './agents/llms-txt.js';
+export type { AgentFileBundle } from './agents/llms-txt.js';
+export {
+  agentFilePath,
+  pageGroups,
+  resolveAgentScope,
+  setFilePath,
+  UNLISTED_GROUP_LABEL,
+} from './agents/scope.js';
+export type {
+  AgentFile,
+  AgentFileOptions,
+  AgentFileScope,
+  AgentPageEntry,
+  AgentPageGroup,
+  AgentScope,
+} from './agents/scope.js';
+export { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts } from './agents/split.js';
+export {
+  AGENT_SKILLS_SCHEMA_URL,
+  buildAgentSkillsIndex,
+  buildSkillMd,
+  isSkillName,
+  listHandWrittenSkills,
+  listsSkills,
+  sha256Digest,
+  SKILL_DESCRIPTION_MAX,
+  SKILL_NAME_MAX,
+  toSkillName,
+} from './agents/skills.js';
+export type { AgentSkillsIndex, AgentSkillsIndexEntry, HandWrittenSkill, SkillMd } from './agents/skills.js';
+export { buildSitemap, SITEMAP_MAX_URLS } from './agents/sitemap.js';
+export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
+export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';

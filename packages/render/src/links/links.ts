@@ -1,0 +1,80 @@
+import type { RenderContext } from '@kit/core';
+
+const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
+const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
+const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel', 'irc', 'ircs', 'xmpp']);
+
+/** Replaces `{{version}}` (spaces allowed inside the braces) with the reader's version segment. */
+export function replaceVersion(text: string, versionSegment: string): string {
+  return text.includes('{{') ? text.replace(VERSION_PLACEHOLDER, versionSegment) : text;
+}
+
+/**
+ * True for a URL a page may link to: no scheme (paths, fragments, queries) or one of http, https,
+ * mailto, tel, irc, ircs, xmpp. Control characters and whitespace inside a scheme are ignored the
+ * way browsers ignore them, so `java\tscript:` is refused too.
+ */
+export function isSafeUrl(url: string): boolean {
+  const compact = url.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  const colon = compact.indexOf(':');
+  if (colon === -1) return true;
+  const firstDelimiter = compact.search(/[/?#]/);
+  if (firstDelimiter !== -1 && firstDelimiter < colon) return true;
+  const scheme = compact.slice(0, colon).toLowerCase();
+  if (!/^[a-z][a-z\d+.-]*$/.test(scheme)) return false;
+  return SAFE_SCHEMES.has(scheme);
+}
+
+/** Resolves `target` (a relative page path, maybe with `./`, `../` and `.md`) against the page's folder. */
+export function resolvePagePath(fromPage: string, target: string): string {
+  const base = fromPage.split('/').slice(0, -1);
+  const segments = target.startsWith('/') ? [] : base;
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') segments.pop();
+    else segments.push(part);
+  }
+  const joined = segments.join('/').replace(/\.md$/i, '');
+  if (joined === '' || joined === 'index') return 'index';
+  return joined.replace(/\/index$/, '');
+}
+
+export interface ResolvedLink {
+  /** What the reader's HTML links to. */
+  site: string;
+  /** What the agent Markdown links to (absolute). */
+  agent: string;
+  /** True when the link points at another page of the same set (relative or `.md`). */
+  internal: boolean;
+}
+
+function splitSuffix(url: string): { path: string; suffix: string } {
+  const cut = url.search(/[?#]/);
+  return cut === -1 ? { path: url, suffix: '' } : { path: url.slice(0, cut), suffix: url.slice(cut) };
+}
+
+function pageUrlOf(context: RenderContext, path: string): string {
+  return context.pageUrl(path === 'index' ? '' : path);
+}
+
+/**
+ * Where a link in a page points, for readers and for agents. `{{version}}` becomes the reader's
+ * version; a relative path or a `.md` file becomes the site URL of that page in the same version and
+ * locale; agents get absolute URLs on `context.origin`. Unsafe schemes (javascript:, data:, ...)
+ * become an empty link.
+ */
+export function resolveLink(url: string, pagePath: string, context: RenderContext): ResolvedLink {
+  const written = replaceVersion(url, context.versionSegment);
+  if (!isSafeUrl(written)) return { site: '', agent: '', internal: false };
+  if (SCHEME.test(written) || written.startsWith('//')) return { site: written, agent: written, internal: false };
+  if (written.startsWith('#')) {
+    return { site: written, agent: `${context.origin}${pageUrlOf(context, pagePath)}${written}`, internal: true };
+  }
+  if (written.startsWith('/')) {
+    return { site: written, agent: `${context.origin}${written}`, internal: false };
+  }
+  const { path, suffix } = splitSuffix(written);
+  if (path === '') return { site: written, agent: written, internal: false };
+  const site = `${pageUrlOf(context, resolvePagePath(pagePath, path))}${suffix}`;
+  return { site, agent: `${context.origin}${site}`, internal: true };
+}

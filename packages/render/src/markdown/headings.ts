@@ -1,0 +1,132 @@
+import GithubSlugger from 'github-slugger';
+import type { Heading, Html, Nodes, Paragraph, Parents, Root, RootContent } from 'mdast';
+import { plainText } from './plain-text.js';
+
+/** A heading with the id it gets on the page and the raw anchor tags that named it. */
+export interface HeadingInfo {
+  node: Heading;
+  depth: number;
+  /** Plain heading text, without a trailing `{#id}`. */
+  text: string;
+  id: string;
+  /** The block right before the heading that only holds `<a name>` tags and gave it its id. */
+  anchorBlock?: Paragraph | Html;
+  /** True when the heading sits directly in the root (it then opens a section). */
+  topLevel: boolean;
+  /**
+   * GitHub's slug of a heading named by an `<a name>` block, when it differs and no other id
+   * uses it: GitHub serves both, so links written against either keep working.
+   */
+  alias?: string;
+}
+
+export interface PageAnchors {
+  headings: HeadingInfo[];
+  /** Every id a link can target: headings, `{#id}`, `<a name>` and `<a id>`, in page order. */
+  anchors: string[];
+}
+
+const EXPLICIT_ID = /[ \t]*\{#([A-Za-z_][\w:.-]*)\}[ \t]*$/;
+const ANCHOR_TAG = /<a\s+(?:[^>]*?\s)?(?:name|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))[^>]*>/gi;
+const ANCHOR_OPEN_ONLY = /^<a\s[^>]*>$/i;
+const ANCHOR_CLOSE = /^<\/a\s*>$/i;
+const ANCHOR_BLOCK = /^(?:\s*<a\s[^>]*>\s*(?:<\/a\s*>)?)+\s*$/i;
+
+/** Names and ids of the `<a name>`/`<a id>` tags in a raw HTML string. */
+export function anchorNamesIn(html: string): string[] {
+  const names: string[] = [];
+  for (const match of html.matchAll(ANCHOR_TAG)) {
+    const name = match[1] ?? match[2] ?? match[3];
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+function anchorBlockNames(node: RootContent | undefined): string[] | null {
+  if (!node) return null;
+  if (node.type === 'html') {
+    return ANCHOR_BLOCK.test(node.value) ? anchorNamesIn(node.value) : null;
+  }
+  if (node.type !== 'paragraph') return null;
+  const names: string[] = [];
+  for (const child of node.children) {
+    if (child.type === 'html') {
+      if (ANCHOR_CLOSE.test(child.value)) continue;
+      if (!ANCHOR_OPEN_ONLY.test(child.value)) return null;
+      const found = anchorNamesIn(child.value);
+      if (found.length === 0) return null;
+      names.push(...found);
+    } else if (!(child.type === 'text' && child.value.trim() === '')) {
+      return null;
+    }
+  }
+  return names.length > 0 ? names : null;
+}
+
+function takeExplicitId(heading: Heading): string | undefined {
+  const last = heading.children[heading.children.length - 1];
+  if (last?.type !== 'text') return undefined;
+  const match = EXPLICIT_ID.exec(last.value);
+  if (!match) return undefined;
+  last.value = last.value.slice(0, match.index);
+  if (last.value === '') heading.children.pop();
+  return match[1];
+}
+
+/**
+ * Gives every heading its id, the way the corpus expects: a trailing `{#id}` wins, then an
+ * `<a name="x"></a>` block directly before the heading (the Laravel convention), else GitHub's
+ * slug of the heading text (unique per page, as github-slugger numbers repeats). Strips the
+ * `{#id}` from the tree so it never shows as text.
+ */
+export function collectAnchors(tree: Root): PageAnchors {
+  const slugger = new GithubSlugger();
+  const headings: HeadingInfo[] = [];
+  const anchors: string[] = [];
+  const seen = new Set<string>();
+  const add = (id: string) => {
+    if (!seen.has(id)) {
+      seen.add(id);
+      anchors.push(id);
+    }
+  };
+
+  const walk = (parent: Parents, topLevel: boolean) => {
+    const children = parent.children as RootContent[];
+    for (let index = 0; index < children.length; index++) {
+      const node = children[index] as Nodes;
+      if (node.type === 'heading') {
+        const explicit = takeExplicitId(node);
+        const previous = children[index - 1];
+        const blockNames = anchorBlockNames(previous);
+        const text = plainText(node).trim();
+        let id: string;
+        let alias: string | undefined;
+        if (explicit) id = explicit;
+        else if (blockNames) {
+          id = blockNames[blockNames.length - 1] as string;
+          alias = slugger.slug(text);
+        } else id = slugger.slug(text);
+        const info: HeadingInfo = { node, depth: node.depth, text, id, topLevel };
+        if (alias && alias !== id) info.alias = alias;
+        if (blockNames && previous) info.anchorBlock = previous as Paragraph | Html;
+        headings.push(info);
+        add(id);
+        continue;
+      }
+      if (node.type === 'html') {
+        for (const name of anchorNamesIn(node.value)) add(name);
+        continue;
+      }
+      if (node.type === 'code' || node.type === 'inlineCode') continue;
+      if ('children' in node) walk(node as Parents, false);
+    }
+  };
+  walk(tree, true);
+  for (const heading of headings) {
+    if (heading.alias === undefined) continue;
+    if (seen.has(heading.alias)) delete heading.alias;
+    else add(heading.alias);
+  }
+  return { headings, anchors };
+}

@@ -1,0 +1,38 @@
+import { open, realpath } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { type SnippetReader, checkSnippetPath, snippetRefused } from '../snippets/policy.js';
+
+/** Snippet files larger than this are refused: an include is an excerpt, not a dump. */
+const MAX_SNIPPET_BYTES = 512 * 1024;
+
+/**
+ * Reads snippet includes from disk, inside `root` only. The real path (symlinks resolved) must lie
+ * inside the real root (compared with a trailing separator, so `/docs-secret` is not inside
+ * `/docs`) and must itself pass the secret-file rules; anything else gets the one uniform refusal.
+ */
+export function createFsSnippetReader(): SnippetReader {
+  return {
+    async read(root, relativePath) {
+      const checked = checkSnippetPath(relativePath);
+      try {
+        const realRoot = await realpath(root);
+        const target = await realpath(join(realRoot, checked));
+        const inside = relative(realRoot, target);
+        if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || target.indexOf(realRoot + sep) !== 0) {
+          throw snippetRefused(relativePath);
+        }
+        checkSnippetPath(inside.split(sep).join('/'));
+        const handle = await open(target, 'r');
+        try {
+          const stats = await handle.stat();
+          if (!stats.isFile() || stats.size > MAX_SNIPPET_BYTES) throw snippetRefused(relativePath);
+          return await handle.readFile('utf8');
+        } finally {
+          await handle.close();
+        }
+      } catch {
+        throw snippetRefused(relativePath);
+      }
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LARAVEL_ROOT, laravelContext, pageFromText } from '../testing/laravel-corpus.js';
+import { createRenderer } from './renderer.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '__fixtures__');
+const update = process.env.UPDATE === '1';
+
+const cases: Array<{ name: string; file: string; htmlInput: 'escape' | 'allow'; sanitize?: boolean }> = [
+  ...['seeding', 'rate-limiting', 'urls', 'hashing', 'encryption', 'csrf'].map((page) => ({
+    name: `laravel-${page}`,
+    file: join(LARAVEL_ROOT, '13.x', `${page}.md`),
+    htmlInput: 'allow' as const,
+  })),
+  { name: 'features-allow', file: join(FIXTURES, 'inputs', 'features.md'), htmlInput: 'allow' },
+  { name: 'features-escape', file: join(FIXTURES, 'inputs', 'features.md'), htmlInput: 'escape' },
+  { name: 'features-sanitized', file: join(FIXTURES, 'inputs', 'features.md'), htmlInput: 'allow', sanitize: true },
+];
+
+/** Compares with the stored fixture, or rewrites it when UPDATE=1 (review the diff). */
+function pin(file: string, actual: string) {
+  const path = join(FIXTURES, file);
+  if (update || !existsSync(path)) writeFileSync(path, actual);
+  expect(actual).toBe(readFileSync(path, 'utf8'));
+}
+
+describe('rendered output fixtures', () => {
+  const renderer = createRenderer();
+  it.each(cases)('$name renders as pinned', async ({ name, file, htmlInput, sanitize }) => {
+    const page = pageFromText(name, readFileSync(file, 'utf8'));
+    const out = await renderer.render(page, laravelContext('13.x', { htmlInput, sanitize: sanitize ?? false }));
+    pin(`${name}.html`, out.html);
+    pin(`${name}.agent.md`, out.markdown);
+    pin(
+      `${name}.json`,
+      `${JSON.stringify({ toc: out.toc, anchors: out.anchors, links: out.links, sections: out.sections, problems: out.problems }, null, 2)}\n`,
+    );
+  });
+});

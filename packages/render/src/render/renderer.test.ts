@@ -1,0 +1,180 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createComponentRegistry, escapeHtml } from '../components/registry.js';
+import { createFsSnippetReader } from '../node/fs-snippet-reader.js';
+import { laravelContext, pageFromText } from '../testing/laravel-corpus.js';
+import { createRenderer } from './renderer.js';
+
+const context = laravelContext('13.x');
+const render = (body: string, overrides = {}, options = {}) =>
+  createRenderer(options).render(pageFromText('guide/page', body), { ...context, ...overrides });
+
+describe('links', () => {
+  it('replaces {{version}} and turns relative and .md links into site URLs of the same version', async () => {
+    const out = await render('[a](/docs/{{version}}/routing#x) [b](other.md#y) [c](../top) [d](https://x.dev)');
+    expect(out.html).toContain('href="/docs/13.x/routing#x"');
+    expect(out.html).toContain('href="/docs/13.x/guide/other#y"');
+    expect(out.html).toContain('href="/docs/13.x/top"');
+    expect(out.html).toContain('href="https://x.dev"');
+    expect(out.links).toEqual([
+      { href: '/docs/{{version}}/routing#x', line: 1 },
+      { href: 'other.md#y', line: 1 },
+      { href: '../top', line: 1 },
+      { href: 'https://x.dev', line: 1 },
+    ]);
+  });
+
+  it('writes absolute links on the origin into the agent Markdown', async () => {
+    const out = await render('See [a](/docs/{{version}}/routing), [b](other.md) and [c](#here).\n\n[ref]: ./x.md');
+    expect(out.markdown).toBe(
+      'See [a](https://docs.example.com/docs/13.x/routing), [b](https://docs.example.com/docs/13.x/guide/other) and [c](https://docs.example.com/docs/13.x/guide/page#here).\n\n[ref]: https://docs.example.com/docs/13.x/guide/x\n',
+    );
+  });
+});
+
+describe('headings and anchors', () => {
+  it('drops raw <a name> tags from the agent Markdown and keeps the anchor on the heading', async () => {
+    const out = await render(
+      '<a name="route-group-middleware"></a>\n### Middleware\n\nText <a name="inline"></a> here.',
+    );
+    expect(out.markdown).toBe('### Middleware {#route-group-middleware}\n\nText  here.\n');
+    expect(out.html).toContain('<h3 id="route-group-middleware"><span id="middleware"></span>Middleware</h3>');
+    expect(out.anchors).toEqual(['route-group-middleware', 'inline', 'middleware']);
+  });
+
+  it('uses {#id} as the heading id and lists H2 and H3 in the table of contents', async () => {
+    const out = await render('# T\n\n## One {#first}\n\n### Two\n\n#### Three');
+    expect(out.html).toContain('<h2 id="first">One</h2>');
+    expect(out.toc).toEqual([
+      { depth: 2, text: 'One', id: 'first' },
+      { depth: 3, text: 'Two', id: 'two' },
+    ]);
+  });
+});
+
+describe('callouts', () => {
+  it('renders > [!WARNING] as a callout and leaves the agent Markdown as written', async () => {
+    const body = '> [!WARNING]\n> Mind the **gap**.';
+    const out = await render(body);
+    expect(out.html).toBe(
+      '<div class="callout callout-warning" data-callout="warning">\n<p class="callout-title">Warning</p>\n<p>Mind the <strong>gap</strong>.</p>\n</div>',
+    );
+    expect(out.markdown).toBe(`${body}\n`);
+    expect(out.sections[0]?.text).toBe('Mind the gap.');
+  });
+});
+
+describe('code', () => {
+  it('highlights code with shiki unless highlight is false', async () => {
+    const body = '```php\necho 1;\n```';
+    expect((await render(body, { highlight: true })).html).toContain('class="shiki');
+    expect((await render(body)).html).toBe('<pre><code class="language-php">echo 1;\n</code></pre>');
+  });
+
+  it('renders a language shiki does not know as a plain block', async () => {
+    const out = await render('```no-such-language\nx\n```', { highlight: true });
+    expect(out.html).toBe('<pre><code class="language-no-such-language">x\n</code></pre>');
+  });
+});
+
+describe('components', () => {
+  const components = createComponentRegistry();
+  components.register('Badge', {
+    html: (props) => `<span class="badge">${escapeHtml(String(props.text))}</span>`,
+    markdown: (props) => `**${props.text}**`,
+  });
+  components.register('Panel', {
+    html: (props, context) =>
+      `<section class="panel" title="${escapeHtml(String(props.title))}">${context.children}</section>`,
+    markdown: (props, context) => `**${props.title}**\n\n${context.children}`,
+  });
+
+  it('renders registered components to HTML and to agent Markdown', async () => {
+    const out = await render(
+      'Use <Badge text="new" /> now.\n\n<Panel title="Tip">\n\nSee [x](x.md).\n\n</Panel>',
+      {},
+      { components },
+    );
+    expect(out.html).toBe(
+      '<p>Use <span class="badge">new</span> now.</p>\n<section class="panel" title="Tip"><p>See <a href="/docs/13.x/guide/x">x</a>.</p></section>',
+    );
+    expect(out.markdown).toBe('Use **new** now.\n\n**Tip**\n\nSee [x](https://docs.example.com/docs/13.x/guide/x).\n');
+    expect(out.problems).toEqual([]);
+  });
+
+  it('reports unknown PascalCase components as components.unknown', async () => {
+    const out = await render('Text\n\n<Missing a="1" />', {}, { components });
+    expect(out.problems).toMatchObject([{ rule: 'components.unknown', line: 3, file: '13.x/guide/page.md' }]);
+    expect(out.html).toContain('&lt;Missing a=&quot;1&quot; /&gt;');
+  });
+
+  it('refuses a component name that is not PascalCase', () => {
+    expect(() => components.register('badge', { html: () => '', markdown: () => '' })).toThrow(/PascalCase/);
+  });
+});
+
+describe('snippet includes', () => {
+  const root = mkdtempSync(join(tmpdir(), 'kit-snippets-'));
+  const docs = join(root, 'docs');
+  mkdirSync(join(docs, 'src'), { recursive: true });
+  mkdirSync(join(docs, 'config'), { recursive: true });
+  mkdirSync(join(root, 'docs-secret'), { recursive: true });
+  writeFileSync(join(docs, 'src', 'app.ts'), 'line1\n// #region setup\nconst a = 1;\n// #endregion\nline5\n');
+  writeFileSync(join(docs, 'config', 'app.php'), '<?php TOPSECRET');
+  writeFileSync(join(docs, '.env'), 'APP_KEY=TOPSECRET');
+  writeFileSync(join(docs, 'server.key'), 'TOPSECRET');
+  writeFileSync(join(root, 'outside.txt'), 'TOPSECRET');
+  writeFileSync(join(root, 'docs-secret', 'x.txt'), 'TOPSECRET');
+  symlinkSync(join(root, 'outside.txt'), join(docs, 'link.txt'));
+  const snippets = createFsSnippetReader();
+  const include = (line: string) => render(line, { snippetsRoot: docs }, { snippets });
+
+  it('includes a whole file, a line range and a region as fenced code', async () => {
+    expect((await include('<<< @/src/app.ts')).markdown).toContain('```ts\nline1\nconst a = 1;\nline5\n```');
+    expect((await include('<<< @/src/app.ts#L1-L1')).markdown).toBe('```ts\nline1\n```\n');
+    const region = await include('<<< @/src/app.ts#setup{js}');
+    expect(region.markdown).toBe('```js\nconst a = 1;\n```\n');
+    expect(region.html).toBe('<pre><code class="language-js">const a = 1;\n</code></pre>');
+  });
+
+  it.each([
+    '<<< @/../outside.txt',
+    '<<< @/src/../../outside.txt',
+    '<<< @/../docs-secret/x.txt',
+    '<<< @/link.txt',
+    '<<< @/.env',
+    '<<< @/config/app.php',
+    '<<< @/server.key',
+    '<<< @/vendor/autoload.php',
+    '<<< @/node_modules/x/index.js',
+    '<<< @/storage/logs/laravel.log',
+    '<<< @/missing.ts',
+  ])('refuses %s with the one uniform problem', async (line) => {
+    const out = await include(line);
+    expect(out.problems).toHaveLength(1);
+    expect(out.problems[0]?.rule).toBe('snippets.missing');
+    expect(out.problems[0]?.message).toMatch(/cannot be included: no such readable file inside snippets\.root/);
+    expect(out.html + out.markdown).not.toContain('TOPSECRET');
+  });
+
+  it('includes nothing when the set has no snippets.root', async () => {
+    const out = await render('<<< @/src/app.ts', { snippetsRoot: null }, { snippets });
+    expect(out.problems[0]).toMatchObject({ rule: 'snippets.missing' });
+  });
+});
+
+describe('the render cache', () => {
+  it('renders an unchanged page once and a changed page again', async () => {
+    let calls = 0;
+    const components = createComponentRegistry();
+    components.register('Count', { html: () => `<b>${++calls}</b>`, markdown: () => '' });
+    const renderer = createRenderer({ components });
+    const first = await renderer.render(pageFromText('p', '<Count />'), context);
+    const again = await renderer.render(pageFromText('p', '<Count />'), context);
+    expect(again).toBe(first);
+    await renderer.render(pageFromText('p', '<Count />\n'), context);
+    expect(calls).toBe(2);
+  });
+});

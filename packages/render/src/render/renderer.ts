@@ -1,0 +1,636 @@
+import type { PageRenderer, RenderContext, RenderedPage, SourcePage, SourceProblem, TocEntry } from '@kit/core';
+import GithubSlugger from 'github-slugger';
+import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+import type { Blockquote, Code, Html, Nodes, Parents, Root, RootContent } from 'mdast';
+import { type Handlers, defaultHandlers, toHast } from 'mdast-util-to-hast';
+import {
+  type ComponentProps,
+  type ComponentRegistry,
+  defaultComponents,
+  escapeHtml,
+  parseProps,
+} from '../components/registry.js';
+import { highlightCode } from '../highlight/highlight.js';
+import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
+import { filterTags } from '../html/tagfilter.js';
+import { resolveLink, replaceVersion } from '../links/links.js';
+import { anchorNamesIn, collectAnchors } from '../markdown/headings.js';
+import { tooComplex } from '../markdown/complexity.js';
+import { parseMarkdown } from '../markdown/parse.js';
+import { sectionsFromTree } from '../sections/sections.js';
+import {
+  type SnippetDirective,
+  type SnippetReader,
+  checkSnippetPath,
+  parseSnippetDirective,
+  selectSnippet,
+  snippetLanguage,
+  snippetRefused,
+} from '../snippets/policy.js';
+import { type Edit, applyEdits } from './edits.js';
+import { LruCache } from './lru.js';
+
+export interface RendererOptions {
+  /** Components PascalCase tags resolve to; default: the registry `registerComponent` fills. */
+  components?: ComponentRegistry;
+  /** Reads `<<< @/path` includes; without one every include is reported and left as written. */
+  snippets?: SnippetReader;
+  /**
+   * Rendered pages kept in memory, keyed by content hash and render context.
+   * @default 1000
+   */
+  cacheSize?: number;
+}
+
+/** A renderer with its cache exposed for tests and hot reload. */
+export interface KitRenderer extends PageRenderer {
+  /** Forgets every cached render (after components were registered or replaced). */
+  clearCache(): void;
+}
+
+/** A PascalCase component found in the tree, wrapping its children when it is paired. */
+interface ComponentNode {
+  type: 'kitComponent';
+  name: string;
+  props: ComponentProps;
+  children: RootContent[];
+  start: number;
+  end: number;
+  innerStart: number;
+  innerEnd: number;
+  html?: string;
+  position?: Html['position'];
+}
+
+declare module 'mdast' {
+  interface RootContentMap {
+    kitComponent: ComponentNode;
+  }
+  interface PhrasingContentMap {
+    kitComponent: ComponentNode;
+  }
+}
+
+interface Include {
+  node: RootContent;
+  parent: Parents;
+  directive: SnippetDirective;
+  written: string;
+}
+
+interface CacheEntry {
+  page: RenderedPage;
+  /** Included files and their text at render time; a changed snippet invalidates the entry. */
+  includes: Array<{ path: string; text: string }>;
+}
+
+const CALLOUT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\r?\n|$)/i;
+const SELF_CLOSING = /^<([A-Z][A-Za-z0-9]*)((?:\s[^>]*?)?)\s*\/>$/;
+const OPENING = /^<([A-Z][A-Za-z0-9]*)((?:\s[^>]*)?)>$/;
+const WHOLE_BLOCK = /^<([A-Z][A-Za-z0-9]*)((?:\s[^>]*)?)>([\s\S]*)<\/\1\s*>$/;
+const PASCAL_TAG = /^<\/?([A-Z][A-Za-z0-9]*)[\s/>]/;
+const ANCHOR_ONLY = /^<a\s(?![^>]*\bhref\s*=)[^>]*\b(?:name|id)\s*=[^>]*>$/i;
+const ANCHOR_CLOSE = /^<\/a\s*>$/i;
+const RAW_HREF = /<a\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
+
+function contextKey(page: SourcePage, context: RenderContext): string {
+  return [
+    page.contentHash,
+    page.path,
+    context.set,
+    context.version,
+    context.locale,
+    context.versionSegment,
+    context.pageUrl(page.path),
+    context.origin,
+    context.sanitize ? 'sanitize' : context.htmlInput,
+    context.snippetsRoot ?? '',
+    context.highlight === false ? 'plain' : 'highlight',
+  ].join('\u0001');
+}
+
+function fence(content: string, lang: string): string {
+  const longest = Math.max(2, ...[...content.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  const marks = '`'.repeat(longest + 1);
+  return `${marks}${lang}\n${content}\n${marks}`;
+}
+
+/**
+ * Creates the Markdown renderer: one parse per page to mdast, from which the article HTML, table
+ * of contents, sections, anchors, links and the agent Markdown twin are all derived. Renders are
+ * cached by content hash and context (LRU), so an unchanged page is never rendered twice.
+ *
+ * @example
+ * const renderer = createRenderer({ snippets: createFsSnippetReader() }); // reader from '@kit/render/node'
+ * const rendered = await renderer.render(page, context);
+ */
+export function createRenderer(options: RendererOptions = {}): KitRenderer {
+  const components = options.components ?? defaultComponents;
+  const cache = new LruCache<string, Promise<CacheEntry>>(options.cacheSize ?? 1000);
+
+  async function stillFresh(entry: CacheEntry, context: RenderContext): Promise<boolean> {
+    if (entry.includes.length === 0) return true;
+    if (!options.snippets || !context.snippetsRoot) return false;
+    for (const include of entry.includes) {
+      const text = await options.snippets.read(context.snippetsRoot, include.path).catch(() => null);
+      if (text !== include.text) return false;
+    }
+    return true;
+  }
+
+  return {
+    async render(page, context) {
+      const key = contextKey(page, context);
+      const cached = cache.get(key);
+      if (cached) {
+        const entry = await cached.catch(() => null);
+        if (entry && (await stillFresh(entry, context))) return entry.page;
+        cache.delete(key);
+      }
+      const pending = renderPage(page, context, components, options.snippets);
+      cache.set(key, pending);
+      pending.catch(() => cache.delete(key));
+      return (await pending).page;
+    },
+    clearCache() {
+      for (const key of [...cacheKeys(cache)]) cache.delete(key);
+    },
+  };
+}
+
+function cacheKeys(cache: LruCache<string, unknown>): string[] {
+  return [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
+}
+
+async function renderPage(
+  page: SourcePage,
+  context: RenderContext,
+  components: ComponentRegistry,
+  reader: SnippetReader | undefined,
+): Promise<CacheEntry> {
+  const source = page.body;
+  const complexity = tooComplex(source);
+  if (complexity) return unparsedPage(page, complexity);
+  const tree = parseMarkdown(source);
+  const lineOffset = page.bodyLine - 1;
+  const problems: SourceProblem[] = [];
+  const edits: Edit[] = [];
+  const links: RenderedPage['links'] = [];
+  const includes: Include[] = [];
+  const componentNodes: ComponentNode[] = [];
+  const codeBlocks: Code[] = [];
+  const dropped = new WeakSet<object>();
+  const callouts = new WeakMap<Blockquote, string>();
+  const lineOf = (node: { position?: Nodes['position'] }) =>
+    node.position ? node.position.start.line + lineOffset : undefined;
+  const problem = (rule: string, message: string, node: { position?: Nodes['position'] }, fix?: string) => {
+    const entry: SourceProblem = { rule, severity: 'warning', message };
+    if (page.file) entry.file = page.file;
+    const line = lineOf(node);
+    if (line !== undefined) entry.line = line;
+    if (fix) entry.fix = fix;
+    problems.push(entry);
+  };
+  const offsets = (node: { position?: Nodes['position'] }): [number, number] | null => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    return start === undefined || end === undefined ? null : [start, end];
+  };
+
+  const rewriteDestination = (node: Nodes, url: string, agentUrl: string) => {
+    const range = offsets(node);
+    if (!range || agentUrl === url) return;
+    const written = source.slice(range[0], range[1]);
+    const marker = node.type === 'definition' ? ']:' : '](';
+    let from = 0;
+    if (node.type === 'link') {
+      if (!written.startsWith('[')) return;
+      const lastChild = node.children[node.children.length - 1];
+      from = lastChild?.position?.end.offset !== undefined ? lastChild.position.end.offset - range[0] : 1;
+    }
+    const at = written.indexOf(marker, from);
+    if (at === -1) return;
+    let start = at + 2;
+    while (start < written.length && /\s/.test(written[start] as string)) start++;
+    let end = start;
+    if (written[start] === '<') {
+      end = written.indexOf('>', start);
+      if (end === -1) return;
+      end++;
+    } else {
+      let depth = 0;
+      while (end < written.length) {
+        const char = written[end] as string;
+        if (char === '\\') end += 2;
+        else if (/\s/.test(char)) break;
+        else if (char === '(') {
+          depth++;
+          end++;
+        } else if (char === ')') {
+          if (depth === 0) break;
+          depth--;
+          end++;
+        } else end++;
+      }
+    }
+    const safe = /[\s()<>]/.test(agentUrl) ? `<${agentUrl.replace(/[<>]/g, encodeURIComponent)}>` : agentUrl;
+    edits.push({ start: range[0] + start, end: range[0] + end, text: safe });
+  };
+
+  const wrapComponent = (parent: Parents, index: number, node: Html): ComponentNode | null => {
+    const children = parent.children as RootContent[];
+    const range = offsets(node);
+    if (!range) return null;
+    const selfClosing = SELF_CLOSING.exec(node.value.trim());
+    if (selfClosing) {
+      const component: ComponentNode = {
+        type: 'kitComponent',
+        name: selfClosing[1] as string,
+        props: parseProps(selfClosing[2] ?? ''),
+        children: [],
+        start: range[0],
+        end: range[1],
+        innerStart: range[1],
+        innerEnd: range[1],
+        position: node.position,
+      };
+      children[index] = component;
+      return component;
+    }
+    const whole = WHOLE_BLOCK.exec(node.value.trim());
+    if (whole) {
+      const inner = whole[3] as string;
+      const innerStart = range[0] + node.value.indexOf(inner, (whole[1] as string).length + 1);
+      const innerTree = parseMarkdown(inner);
+      const component: ComponentNode = {
+        type: 'kitComponent',
+        name: whole[1] as string,
+        props: parseProps(whole[2] ?? ''),
+        // Offsets of the inner tree are relative to `inner`; its own edits are not mapped back.
+        children: innerTree.children,
+        start: range[0],
+        end: range[1],
+        innerStart,
+        innerEnd: innerStart + inner.length,
+        position: node.position,
+      };
+      children[index] = component;
+      return component;
+    }
+    const opening = OPENING.exec(node.value.trim());
+    if (!opening) return null;
+    const name = opening[1] as string;
+    const closeAt = children.findIndex(
+      (sibling, at) =>
+        at > index && sibling.type === 'html' && new RegExp(`^</${name}\\s*>$`).test(sibling.value.trim()),
+    );
+    if (closeAt === -1) return null;
+    const closing = children[closeAt] as Html;
+    const closingRange = offsets(closing);
+    if (!closingRange) return null;
+    const component: ComponentNode = {
+      type: 'kitComponent',
+      name,
+      props: parseProps(opening[2] ?? ''),
+      children: children.slice(index + 1, closeAt),
+      start: range[0],
+      end: closingRange[1],
+      innerStart: range[1],
+      innerEnd: closingRange[0],
+      position: {
+        start: (node.position as NonNullable<Html['position']>).start,
+        end: (closing.position as NonNullable<Html['position']>).end,
+      },
+    };
+    children.splice(index, closeAt - index + 1, component);
+    return component;
+  };
+
+  const scan = (parent: Parents) => {
+    const children = parent.children as RootContent[];
+    for (let index = 0; index < children.length; index++) {
+      let node = children[index] as RootContent;
+      switch (node.type) {
+        case 'code':
+          if (node.lang) codeBlocks.push(node);
+          continue;
+        case 'inlineCode':
+        case 'yaml':
+          continue;
+        case 'paragraph': {
+          const first = node.children[0];
+          if (first?.type === 'text' && first.value.startsWith('<<<')) {
+            const range = offsets(node);
+            const written = range ? source.slice(range[0], range[1]) : '';
+            const directive = parseSnippetDirective(written);
+            if (directive) {
+              includes.push({ node, parent, directive, written: directive.path });
+              continue;
+            }
+          }
+          break;
+        }
+        case 'blockquote': {
+          const first = node.children[0];
+          const text = first?.type === 'paragraph' ? first.children[0] : undefined;
+          const match = text?.type === 'text' ? CALLOUT.exec(text.value) : null;
+          if (match && text?.type === 'text' && first?.type === 'paragraph') {
+            callouts.set(node, (match[1] as string).toLowerCase());
+            text.value = text.value.slice(match[0].length);
+            if (text.value === '') first.children.shift();
+            if (first.children.length === 0) node.children.shift();
+          }
+          break;
+        }
+        case 'html': {
+          const value = node.value.trim();
+          if (PASCAL_TAG.test(value)) {
+            const component = wrapComponent(parent, index, node);
+            if (component) {
+              node = component as unknown as RootContent;
+              break;
+            }
+            const name = (PASCAL_TAG.exec(value) as RegExpExecArray)[1] as string;
+            if (!components.get(name)) {
+              problem(
+                'components.unknown',
+                `Unknown component <${name}>.`,
+                node,
+                `Register it with registerComponent('${name}', { html, markdown }), or write it in lower case if it is an HTML tag.`,
+              );
+            }
+            continue;
+          }
+          for (const match of node.value.matchAll(RAW_HREF)) {
+            const href = match[1] ?? match[2] ?? match[3];
+            const line = lineOf(node);
+            if (href) links.push(line === undefined ? { href } : { href, line });
+          }
+          // Raw anchors only mark ids; the agent twin drops them (`</a>` right after goes too).
+          const range = offsets(node);
+          if (
+            range &&
+            (ANCHOR_ONLY.test(value) ||
+              (parent.type !== 'paragraph' &&
+                anchorNamesIn(value).length > 0 &&
+                /^(?:\s*<a\s[^>]*>\s*(?:<\/a\s*>)?)+\s*$/i.test(value)))
+          ) {
+            edits.push({ start: range[0], end: range[1], text: '' });
+            const next = children[index + 1];
+            const nextRange = next ? offsets(next) : null;
+            if (next?.type === 'html' && ANCHOR_CLOSE.test(next.value.trim()) && nextRange) {
+              edits.push({ start: nextRange[0], end: nextRange[1], text: '' });
+            }
+          }
+          continue;
+        }
+        case 'text': {
+          if (node.value.includes('{{')) {
+            node.value = replaceVersion(node.value, context.versionSegment);
+            const range = offsets(node);
+            if (range) {
+              const written = source.slice(range[0], range[1]);
+              const replaced = replaceVersion(written, context.versionSegment);
+              if (replaced !== written) edits.push({ start: range[0], end: range[1], text: replaced });
+            }
+          }
+          continue;
+        }
+        case 'link':
+        case 'definition': {
+          const line = lineOf(node);
+          links.push(line === undefined ? { href: node.url } : { href: node.url, line });
+          const resolved = resolveLink(node.url, page.path, context);
+          rewriteDestination(node, node.url, resolved.agent);
+          node.url = resolved.site;
+          break;
+        }
+        case 'image': {
+          const url = replaceVersion(node.url, context.versionSegment);
+          const resolved = resolveLink(url, page.path, context);
+          node.url = resolved.site === '' ? '' : url;
+          continue;
+        }
+        default:
+          break;
+      }
+      if ('children' in node) {
+        scan(node as Parents);
+        if (node.type === 'kitComponent') componentNodes.push(node);
+      }
+    }
+  };
+  scan(tree);
+
+  const { headings, anchors } = collectAnchors(tree);
+  const headingInfo = new Map(headings.map((h) => [h.node, h]));
+  const slugger = new GithubSlugger();
+  for (const heading of headings) {
+    const range = offsets(heading.node);
+    if (heading.anchorBlock) {
+      const blockRange = offsets(heading.anchorBlock);
+      if (range && blockRange) edits.push({ start: blockRange[0], end: range[0], text: '' });
+      const names = heading.anchorBlock.type === 'html' ? anchorNamesIn(heading.anchorBlock.value) : null;
+      if (context.htmlInput === 'allow' && !context.sanitize && (names === null || names.length <= 1)) {
+        dropped.add(heading.anchorBlock);
+      }
+      // Agents keep the anchor the site uses, so `read_page` sections and links still match.
+      if (range && source[range[0]] === '#' && slugger.slug(heading.text, true) !== heading.id) {
+        const line = source.slice(range[0], range[1]);
+        if (!/\{#[^}]+\}\s*$/.test(line)) edits.push({ start: range[1], end: range[1], text: ` {#${heading.id}}` });
+      }
+    }
+  }
+
+  const includedFiles: CacheEntry['includes'] = [];
+  await Promise.all(
+    includes.map(async (include) => {
+      const { node, parent, directive } = include;
+      if (!reader || !context.snippetsRoot) {
+        problem(
+          'snippets.missing',
+          `Snippet "<<< @/${directive.path}" is not included: this set has no snippets.root.`,
+          node,
+          'Set snippets.root for the set (database sets include nothing without one).',
+        );
+        return;
+      }
+      let text: string;
+      try {
+        checkSnippetPath(directive.path);
+        text = await reader.read(context.snippetsRoot, directive.path);
+      } catch {
+        const error = snippetRefused(directive.path);
+        problem('snippets.missing', error.message, node, 'Point the include at a readable file under snippets.root.');
+        return;
+      }
+      includedFiles.push({ path: directive.path, text });
+      const selected = selectSnippet(text, directive);
+      if (selected === null) {
+        const what = directive.region
+          ? `region "${directive.region}"`
+          : `lines ${directive.lines?.from}-${directive.lines?.to}`;
+        problem(
+          'snippets.missing',
+          `Snippet "<<< @/${directive.path}" has no ${what}.`,
+          node,
+          'Mark the region with `#region name` and `#endregion` comments, or fix the line range.',
+        );
+        return;
+      }
+      const lang = snippetLanguage(directive);
+      const code: Code = { type: 'code', lang: lang || null, meta: null, value: selected };
+      const siblings = parent.children as RootContent[];
+      siblings[siblings.indexOf(node)] = code;
+      if (lang) codeBlocks.push(code);
+      const range = offsets(node);
+      if (range) edits.push({ start: range[0], end: range[1], text: fence(selected, lang) });
+    }),
+  );
+
+  const highlighted = new Map<Code, Element>();
+  const trusted = new WeakSet<object>();
+  if (context.highlight !== false) {
+    await Promise.all(
+      codeBlocks.map(async (code) => {
+        const element = await highlightCode(code.value, code.lang as string);
+        if (element) {
+          highlighted.set(code, element);
+          trusted.add(element);
+        }
+      }),
+    );
+  }
+
+  const escapeRaw = context.sanitize || context.htmlInput !== 'allow';
+  const handlers: Handlers = {
+    heading(state, node) {
+      const element = defaultHandlers.heading(state, node);
+      const heading = headingInfo.get(node);
+      if (heading) element.properties.id = heading.id;
+      if (heading?.alias) {
+        element.children.unshift({ type: 'element', tagName: 'span', properties: { id: heading.alias }, children: [] });
+      }
+      return element;
+    },
+    html(_state, node) {
+      if (dropped.has(node)) return undefined;
+      if (escapeRaw) return { type: 'text', value: node.value };
+      return { type: 'raw', value: filterTags(node.value) } as unknown as ElementContent;
+    },
+    paragraph(state, node) {
+      if (dropped.has(node)) return undefined;
+      return defaultHandlers.paragraph(state, node);
+    },
+    blockquote(state, node) {
+      const kind = callouts.get(node);
+      if (!kind) return defaultHandlers.blockquote(state, node);
+      const title: Element = {
+        type: 'element',
+        tagName: 'p',
+        properties: { className: ['callout-title'] },
+        children: [{ type: 'text', value: kind.charAt(0).toUpperCase() + kind.slice(1) }],
+      };
+      return {
+        type: 'element',
+        tagName: 'div',
+        properties: { className: ['callout', `callout-${kind}`], dataCallout: kind },
+        children: state.wrap([title, ...state.all(node)], true),
+      };
+    },
+    code(state, node) {
+      return highlighted.get(node) ?? defaultHandlers.code(state, node);
+    },
+    kitComponent(state, node: ComponentNode) {
+      if (node.html !== undefined) return { type: 'raw', value: node.html } as unknown as ElementContent;
+      return state.all(node as unknown as Parents);
+    },
+  } as Handlers;
+
+  const nodesToHtml = (nodes: RootContent[]) =>
+    toHtml(toHast({ type: 'root', children: nodes } as Root, { allowDangerousHtml: true, handlers }) as HastRoot, {
+      allowDangerousHtml: true,
+    });
+
+  for (const component of componentNodes) {
+    const definition = components.get(component.name);
+    if (!definition) {
+      problem(
+        'components.unknown',
+        `Unknown component <${component.name}>.`,
+        component,
+        `Register it with registerComponent('${component.name}', { html, markdown }), or write it in lower case if it is an HTML tag.`,
+      );
+      component.html = escapeHtml(source.slice(component.start, component.innerStart));
+      const closing = source.slice(component.innerEnd, component.end);
+      const inner = nodesToHtml(component.children);
+      component.html = `${component.html}${inner}${escapeHtml(closing)}`;
+      continue;
+    }
+    const base = { render: context, pagePath: page.path };
+    const hasChildren = component.children.length > 0;
+    const [html, markdown] = await Promise.all([
+      definition.html(component.props, hasChildren ? { ...base, children: nodesToHtml(component.children) } : base),
+      definition.markdown(
+        component.props,
+        hasChildren
+          ? { ...base, children: applyEdits(source, edits, component.innerStart, component.innerEnd).trim() }
+          : base,
+      ),
+    ]);
+    component.html = html;
+    edits.push({ start: component.start, end: component.end, text: markdown });
+  }
+
+  const hast = toHast(tree, { allowDangerousHtml: true, handlers }) as HastRoot;
+  if (context.sanitize) sanitizeTree(hast, trusted);
+  else if (!escapeRaw) filterRawNodes(hast);
+  const html = toHtml(hast, { allowDangerousHtml: !context.sanitize });
+
+  const toc: TocEntry[] = headings
+    .filter((h) => h.topLevel && h.depth >= 2 && h.depth <= 3)
+    .map((h) => ({ depth: h.depth, text: h.text, id: context.sanitize ? `user-content-${h.id}` : h.id }));
+
+  const markdown = `${applyEdits(source, edits)
+    .replace(/^[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
+
+  return {
+    page: {
+      html,
+      toc,
+      markdown,
+      sections: sectionsFromTree(tree, headings),
+      anchors,
+      links,
+      problems,
+    },
+    includes: includedFiles,
+  };
+}
+
+/** A page too complex to parse in bounded time: shown as plain text, reported, never parsed. */
+function unparsedPage(page: SourcePage, reason: string): CacheEntry {
+  const problem: SourceProblem = {
+    rule: 'markdown.complexity',
+    severity: 'warning',
+    message: `The page is too complex to render (${reason}); it is shown as plain text.`,
+    fix: 'Flatten the nesting or split the page; real documentation never needs this.',
+  };
+  if (page.file) problem.file = page.file;
+  const text = page.body.trim();
+  return {
+    page: {
+      html: `<pre class="kit-unparsed">${escapeHtml(page.body)}</pre>`,
+      toc: [],
+      markdown: `${text}\n`,
+      sections: text === '' ? [] : [{ heading: '', headingPath: [], depth: 0, text }],
+      anchors: [],
+      links: [],
+      problems: [problem],
+    },
+    includes: [],
+  };
+}
