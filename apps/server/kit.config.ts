@@ -1,30 +1,40 @@
 import { resolve } from 'node:path';
-import { defineConfig } from '@kit/core';
+import { defineConfig, type KitEnv } from '@kit/core';
 import { createMiniSearchDriver } from '@kit/search/examples/minisearch-driver';
 
-// The Laravel corpus sits beside the repository (`../shared/corpora/laravel`); KIT_LARAVEL_PATH overrides.
-const laravelPath = process.env.KIT_LARAVEL_PATH ?? resolve(import.meta.dirname, '../../../shared/corpora/laravel');
-
-export default defineConfig({
-  sets: {
-    // Kit's own documentation, from apps/site.
-    docs: {
-      route: { prefix: 'docs' },
-      source: { driver: 'repository', path: '../site' },
+/**
+ * The reference server's config, built from an environment so a test or an embedding host can pass
+ * its own (`createReferenceServer({ env })`) instead of mutating `process.env`.
+ */
+export function referenceConfig(env: KitEnv) {
+  // The Laravel corpus sits beside the repository (`../shared/corpora/laravel`); KIT_LARAVEL_PATH overrides.
+  const laravelPath = env.KIT_LARAVEL_PATH ?? resolve(import.meta.dirname, '../../../shared/corpora/laravel');
+  return defineConfig({
+    sets: {
+      // Kit's own documentation, from apps/site.
+      docs: {
+        route: { prefix: 'docs' },
+        source: { driver: 'repository', path: '../site' },
+      },
+      // KIT_LARAVEL=1 adds the Laravel docs (three versions) as a second set. Its pages mark anchors with
+      // raw <a name> tags, so it is served as its owners would: a trusted repository set with html_input allow.
+      ...(env.KIT_LARAVEL
+        ? {
+            laravel: {
+              route: { prefix: 'laravel' },
+              source: { driver: 'repository' as const, path: laravelPath },
+              html_input: 'allow' as const,
+              search: { driver: env.KIT_LARAVEL_SEARCH ?? 'server' },
+            },
+          }
+        : {}),
     },
-    // KIT_LARAVEL=1 adds the Laravel docs (three versions) as a second set. Its pages mark anchors with
-    // raw <a name> tags, so it is served as its owners would: a trusted repository set with html_input allow.
-    ...(process.env.KIT_LARAVEL
-      ? {
-          laravel: {
-            route: { prefix: 'laravel' },
-            source: { driver: 'repository' as const, path: laravelPath },
-            html_input: 'allow' as const,
-            search: { driver: process.env.KIT_LARAVEL_SEARCH ?? 'server' },
-          },
-        }
-      : {}),
-  },
-  // The worked example of a custom search driver: `search: { driver: 'minisearch' }` on any set uses it.
-  searchDrivers: { minisearch: createMiniSearchDriver },
-});
+    // The worked example of a custom search driver: `search: { driver: 'minisearch' }` on any set uses it.
+    searchDrivers: { minisearch: createMiniSearchDriver },
+    // KIT_MCP_RATE_LIMIT ('requests,minutes') sets every set's web MCP limit, e.g. low to show that several
+    // processes sharing KIT_REDIS_URL count one limit, or high for a conformance run.
+    ...(env.KIT_MCP_RATE_LIMIT ? { mcp: { web: { rate_limit: env.KIT_MCP_RATE_LIMIT } } } : {}),
+  });
+}
+
+export default referenceConfig(process.env);

@@ -1,19 +1,24 @@
 import { serve } from '@hono/node-server';
-import { createReferenceServer } from './server.js';
+import { createReferenceServer, isLoopbackHost, LOOPBACK_HOSTS } from './server.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? 'localhost';
-const started = performance.now();
+const origin = process.env.KIT_URL ?? `http://localhost:${port}`;
 const server = await createReferenceServer({
-  origin: process.env.KIT_URL ?? `http://localhost:${port}`,
+  origin,
   ...(process.env.KIT_REDIS_URL ? { redisUrl: process.env.KIT_REDIS_URL } : {}),
+  ...(process.env.KIT_REDIS_PREFIX ? { redisKeyPrefix: process.env.KIT_REDIS_PREFIX } : {}),
+  // Listening on loopback, the MCP endpoint answers only loopback names and the public origin's host:
+  // a page on a rebinding domain (evil.example resolving to 127.0.0.1) sends its own Host and is refused.
+  ...(isLoopbackHost(hostname) ? { allowedHosts: [...LOOPBACK_HOSTS, new URL(origin).host] } : {}),
 });
 
 const listener = serve({ fetch: server.app.fetch, port, hostname }, (info) => {
   const sets = [...server.kit.sets.values()].map(
     (set) => `  ${set.key}: http://localhost:${info.port}/${set.config.route.prefix}`,
   );
-  console.log(`Kit reference server ready in ${Math.round(performance.now() - started)} ms\n${sets.join('\n')}`);
+  // performance.now() counts from process start, so this includes loading the modules.
+  console.log(`Kit reference server ready in ${Math.round(performance.now())} ms\n${sets.join('\n')}`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

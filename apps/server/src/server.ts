@@ -1,6 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type LoadedKit, loadKit } from '@kit/cli';
+import { type KitEnv, resolveConfig } from '@kit/core';
+import { parseDotenv } from '@kit/core/node';
 import { createKitApp, createRedisRateLimitStore } from '@kit/http-hono';
 import { Hono } from 'hono';
+import { referenceConfig } from '../kit.config.js';
 
 const appRoot = new URL('..', import.meta.url).pathname;
 
@@ -12,6 +17,19 @@ export interface ReferenceServerOptions {
   redisUrl?: string;
   /** Environment the config reads (default: process.env). */
   env?: Record<string, string | undefined>;
+  /** Key prefix of the shared Redis counters (`KIT_REDIS_PREFIX`, default `kit:rl:`). */
+  redisKeyPrefix?: string;
+  /**
+   * Host names the MCP endpoint answers for; an entry without a port matches any port. main.ts sets
+   * the loopback names when it listens on a loopback address, which stops DNS rebinding.
+   */
+  allowedHosts?: string[];
+  /**
+   * Watch repository sets and refresh only what changed. Sets then keep page lists, navigation and
+   * finished public pages between requests instead of reading the folder on every one.
+   * @default true
+   */
+  watch?: boolean;
 }
 
 /**
@@ -21,12 +39,21 @@ export interface ReferenceServerOptions {
 export async function createReferenceServer(
   options: ReferenceServerOptions = {},
 ): Promise<{ app: Hono; kit: LoadedKit; close(): Promise<void> }> {
+  const env = withDotenv(options.env ?? process.env);
+  // Built from the env given here, not the one kit.config.ts saw at import, so KIT_LARAVEL in
+  // options.env adds the Laravel set without touching process.env.
+  const config = resolveConfig(referenceConfig(env), { env, root: appRoot, file: join(appRoot, 'kit.config.ts') });
   const kit = await loadKit({
-    cwd: appRoot,
-    ...(options.env ? { env: options.env } : {}),
+    config,
+    watch: options.watch ?? true,
     ...(options.origin ? { origin: options.origin } : {}),
   });
-  const rateLimitStore = options.redisUrl ? createRedisRateLimitStore({ url: options.redisUrl }) : undefined;
+  const rateLimitStore = options.redisUrl
+    ? createRedisRateLimitStore({
+        url: options.redisUrl,
+        ...(options.redisKeyPrefix ? { keyPrefix: options.redisKeyPrefix } : {}),
+      })
+    : undefined;
   const app = new Hono();
   app.get('/', (c) => c.redirect(`/${kit.set().config.route.prefix}`));
   app.route(
@@ -35,6 +62,7 @@ export async function createReferenceServer(
       kit,
       ...(rateLimitStore ? { rateLimitStore } : {}),
       ...(options.origin ? { origin: options.origin } : {}),
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     }),
   );
   return {
@@ -45,4 +73,19 @@ export async function createReferenceServer(
       await rateLimitStore?.close();
     },
   };
+}
+
+/** The names a loopback listener is reached by; a browser page on any other name is DNS rebinding. */
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+/** True for a listen address only this machine reaches (`localhost`, 127.0.0.0/8, `::1`). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** The app's `.env` under the given environment, which wins, as the config loader does it. */
+function withDotenv(env: KitEnv): KitEnv {
+  const file = join(appRoot, '.env');
+  if (!existsSync(file)) return env;
+  return { ...parseDotenv(readFileSync(file, 'utf8'), env, file), ...env };
 }

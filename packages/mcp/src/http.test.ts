@@ -236,6 +236,22 @@ describe('the web MCP endpoint over real HTTP', () => {
     expect(textOf(page)).toContain('Unreleased queue engine.');
     await client.close();
   });
+
+  it('acts for each request’s own caller when servers are reused between requests', async () => {
+    const staffClient = await connect(`${base}/docs/mcp`, 'staff');
+    const guestClient = await connect(`${base}/docs/mcp`);
+    const read = { name: 'read_page', arguments: { path: 'queues', version: '4.x' } };
+    for (let round = 0; round < 3; round++) {
+      expect(textOf(await staffClient.callTool(read))).toContain('Unreleased queue engine.');
+      const asGuest = await guestClient.callTool(read);
+      expect(asGuest.isError).toBe(true);
+      expect(textOf(asGuest)).not.toContain('Unreleased');
+    }
+    const adminClient = await connect(`${base}/docs/mcp`, 'admin');
+    expect((await adminClient.listTools()).tools.map((tool) => tool.name)).toContain('validate_docs');
+    expect((await guestClient.listTools()).tools.map((tool) => tool.name)).not.toContain('validate_docs');
+    await Promise.all([staffClient.close(), guestClient.close(), adminClient.close()]);
+  });
 });
 
 describe('the web MCP endpoint host check', () => {
@@ -253,6 +269,23 @@ describe('the web MCP endpoint host check', () => {
       allowedHosts: ['127.0.0.1:8080', 'localhost:8080'],
     });
     expect(refused.status).toBe(403);
+  });
+
+  it('matches an allowed host without a port on any port, and still refuses other names', async () => {
+    const kit = createFixtureKit();
+    const send = (host: string) =>
+      handleMcpHttpRequest(
+        new Request(`http://${host}/docs/mcp`, {
+          method: 'POST',
+          headers: { Host: host, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+          body: initialize,
+        }),
+        { kit, set: 'docs', viewer: guest, allowedHosts: ['localhost', '127.0.0.1', '[::1]'] },
+      );
+    expect((await send('127.0.0.1:43117')).status).toBe(200);
+    expect((await send('[::1]:8080')).status).toBe(200);
+    expect((await send('localhost.evil.example:43117')).status).toBe(403);
+    expect((await send('evil.example')).status).toBe(403);
   });
 
   it('answers 404 for a set whose web endpoint is turned off', async () => {

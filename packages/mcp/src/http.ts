@@ -1,7 +1,9 @@
 import type { DocSet, Kit, Viewer } from '@kit/core';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { ValidateDocs } from './context.js';
-import { createMcpServer } from './server.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpContext, ValidateDocs } from './context.js';
+import { mcpInstructions } from './instructions.js';
+import { buildMcpServer } from './server.js';
 
 /** Largest request body the web endpoint reads: 1 MiB. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -17,8 +19,9 @@ export interface McpHttpOptions {
   /** Origins besides the request's own that browsers may call from (`https://app.example.com`). */
   allowedOrigins?: string[];
   /**
-   * Host names (with port when not default) the endpoint answers for. Set it when the server listens on
-   * a loopback or private address: a page on a rebinding domain sends its own Host, which only this list stops.
+   * Host names the endpoint answers for: `host:port` matches exactly, a bare name (`localhost`) any port.
+   * Set it when the server listens on a loopback or private address: a page on a rebinding domain sends
+   * its own Host, which only this list stops.
    */
   allowedHosts?: string[];
   /** Default: {@link MCP_MAX_BODY_BYTES}. */
@@ -41,10 +44,23 @@ export function mcpErrorResponse(status: number, message: string, headers: Recor
   });
 }
 
+/** An allowed entry with a port matches that host and port; one without (`localhost`) matches any port. */
+function hostAllowed(host: string, allowedHosts: string[]): boolean {
+  const name = host.toLowerCase().replace(/:\d+$/, '');
+  return allowedHosts.some((entry) => {
+    const allowed = entry.toLowerCase();
+    return allowed === host.toLowerCase() || (!/:\d+$/.test(allowed) && allowed === name);
+  });
+}
+
 function refuseOrigin(request: Request, options: McpHttpOptions): Response | null {
   const url = new URL(request.url);
-  if (options.allowedHosts && !options.allowedHosts.includes(request.headers.get('host') ?? url.host)) {
-    return mcpErrorResponse(403, `Host "${request.headers.get('host') ?? url.host}" is not served here.`);
+  const host = request.headers.get('host') ?? url.host;
+  if (options.allowedHosts && !hostAllowed(host, options.allowedHosts)) {
+    return mcpErrorResponse(
+      403,
+      `Host "${host}" is not served here. Call the endpoint by one of: ${options.allowedHosts.join(', ')}.`,
+    );
   }
   const origin = request.headers.get('origin');
   if (origin === null) return null;
@@ -94,12 +110,80 @@ async function readBoundedText(request: Request, maxBytes: number): Promise<stri
   return new TextDecoder().decode(bytes);
 }
 
+/** Idle servers kept per kind of caller; more than this many at once are built and dropped. */
+const MAX_IDLE_SERVERS = 8;
+/** Kinds of caller remembered per kit before the idle servers are dropped and rebuilt on demand. */
+const MAX_SERVER_KINDS = 64;
+
+interface PooledServer {
+  server: McpServer;
+  context: McpContext;
+}
+
+/**
+ * Idle web servers per kit, keyed by everything that shapes a server: the set, whether the caller
+ * gets `validate_docs` (and which check), the result origin and the instructions text. Building an
+ * McpServer with its tools, resource and prompts per request cost more than the docs call itself;
+ * a stateless request only needs a fresh transport.
+ */
+const idleServers = new WeakMap<Kit, Map<string, PooledServer[]>>();
+const validatorIds = new WeakMap<ValidateDocs, number>();
+
+let nextValidatorId = 1;
+
+function validatorId(validate: ValidateDocs): number {
+  const known = validatorIds.get(validate);
+  if (known !== undefined) return known;
+  const id = nextValidatorId++;
+  validatorIds.set(validate, id);
+  return id;
+}
+
+async function acquireServer(
+  docSet: DocSet,
+  options: McpHttpOptions,
+  origin: string,
+): Promise<{ pooled: PooledServer; release(): void }> {
+  const { kit, viewer } = options;
+  const scope = { kind: 'web', set: docSet.key } as const;
+  const manages = options.validate !== undefined && (await docSet.canManage(viewer));
+  const instructions = await mcpInstructions(kit, scope);
+  const key = JSON.stringify([docSet.key, manages ? validatorId(options.validate!) : 0, origin, instructions]);
+  let byKey = idleServers.get(kit);
+  if (!byKey) {
+    byKey = new Map();
+    idleServers.set(kit, byKey);
+  }
+  // The origin comes from the Host header when none is configured: bound the keys a client can mint.
+  if (!byKey.has(key) && byKey.size >= MAX_SERVER_KINDS) byKey.clear();
+  const idle = byKey.get(key) ?? [];
+  byKey.set(key, idle);
+  const pooled =
+    idle.pop() ??
+    (await buildMcpServer({
+      kit,
+      scope,
+      viewer,
+      validate: manages ? options.validate : undefined,
+      transport: 'http',
+      origin,
+    }));
+  pooled.context.viewer = viewer;
+  return {
+    pooled,
+    release() {
+      if (idle.length < MAX_IDLE_SERVERS) idle.push(pooled);
+    },
+  };
+}
+
 /**
  * Answers one request to a set's web MCP endpoint (`POST /{prefix}/mcp`): Streamable HTTP,
  * stateless, JSON responses. Before MCP runs it refuses a foreign `Origin` or `Host` (403), any
  * method but POST (405), a body over the limit (413) and a caller the set does not admit (401 for
- * a guest, 403 for a signed-in user). Then it builds a server for this caller, so `tools/list`
- * shows exactly the tools they may use, and access is checked again on every call.
+ * a guest, 403 for a signed-in user). Then a server built for this kind of caller answers (reused
+ * across requests), so `tools/list` shows exactly the tools they may use, and access is checked
+ * again on every call.
  *
  * @example
  * app.post('/docs/mcp', (c) => handleMcpHttpRequest(c.req.raw, { kit, set: 'docs', viewer: c.get('viewer') }));
@@ -154,22 +238,22 @@ export async function handleMcpHttpRequest(request: Request, options: McpHttpOpt
   }
   const mcpRequest = new Request(request.url, { method: 'POST', headers });
 
-  const server = await createMcpServer({
-    kit,
-    scope: { kind: 'web', set: docSet.key },
-    viewer,
-    validate: options.validate,
-    transport: 'http',
-    origin: options.origin ?? new URL(request.url).origin,
-  });
+  // A server built for this kind of caller (same tools offered), now acting for this viewer; the
+  // transport is new, as a stateless transport serves one request.
+  const { pooled, release } = await acquireServer(docSet, options, options.origin ?? new URL(request.url).origin);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
+  let response: Response;
   try {
-    await server.connect(transport);
-    return await transport.handleRequest(mcpRequest, { parsedBody });
-  } finally {
-    await server.close();
+    await pooled.server.connect(transport);
+    response = await transport.handleRequest(mcpRequest, { parsedBody });
+  } catch (error) {
+    await pooled.server.close();
+    throw error;
   }
+  await pooled.server.close();
+  release();
+  return response;
 }

@@ -1,6 +1,7 @@
 import type { Kit, Viewer } from '@kit/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { McpContext, McpScope, ValidateDocs } from './context.js';
 import { readableSdkToolError } from './errors.js';
@@ -39,7 +40,7 @@ interface PendingCall {
  */
 function observeToolCalls(transport: Transport, context: McpContext, transportName: 'stdio' | 'http'): void {
   const pending = new Map<RequestId, PendingCall>();
-  const { kit, scope, viewer } = context;
+  const { kit, scope } = context;
   const earlier = transport.onmessage;
   transport.onmessage = (message, extra) => {
     if ('method' in message && message.method === 'tools/call' && 'id' in message) {
@@ -73,7 +74,7 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
         set: call.set,
         tool: call.tool,
         transport: transportName,
-        user: viewer.user,
+        user: context.viewer.user,
         ok,
         durationMs: performance.now() - call.started,
       });
@@ -81,6 +82,13 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
     return send(message, options);
   };
 }
+
+/**
+ * One JSON Schema validator for every server of the process. The SDK builds a fresh Ajv instance
+ * (with its formats) per server otherwise, and the web endpoint builds a server per request: that
+ * alone cost more than reading the page.
+ */
+const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
 class KitMcpServer extends McpServer {
   constructor(
@@ -91,6 +99,7 @@ class KitMcpServer extends McpServer {
     super(MCP_SERVER_INFO, {
       instructions,
       capabilities: { tools: {}, resources: {}, prompts: {} },
+      jsonSchemaValidator: sharedJsonSchemaValidator,
       // Kit's arguments are a handful of flat fields; anything larger is not a real call.
       maxToolInputElements: 1000,
     });
@@ -113,6 +122,17 @@ class KitMcpServer extends McpServer {
  * await server.connect(new StdioServerTransport());
  */
 export async function createMcpServer(options: CreateMcpServerOptions): Promise<McpServer> {
+  return (await buildMcpServer(options)).server;
+}
+
+/**
+ * {@link createMcpServer} plus the context its tools read at call time. Setting `context.viewer`
+ * between two connections hands the same server to another caller of the same kind (same offer);
+ * the web endpoint reuses servers this way instead of building one per request.
+ */
+export async function buildMcpServer(
+  options: CreateMcpServerOptions,
+): Promise<{ server: McpServer; context: McpContext }> {
   const { kit, scope, viewer } = options;
   const context: McpContext = { kit, scope, viewer, origin: options.origin?.replace(/\/$/, '') };
   const served = scope.kind === 'web' ? [kit.set(scope.set)] : [...kit.sets.values()];
@@ -130,5 +150,5 @@ export async function createMcpServer(options: CreateMcpServerOptions): Promise<
   registerTools(server, context, { feedback, validate });
   registerResources(server, context);
   registerPrompts(server, context);
-  return server;
+  return { server, context };
 }

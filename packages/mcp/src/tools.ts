@@ -112,7 +112,8 @@ function listText(listing: PageListing): string {
 
 /** Registers the tools this caller may use on `server`. */
 export function registerTools(server: McpServer, context: McpContext, offer: ToolOffer): void {
-  const { kit, scope, viewer, origin } = context;
+  // The viewer is read from the context at call time: the web endpoint reuses a server across callers.
+  const { kit, scope, origin } = context;
   const set = setArgument(scope.kind === 'local' ? { kind: 'local', defaultSet: kit.config.default } : scope);
 
   server.registerTool(
@@ -136,7 +137,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         const docSet = await resolveSet(context, args.set);
         const found = await docSet.search(
           { query: args.query, version: args.version, locale: args.locale, limit: args.limit },
-          viewer,
+          context.viewer,
           'mcp',
         );
         const result: SearchResult = {
@@ -176,7 +177,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         const docSet = await resolveSet(context, args.set);
         const page = await docSet.readPage(
           { path: args.path, version: args.version, locale: args.locale, section: args.section },
-          viewer,
+          context.viewer,
         );
         return {
           content: [{ type: 'text', text: page.text }],
@@ -209,7 +210,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         const docSet = await resolveSet(context, args.set);
         const listing = await docSet.listPages(
           { version: args.version, locale: args.locale, group: args.group },
-          viewer,
+          context.viewer,
         );
         return {
           content: [{ type: 'text', text: listText(listing) }],
@@ -249,7 +250,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
           const comment = args.comment?.trim() || undefined;
           await docSet.submitFeedback(
             { path: args.path, helpful: args.helpful, comment, version: args.version, locale: args.locale },
-            viewer,
+            context.viewer,
             'agent',
           );
           return {

@@ -1,0 +1,204 @@
+// Helpers shared by the MCP end-to-end tests (apps/server/test/mcp-*.test.ts) and the scripts here:
+// the reference server as a real child process, and the MCP conformance suite run against a URL.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const repositoryRoot = join(import.meta.dirname, '../..');
+const serverRoot = join(repositoryRoot, 'apps/server');
+
+/** A reference server (`apps/server/src/main.ts`) running as its own process. */
+export interface ReferenceProcess {
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  port: number;
+  process: ChildProcess;
+  /** Sends SIGTERM and waits for the process to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `apps/server/src/main.ts` (what `pnpm start` runs) on 127.0.0.1 and a free port, with the
+ * given environment on top of a copy of this one from which every `KIT_*` variable is removed.
+ * Resolves once the server prints its ready line.
+ */
+export async function spawnReferenceServer(env: Record<string, string> = {}): Promise<ReferenceProcess> {
+  const clean: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('KIT_') && value !== undefined) clean[key] = value;
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=kit-source', 'src/main.ts'], {
+    cwd: serverRoot,
+    env: { ...clean, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`The reference server did not start within 60 s. Output:\n${output}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /ready in \d+ ms\n\s+\w+: http:\/\/[^:]+:(\d+)\//.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve(Number(ready[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The reference server exited with code ${code} before it was ready. Output:\n${output}`));
+    });
+  });
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    process: child,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** One check of a conformance scenario, as the suite writes it to `checks.json`. */
+export interface ConformanceCheck {
+  id: string;
+  name: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
+  description?: string;
+  errorMessage?: string;
+}
+
+export interface ConformanceResult {
+  scenario: string;
+  /** Exit code of the conformance CLI for this scenario (0: every check passed). */
+  exitCode: number;
+  checks: ConformanceCheck[];
+  passed: number;
+  failed: number;
+}
+
+/**
+ * The server scenarios of @modelcontextprotocol/conformance that apply to Kit's web endpoint: a
+ * stateless Streamable HTTP server with docs tools, one resource template, two prompts and no
+ * sessions, logging, completions, subscriptions, sampling or elicitation.
+ */
+export const APPLICABLE_SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'resources-list',
+  'prompts-list',
+  'dns-rebinding-protection',
+] as const;
+
+/**
+ * The suite's bundle imports `globSync` from `fs`, which Node 20 lacks (only its tier-check uses it).
+ * A resolve hook hands the bundle an `fs` with a `globSync` that says so; nothing else changes.
+ */
+function node20Shim(): { flags: string[]; cleanup(): void } {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return { flags: [], cleanup() {} };
+  const folder = mkdtempSync(join(tmpdir(), 'kit-conformance-shim-'));
+  writeFileSync(
+    join(folder, 'fs.mjs'),
+    [
+      "import fs from 'node:fs';",
+      "export * from 'node:fs';",
+      'export default fs;',
+      "export function globSync() { throw new Error('fs.globSync needs Node 22; only the conformance tier-check uses it.'); }",
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(folder, 'hooks.mjs'),
+    [
+      "const shim = new URL('./fs.mjs', import.meta.url).href;",
+      'export async function resolve(specifier, context, next) {',
+      "  if ((specifier === 'fs' || specifier === 'node:fs') && context.parentURL?.includes('/@modelcontextprotocol/conformance/')) {",
+      '    return { url: shim, shortCircuit: true };',
+      '  }',
+      '  return next(specifier, context);',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(folder, 'register.mjs'),
+    "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+  );
+  return {
+    flags: ['--import', join(folder, 'register.mjs')],
+    cleanup: () => rmSync(folder, { recursive: true, force: true }),
+  };
+}
+
+/** The conformance CLI installed as a dev dependency of apps/server. */
+function conformanceCli(): string {
+  const require = createRequire(join(serverRoot, 'package.json'));
+  const manifest = require.resolve('@modelcontextprotocol/conformance/package.json');
+  return join(dirname(manifest), 'dist/index.js');
+}
+
+/**
+ * Runs each server scenario of the MCP conformance suite against `url` (one CLI run per scenario,
+ * results in a temporary folder) and returns the checks each wrote. Offline: the suite is a client
+ * of the given URL only.
+ */
+export async function runConformance(
+  url: string,
+  scenarios: readonly string[],
+  options: { timeoutMs?: number } = {},
+): Promise<ConformanceResult[]> {
+  const shim = node20Shim();
+  const output = mkdtempSync(join(tmpdir(), 'kit-conformance-'));
+  const results: ConformanceResult[] = [];
+  try {
+    for (const scenario of scenarios) {
+      const folder = join(output, scenario);
+      const exitCode = await new Promise<number>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [...shim.flags, conformanceCli(), 'server', '--url', url, '--scenario', scenario, '-o', folder],
+          { stdio: ['ignore', 'pipe', 'pipe'], cwd: output },
+        );
+        let log = '';
+        child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+        const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+        child.once('error', reject);
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          if (!existsSync(folder)) reject(new Error(`Conformance scenario ${scenario} wrote no results:\n${log}`));
+          else resolve(code ?? 1);
+        });
+      });
+      const runs = readdirSync(folder);
+      const checks = runs.flatMap(
+        (run) => JSON.parse(readFileSync(join(folder, run, 'checks.json'), 'utf8')) as ConformanceCheck[],
+      );
+      results.push({
+        scenario,
+        exitCode,
+        checks,
+        passed: checks.filter((check) => check.status === 'SUCCESS').length,
+        failed: checks.filter((check) => check.status === 'FAILURE').length,
+      });
+    }
+  } finally {
+    shim.cleanup();
+    rmSync(output, { recursive: true, force: true });
+  }
+  return results;
+}
