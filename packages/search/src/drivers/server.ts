@@ -2,7 +2,7 @@ import type { SearchDriver, SearchHit, SearchScope, SearchSection } from '@kit/c
 import { buildEngineIndex } from '../engine/build.js';
 import { toSearchHits } from '../engine/hits.js';
 import { assertSearchQuery, normalizeSearchLimit } from '../engine/limit.js';
-import { DEFAULT_RANKING, type RankingParams, rankSections } from '../engine/rank.js';
+import { DEFAULT_RANKING, prepareRanking, type RankingParams, rankSections } from '../engine/rank.js';
 import type { EngineIndex } from '../engine/types.js';
 import { assertSearchScope, scopeKey } from './scope.js';
 
@@ -28,7 +28,10 @@ export function createServerSearch(options: ServerSearchOptions = {}): SearchDri
     name: 'server',
     async index(scope: SearchScope, sections: SearchSection[]): Promise<void> {
       assertSearchScope(scope);
-      indexes.set(scopeKey(scope), buildEngineIndex(sections));
+      const index = buildEngineIndex(sections);
+      // Term statistics are computed here, not by the first query after a rebuild.
+      prepareRanking(index, ranking);
+      indexes.set(scopeKey(scope), index);
     },
     async search(scope: SearchScope, query: string, searchOptions: { limit: number }): Promise<SearchHit[]> {
       assertSearchScope(scope);

@@ -3,7 +3,8 @@ import { contractSections } from '../testing/index.js';
 import { buildEngineIndex, type EngineInput } from './build.js';
 import { decodeNumbers, deserializeIndex, encodeNumbers, serializeIndex } from './codec.js';
 import { normalizeSearchLimit } from './limit.js';
-import { rankSections } from './rank.js';
+import { DEFAULT_RANKING, rankSections } from './rank.js';
+import { toSearchHits } from './hits.js';
 import { makeSnippet, SNIPPET_LENGTH } from './snippet.js';
 
 const sections: EngineInput[] = [
@@ -34,6 +35,28 @@ describe('rankSections', () => {
 
   it('matches the word being typed as a prefix', () => {
     expect(top('atomic loc')[0]).toBe('cache');
+  });
+
+  it('reaches a page written in the docs wording from an everyday phrasing', () => {
+    const withLimits = buildEngineIndex([
+      ...sections,
+      {
+        path: 'rate-limiting',
+        title: 'Rate limiting',
+        heading: '',
+        headingPath: [],
+        text: 'Define how many requests a client may send to the application.',
+        url: '/docs/2.x/rate-limiting',
+        markdownUrl: '/docs/2.x/rate-limiting.md',
+      },
+    ]);
+    const paths = (query: string, related: number) =>
+      rankSections(withLimits, query, 8, { ...DEFAULT_RANKING, related }).hits.map(
+        (hit) => withLimits.pages[withLimits.sections[hit.section]!.page]!.path,
+      );
+    expect(paths('throttle clients', 0.6)[0]).toBe('rate-limiting');
+    expect(paths('throttle ', 0.6)).toEqual(['rate-limiting']);
+    expect(paths('throttle ', 0)).toEqual([]);
   });
 
   it('returns each page once, with its best section', () => {
@@ -71,6 +94,15 @@ describe('makeSnippet', () => {
     expect(snippet.length).toBeLessThanOrEqual(SNIPPET_LENGTH);
     expect(snippet).toContain('Atomic locks');
     expect(snippet.startsWith('…')).toBe(true);
+  });
+
+  it('centres hits found through the index word forms exactly as tokenizing does', () => {
+    const text = `${'Filler words about nothing in particular. '.repeat(20)}Retrying failed jobs: a failed job is retried. ${'More filler. '.repeat(20)}`;
+    const index = buildEngineIndex([{ ...sections[0]!, text }]);
+    const outcome = rankSections(index, 'retry failed job', 8);
+    const [hit] = toSearchHits(index, outcome);
+    expect(hit!.snippet).toBe(makeSnippet(text, outcome.matchedTerms));
+    expect(hit!.snippet).toContain('Retrying failed jobs');
   });
 
   it('returns a short text whole', () => {

@@ -1,5 +1,7 @@
-import { analyzeQuery, type QueryWord } from '../text/analyze.js';
-import type { EngineIndex, FieldPostings } from './types.js';
+import { analyzeQuery } from '../text/analyze.js';
+import { relatedTerms } from '../text/related.js';
+import { expand } from './expand.js';
+import type { EngineIndex } from './types.js';
 
 /** BM25F weights. One object so the quality benchmark can tune them on its tuning split. */
 export interface RankingParams {
@@ -16,10 +18,16 @@ export interface RankingParams {
   bBody: number;
   /** Share of the whole page's score added to each of its sections. */
   page: number;
+  /** Weight of the page's best section (all query words scored in one section). */
+  section: number;
+  /** Weight of each query word's best section on the page, wherever it is. */
+  spread: number;
   /** Score share of a prefix and of a one- and two-edit typo match. */
   prefix: number;
   typo1: number;
   typo2: number;
+  /** Score share of a word related to the query's wording (developer phrasing to docs phrasing); 0 turns it off. */
+  related: number;
 }
 
 export const DEFAULT_RANKING: RankingParams = {
@@ -33,9 +41,12 @@ export const DEFAULT_RANKING: RankingParams = {
   bDesc: 0.5,
   bBody: 0.75,
   page: 0.6,
+  section: 1,
+  spread: 0,
   prefix: 0.5,
   typo1: 0.7,
   typo2: 0.45,
+  related: 0.6,
 };
 
 /** One ranked section: the best of its page. */
@@ -50,119 +61,574 @@ export interface RankOutcome {
   matchedTerms: Set<string>;
 }
 
-interface Scratch {
-  acc: Float64Array;
-  word: Float64Array;
-  total: Float64Array;
-  pageAcc: Float64Array;
-  pageWord: Float64Array;
-  pageTotal: Float64Array;
-  avg: { body: number; head: number; title: number; desc: number; page: number };
-  pageLen: Float64Array;
+export interface RankOptions {
+  /**
+   * Score every page that matches a query word instead of skipping the pages that provably cannot
+   * reach the results. Same results, slower; the pruning tests compare against it.
+   */
+  exhaustive?: boolean;
 }
 
-const scratchOf = new WeakMap<EngineIndex, Scratch>();
+const EMPTY_IDS = new Uint32Array(0);
+const EMPTY_TFS = new Uint16Array(0);
+const NO_PAGE = 0xffffffff;
+/** Pages scored in bound order after the first `limit` before switching to page order. */
+const EAGER_PAGES = 32;
+/**
+ * Upper bounds are inflated by this much so that rounding (sums taken in another order than the
+ * scores they bound) can never prune a page that would have made the results.
+ */
+const BOUND_SLACK = 1 + 1e-9;
 
-function scratchFor(index: EngineIndex): Scratch {
-  let scratch = scratchOf.get(index);
-  if (scratch) return scratch;
-  const sectionCount = index.sections.length;
-  const pageCount = index.pages.length;
-  const mean = (values: Uint32Array) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0) || 1;
-  const pageLen = new Float64Array(pageCount);
-  for (let s = 0; s < sectionCount; s++) pageLen[index.sectionPage[s]!]! += index.bodyLen[s]! + index.headLen[s]!;
-  scratch = {
-    acc: new Float64Array(sectionCount),
-    word: new Float64Array(sectionCount),
-    total: new Float64Array(sectionCount),
-    pageAcc: new Float64Array(pageCount),
-    pageWord: new Float64Array(pageCount),
-    pageTotal: new Float64Array(pageCount),
-    avg: {
-      body: mean(index.bodyLen),
-      head: mean(index.headLen),
-      title: mean(index.titleLen),
-      desc: mean(index.descLen),
-      page: pageCount ? pageLen.reduce((a, b) => a + b, 0) / pageCount || 1 : 1,
-    },
-    pageLen,
-  };
-  scratchOf.set(index, scratch);
-  return scratch;
+/** Where one term's four posting lists stand while pages are visited in order. */
+interface TermCursor {
+  term: number;
+  share: number;
+  bodyIds: Uint32Array;
+  bodyTfs: Uint16Array;
+  bodyAt: number;
+  headIds: Uint32Array;
+  headTfs: Uint16Array;
+  headAt: number;
+  titleIds: Uint32Array;
+  titleTfs: Uint16Array;
+  titleAt: number;
+  descIds: Uint32Array;
+  descTfs: Uint16Array;
+  descAt: number;
 }
 
-/** Lower bound of `prefix` in the sorted `list`. */
-function lowerBound(list: string[], prefix: string): number {
-  let low = 0;
-  let high = list.length;
+/** One query word: the index terms it stands for (exact, prefix, typo, related), scored as their best. */
+interface WordGroup {
+  cursors: TermCursor[];
+}
+
+/** A 32-bit float at least `value` (plus slack for the sums it is later part of). */
+function roundUp(value: number): number {
+  return Math.fround(value * BOUND_SLACK * (1 + 2 ** -20));
+}
+
+function idf(total: number, df: number): number {
+  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+}
+
+/** First position at or after `at` whose id is at least `target`, by galloping then bisecting. */
+function seek(ids: Uint32Array, at: number, target: number): number {
+  if (at >= ids.length || ids[at]! >= target) return at;
+  let low = at;
+  let step = 1;
+  let high = at + 1;
+  while (high < ids.length && ids[high]! < target) {
+    low = high;
+    step *= 2;
+    high = at + step;
+  }
+  if (high > ids.length) high = ids.length;
+  // ids[low] < target; the answer lies in (low, high].
+  low++;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (list[mid]! < prefix) low = mid + 1;
+    if (ids[mid]! < target) low = mid + 1;
     else high = mid;
   }
   return low;
 }
 
-/** Optimal-string-alignment distance, or `max + 1` as soon as it must exceed `max`. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const width = b.length + 1;
-  let previous2 = new Array<number>(width).fill(0);
-  let previous = Array.from({ length: width }, (_, j) => j);
-  let current = new Array<number>(width).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        value = Math.min(value, previous2[j - 2]! + 1);
-      current[j] = value;
-      if (value < rowMin) rowMin = value;
+/**
+ * Everything ranking needs of one index under one set of weights: per-term document frequencies,
+ * IDFs and score upper bounds (computed once, in one pass over the postings), and scratch space
+ * sized to the largest page. Scores are computed one page at a time, so nothing scales with the
+ * corpus per query except the posting lists actually read.
+ */
+class Ranker {
+  readonly idfSection: Float64Array;
+  readonly idfPage: Float64Array;
+  /**
+   * Page impacts: per term, the pages it occurs in (ascending) with upper bounds of what it adds
+   * to that page at share 1: its best section score and its whole-page score (rounded up to
+   * 32-bit floats, which keeps them at half the size of exact values).
+   */
+  private readonly impactPages: Uint32Array[];
+  private readonly impactSection: Float32Array[];
+  private readonly impactPage: Float32Array[];
+  /** Per-page scratch of a query's first phase. */
+  private readonly bound: Float64Array;
+  private readonly wordSection: Float64Array;
+  private readonly wordPage: Float64Array;
+  private readonly candidates: Uint32Array;
+  private readonly wordPages: Uint32Array;
+  private readonly pageNorm: Float64Array;
+  private readonly avg: { body: number; head: number; title: number; desc: number };
+  private readonly acc: Float64Array;
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
+  /** Set by `accumulate`: what title and description add to every section of the page, and the page's own tf. */
+  private whole = 0;
+  private pageTf = 0;
+  /** Set by `scoreWord`: the word's best section score on the page. */
+  private wordBest = 0;
+  private readonly word: Float64Array;
+  private readonly wordMark: Uint8Array;
+  private readonly wordList: Int32Array;
+  private wordCount = 0;
+  private readonly total: Float64Array;
+  private readonly totalMark: Uint8Array;
+  private readonly totalList: Int32Array;
+  private totalCount = 0;
+
+  constructor(
+    private readonly index: EngineIndex,
+    private readonly params: RankingParams,
+  ) {
+    const pageCount = index.pages.length;
+    const sectionCount = index.sections.length;
+    const mean = (values: Uint32Array) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0) || 1;
+    this.avg = {
+      body: mean(index.bodyLen),
+      head: mean(index.headLen),
+      title: mean(index.titleLen),
+      desc: mean(index.descLen),
+    };
+    const pageLen = new Float64Array(pageCount);
+    let maxSections = 1;
+    for (let page = 0; page < pageCount; page++) {
+      const count = index.pageStart[page + 1]! - index.pageStart[page]!;
+      if (count > maxSections) maxSections = count;
     }
-    if (rowMin > max) return max + 1;
-    [previous2, previous, current] = [previous, current, previous2];
+    for (let s = 0; s < sectionCount; s++) pageLen[index.sectionPage[s]!]! += index.bodyLen[s]! + index.headLen[s]!;
+    const avgPage = pageCount ? pageLen.reduce((a, b) => a + b, 0) / pageCount || 1 : 1;
+    this.pageNorm = pageLen.map((length) => 1 - params.bBody + (params.bBody * length) / avgPage);
+    this.acc = new Float64Array(maxSections);
+    this.touched = new Int32Array(maxSections);
+    this.word = new Float64Array(maxSections);
+    this.wordMark = new Uint8Array(maxSections);
+    this.wordList = new Int32Array(maxSections);
+    this.total = new Float64Array(maxSections);
+    this.totalMark = new Uint8Array(maxSections);
+    this.totalList = new Int32Array(maxSections);
+
+    this.bound = new Float64Array(pageCount);
+    this.wordSection = new Float64Array(pageCount);
+    this.wordPage = new Float64Array(pageCount);
+    this.candidates = new Uint32Array(pageCount);
+    this.wordPages = new Uint32Array(pageCount);
+
+    const termCount = index.terms.length;
+    this.idfSection = new Float64Array(termCount);
+    this.idfPage = new Float64Array(termCount);
+    this.impactPages = new Array(termCount);
+    this.impactSection = new Array(termCount);
+    this.impactPage = new Array(termCount);
+    const k1 = params.k1;
+    // A term meets each page at most once, so page-sized buffers hold any term's pages.
+    const seenPages = new Uint32Array(pageCount);
+    const seenSectionTf = new Float64Array(pageCount);
+    const seenPageTf = new Float64Array(pageCount);
+    for (let term = 0; term < termCount; term++) {
+      const cursor = this.cursor(term, 1);
+      let sections = 0;
+      let pages = 0;
+      for (let page = this.nextPage(cursor); page !== NO_PAGE; page = this.nextPage(cursor)) {
+        const start = index.pageStart[page]!;
+        const count = index.pageStart[page + 1]! - start;
+        this.accumulate(cursor, page, start, count);
+        sections += this.whole > 0 ? count : this.touchedCount;
+        let best = 0;
+        for (let i = 0; i < this.touchedCount; i++) {
+          const local = this.touched[i]!;
+          if (this.acc[local]! > best) best = this.acc[local]!;
+          this.acc[local] = 0;
+        }
+        seenPages[pages] = page;
+        seenSectionTf[pages] = best + this.whole;
+        seenPageTf[pages] = this.pageTf;
+        pages++;
+      }
+      this.impactPages[term] = seenPages.slice(0, pages);
+      const sectionImpact = new Float32Array(pages);
+      const pageImpact = new Float32Array(pages);
+      if (pages > 0) {
+        const sectionIdf = idf(sectionCount, sections);
+        const pageIdf = idf(pageCount, pages);
+        this.idfSection[term] = sectionIdf;
+        this.idfPage[term] = pageIdf;
+        for (let i = 0; i < pages; i++) {
+          const sectionTf = seenSectionTf[i]!;
+          const pageTf = seenPageTf[i]!;
+          sectionImpact[i] = roundUp((sectionIdf * sectionTf) / (k1 + sectionTf));
+          pageImpact[i] = roundUp((pageIdf * pageTf) / (k1 + pageTf));
+        }
+      }
+      this.impactSection[term] = sectionImpact;
+      this.impactPage[term] = pageImpact;
+    }
   }
-  return previous[b.length]!;
+
+  /** Whether a term occurs anywhere in the index. */
+  occurs(term: number): boolean {
+    return this.idfPage[term]! > 0;
+  }
+
+  cursor(term: number, share: number): TermCursor {
+    const { body, head, title, desc } = this.index;
+    return {
+      term,
+      share,
+      bodyIds: body.ids[term] ?? EMPTY_IDS,
+      bodyTfs: body.tfs[term] ?? EMPTY_TFS,
+      bodyAt: 0,
+      headIds: head.ids[term] ?? EMPTY_IDS,
+      headTfs: head.tfs[term] ?? EMPTY_TFS,
+      headAt: 0,
+      titleIds: title.ids[term] ?? EMPTY_IDS,
+      titleTfs: title.tfs[term] ?? EMPTY_TFS,
+      titleAt: 0,
+      descIds: desc.ids[term] ?? EMPTY_IDS,
+      descTfs: desc.tfs[term] ?? EMPTY_TFS,
+      descAt: 0,
+    };
+  }
+
+  /** The next page any of the cursor's lists reaches, or `NO_PAGE`. */
+  nextPage(cursor: TermCursor): number {
+    const sectionPage = this.index.sectionPage;
+    let page = NO_PAGE;
+    if (cursor.bodyAt < cursor.bodyIds.length) page = sectionPage[cursor.bodyIds[cursor.bodyAt]!]!;
+    if (cursor.headAt < cursor.headIds.length) {
+      const next = sectionPage[cursor.headIds[cursor.headAt]!]!;
+      if (next < page) page = next;
+    }
+    if (cursor.titleAt < cursor.titleIds.length && cursor.titleIds[cursor.titleAt]! < page)
+      page = cursor.titleIds[cursor.titleAt]!;
+    if (cursor.descAt < cursor.descIds.length && cursor.descIds[cursor.descAt]! < page)
+      page = cursor.descIds[cursor.descAt]!;
+    return page;
+  }
+
+  /**
+   * Reads one term's postings inside `page` (moving its cursor past them): field-weighted,
+   * length-normalized counts per section in `acc` (sections listed in `touched`), what the page's
+   * title and description add to each section in `whole`, and the page's own count in `pageTf`.
+   */
+  private accumulate(cursor: TermCursor, page: number, start: number, count: number): void {
+    const { index, params, acc, touched, avg } = this;
+    const end = start + count;
+    let touchedCount = 0;
+    let raw = 0;
+    let ids = cursor.bodyIds;
+    let at = seek(ids, cursor.bodyAt, start);
+    for (; at < ids.length && ids[at]! < end; at++) {
+      const section = ids[at]!;
+      const local = section - start;
+      const tf = cursor.bodyTfs[at]!;
+      if (acc[local] === 0) touched[touchedCount++] = local;
+      acc[local]! += (params.body * tf) / (1 - params.bBody + (params.bBody * index.bodyLen[section]!) / avg.body);
+      raw += params.body * tf;
+    }
+    cursor.bodyAt = at;
+    ids = cursor.headIds;
+    at = seek(ids, cursor.headAt, start);
+    for (; at < ids.length && ids[at]! < end; at++) {
+      const section = ids[at]!;
+      const local = section - start;
+      const tf = cursor.headTfs[at]!;
+      if (acc[local] === 0) touched[touchedCount++] = local;
+      acc[local]! += (params.head * tf) / (1 - params.bHead + (params.bHead * index.headLen[section]!) / avg.head);
+      raw += params.head * tf;
+    }
+    cursor.headAt = at;
+    this.touchedCount = touchedCount;
+    // The whole page's count: raw counts of all its sections, normalized by the page's length.
+    let pageTf = raw > 0 ? raw / this.pageNorm[page]! : 0;
+    let whole = 0;
+    at = seek(cursor.titleIds, cursor.titleAt, page);
+    if (at < cursor.titleIds.length && cursor.titleIds[at] === page) {
+      whole +=
+        (params.title * cursor.titleTfs[at]!) /
+        (1 - params.bTitle + (params.bTitle * index.titleLen[page]!) / avg.title);
+      at++;
+    }
+    cursor.titleAt = at;
+    at = seek(cursor.descIds, cursor.descAt, page);
+    if (at < cursor.descIds.length && cursor.descIds[at] === page) {
+      whole +=
+        (params.desc * cursor.descTfs[at]!) / (1 - params.bDesc + (params.bDesc * index.descLen[page]!) / avg.desc);
+      at++;
+    }
+    cursor.descAt = at;
+    pageTf += whole;
+    this.whole = whole;
+    this.pageTf = pageTf;
+  }
+
+  private markWord(local: number, value: number): void {
+    if (this.wordMark[local] === 0) {
+      this.wordMark[local] = 1;
+      this.wordList[this.wordCount++] = local;
+    }
+    if (value > this.word[local]!) this.word[local] = value;
+  }
+
+  /**
+   * Scores one word on one page: each section gets the best of the word's terms, added to its
+   * running total; returns the word's whole-page score.
+   */
+  private scoreWord(group: WordGroup, page: number, start: number, count: number): number {
+    const { acc, touched, params } = this;
+    const k1 = params.k1;
+    let pageWord = 0;
+    this.wordCount = 0;
+    for (const cursor of group.cursors) {
+      this.accumulate(cursor, page, start, count);
+      const whole = this.whole;
+      const touchedCount = this.touchedCount;
+      if (touchedCount === 0 && whole === 0) continue;
+      const sectionIdf = this.idfSection[cursor.term]! * cursor.share;
+      if (whole > 0) {
+        for (let local = 0; local < count; local++) {
+          const tf = acc[local]! + whole;
+          this.markWord(local, (sectionIdf * tf) / (k1 + tf));
+        }
+      } else {
+        for (let i = 0; i < touchedCount; i++) {
+          const tf = acc[touched[i]!]!;
+          this.markWord(touched[i]!, (sectionIdf * tf) / (k1 + tf));
+        }
+      }
+      for (let i = 0; i < touchedCount; i++) acc[touched[i]!] = 0;
+      const pageTf = this.pageTf;
+      const value = (this.idfPage[cursor.term]! * cursor.share * pageTf) / (k1 + pageTf);
+      if (value > pageWord) pageWord = value;
+    }
+    let wordBest = 0;
+    for (let i = 0; i < this.wordCount; i++) {
+      const local = this.wordList[i]!;
+      if (this.word[local]! > wordBest) wordBest = this.word[local]!;
+      if (this.totalMark[local] === 0) {
+        this.totalMark[local] = 1;
+        this.totalList[this.totalCount++] = local;
+      }
+      this.total[local]! += this.word[local]!;
+      this.word[local] = 0;
+      this.wordMark[local] = 0;
+    }
+    this.wordBest = wordBest;
+    return pageWord;
+  }
+
+  /** Best section total so far on the current page (ties to the earlier section). */
+  private bestSection(): { local: number; total: number } {
+    let local = -1;
+    let best = 0;
+    for (let i = 0; i < this.totalCount; i++) {
+      const candidate = this.totalList[i]!;
+      const value = this.total[candidate]!;
+      if (value > best || (value === best && candidate < local)) {
+        best = value;
+        local = candidate;
+      }
+    }
+    return { local, total: best };
+  }
+
+  private clearPage(): void {
+    for (let i = 0; i < this.totalCount; i++) {
+      const local = this.totalList[i]!;
+      this.total[local] = 0;
+      this.totalMark[local] = 0;
+    }
+    this.totalCount = 0;
+  }
+
+  /** Puts every cursor back at the head of its lists, for a page before the ones read so far. */
+  private rewind(groups: WordGroup[]): void {
+    for (const group of groups) {
+      for (const cursor of group.cursors) {
+        cursor.bodyAt = 0;
+        cursor.headAt = 0;
+        cursor.titleAt = 0;
+        cursor.descAt = 0;
+      }
+    }
+  }
+
+  /** Exact score of one page: its best section (local index, or -1) and score. */
+  private scorePage(groups: WordGroup[], page: number, forward: boolean): RankedSection | null {
+    if (!forward) this.rewind(groups);
+    const start = this.index.pageStart[page]!;
+    const count = this.index.pageStart[page + 1]! - start;
+    let pageTotal = 0;
+    let spread = 0;
+    for (const group of groups) {
+      pageTotal += this.scoreWord(group, page, start, count);
+      spread += this.wordBest;
+    }
+    const best = this.bestSection();
+    this.clearPage();
+    if (best.local < 0) return null;
+    const { params } = this;
+    return {
+      section: start + best.local,
+      score: params.section * best.total + params.spread * spread + params.page * pageTotal,
+    };
+  }
+
+  /**
+   * First phase: an upper bound of every matching page's score from the page impacts (one pass
+   * over each query term's page list, never its section postings). Returns how many candidates
+   * `this.candidates` holds, in the order they were met.
+   */
+  private boundPages(groups: WordGroup[]): number {
+    const { bound, wordSection, wordPage, candidates, wordPages } = this;
+    const weight = this.params.page;
+    const sectionWeight = this.params.section + this.params.spread;
+    let candidateCount = 0;
+    for (const group of groups) {
+      let wordCount = 0;
+      for (const cursor of group.cursors) {
+        const pages = this.impactPages[cursor.term]!;
+        const sectionImpact = this.impactSection[cursor.term]!;
+        const pageImpact = this.impactPage[cursor.term]!;
+        const share = cursor.share;
+        for (let i = 0; i < pages.length; i++) {
+          const page = pages[i]!;
+          if (wordSection[page] === 0 && wordPage[page] === 0) wordPages[wordCount++] = page;
+          const section = share * sectionImpact[i]!;
+          const whole = share * pageImpact[i]!;
+          if (section > wordSection[page]!) wordSection[page] = section;
+          if (whole > wordPage[page]!) wordPage[page] = whole;
+        }
+      }
+      for (let i = 0; i < wordCount; i++) {
+        const page = wordPages[i]!;
+        if (bound[page] === 0) candidates[candidateCount++] = page;
+        bound[page]! += sectionWeight * wordSection[page]! + weight * wordPage[page]!;
+        wordSection[page] = 0;
+        wordPage[page] = 0;
+      }
+    }
+    return candidateCount;
+  }
+
+  /**
+   * Ranks pages in two phases. Page impacts give each matching page an upper bound of its score;
+   * the `limit` pages with the highest bounds are scored exactly, which sets a threshold, and
+   * only pages whose bound reaches it are scored after them, best bound first, stopping at the
+   * first bound below the (rising) threshold. Every score is computed the same way whatever
+   * order pages come in, so the results are exactly those of scoring every page.
+   */
+  run(groups: WordGroup[], limit: number, exhaustive: boolean): RankedSection[] {
+    const bound = this.bound;
+    const candidateCount = this.boundPages(groups);
+    const candidates = this.candidates.subarray(0, candidateCount);
+    const top: RankedSection[] = [];
+    const offer = (hit: RankedSection | null) => {
+      if (!hit) return;
+      if (top.length === limit) {
+        const last = top[limit - 1]!;
+        if (hit.score < last.score || (hit.score === last.score && hit.section > last.section)) return;
+      }
+      let at = top.length;
+      while (at > 0) {
+        const before = top[at - 1]!;
+        if (before.score > hit.score || (before.score === hit.score && before.section < hit.section)) break;
+        at--;
+      }
+      top.splice(at, 0, hit);
+      if (top.length > limit) top.pop();
+    };
+    try {
+      if (exhaustive || candidateCount <= limit) {
+        this.rewind(groups);
+        for (const page of [...candidates].sort((a, b) => a - b)) offer(this.scorePage(groups, page, true));
+        return top;
+      }
+      // The `limit` best bounds first: their exact scores set the first threshold.
+      const seeds: number[] = [];
+      for (const page of candidates) {
+        if (seeds.length === limit && bound[page]! <= bound[seeds[limit - 1]!]!) continue;
+        let at = seeds.length;
+        while (at > 0 && bound[seeds[at - 1]!]! < bound[page]!) at--;
+        seeds.splice(at, 0, page);
+        if (seeds.length > limit) seeds.pop();
+      }
+      for (const page of seeds) {
+        offer(this.scorePage(groups, page, false));
+        bound[page] = Number.NaN; // scored: no comparison keeps it below
+      }
+      const threshold = () => (top.length === limit ? top[limit - 1]!.score : Number.NEGATIVE_INFINITY);
+      const floor = threshold();
+      const rest: number[] = [];
+      for (const page of candidates) if (bound[page]! >= floor) rest.push(page);
+      rest.sort((a, b) => bound[b]! - bound[a]! || a - b);
+      // The next best bounds, in bound order, raise the threshold fast; the rest are visited in page
+      // order, where reading each term's postings moves forward instead of searching from the head.
+      const eager = Math.min(rest.length, EAGER_PAGES);
+      let at = 0;
+      for (; at < eager; at++) {
+        const page = rest[at]!;
+        // A bound equal to the threshold may still tie it and win on the earlier section.
+        if (bound[page]! < threshold()) break;
+        offer(this.scorePage(groups, page, false));
+      }
+      if (at === eager) {
+        const late = rest.slice(eager).filter((page) => bound[page]! >= threshold());
+        late.sort((a, b) => a - b);
+        this.rewind(groups);
+        for (const page of late) if (bound[page]! >= threshold()) offer(this.scorePage(groups, page, true));
+      }
+      return top;
+    } finally {
+      for (const page of candidates) bound[page] = 0;
+    }
+  }
+
+  /** Turns query words into groups of the index terms they match, with cursors. */
+  groupsOf(query: string, matchedTerms: Set<string>): WordGroup[] {
+    const groups: WordGroup[] = [];
+    for (const word of analyzeQuery(query)) {
+      const cursors: TermCursor[] = [];
+      for (const [term, share] of expand(this.index, word, this.params)) {
+        if (!this.occurs(term)) continue;
+        matchedTerms.add(this.index.terms[term]!);
+        cursors.push(this.cursor(term, share));
+      }
+      if (cursors.length > 0) groups.push({ cursors });
+    }
+    if (this.params.related > 0) {
+      for (const related of relatedTerms(query)) {
+        const term = this.index.termId.get(related);
+        if (term === undefined || !this.occurs(term)) continue;
+        matchedTerms.add(related);
+        groups.push({ cursors: [this.cursor(term, this.params.related)] });
+      }
+    }
+    return groups;
+  }
 }
 
-const MAX_EXPANSIONS = 16;
+const rankers = new WeakMap<EngineIndex, WeakMap<RankingParams, Ranker>>();
 
-/** The index terms one query word stands for, each with the share of score a match earns. */
-function expand(index: EngineIndex, word: QueryWord, params: RankingParams): Map<number, number> {
-  const found = new Map<number, number>();
-  const exact = index.termId.get(word.term);
-  if (exact !== undefined) found.set(exact, 1);
-  const offer = (term: number, weight: number) => {
-    if ((found.get(term) ?? 0) < weight) found.set(term, weight);
-  };
-  if ((word.partial || exact === undefined) && word.surface.length >= 3) {
-    let added = 0;
-    for (let i = lowerBound(index.surfaces, word.surface); i < index.surfaces.length; i++) {
-      if (!index.surfaces[i]!.startsWith(word.surface) || added >= MAX_EXPANSIONS) break;
-      offer(index.surfaceTerm[i]!, params.prefix);
-      added++;
-    }
+function rankerFor(index: EngineIndex, params: RankingParams): Ranker {
+  let byParams = rankers.get(index);
+  if (!byParams) {
+    byParams = new WeakMap();
+    rankers.set(index, byParams);
   }
-  if (exact === undefined && word.surface.length >= 4) {
-    const max = word.surface.length >= 8 ? 2 : 1;
-    // Typos rarely hit the first letter; requiring it keeps the scan to one sorted run of words.
-    const first = word.surface[0]!;
-    const end = lowerBound(index.surfaces, String.fromCharCode(first.charCodeAt(0) + 1));
-    for (let i = lowerBound(index.surfaces, first); i < end; i++) {
-      const candidate = index.surfaces[i]!;
-      if (Math.abs(candidate.length - word.surface.length) > max) continue;
-      const distance = editDistance(word.surface, candidate, max);
-      if (distance > max) continue;
-      offer(index.surfaceTerm[i]!, distance === 1 ? params.typo1 : params.typo2);
-    }
+  let ranker = byParams.get(params);
+  if (!ranker) {
+    ranker = new Ranker(index, params);
+    byParams.set(params, ranker);
   }
-  return found;
+  return ranker;
 }
 
-function idf(total: number, df: number): number {
-  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+/**
+ * Computes the per-term statistics ranking needs (one pass over the postings) ahead of the first
+ * query, so that query does not pay for it. Optional: `rankSections` prepares on first use.
+ */
+export function prepareRanking(index: EngineIndex, params: RankingParams = DEFAULT_RANKING): void {
+  rankerFor(index, params);
 }
 
 /**
@@ -176,132 +642,12 @@ export function rankSections(
   query: string,
   limit: number,
   params: RankingParams = DEFAULT_RANKING,
+  options: RankOptions = {},
 ): RankOutcome {
   const matchedTerms = new Set<string>();
-  const words = analyzeQuery(query);
-  const sectionCount = index.sections.length;
-  if (words.length === 0 || sectionCount === 0) return { hits: [], matchedTerms };
-  const s = scratchFor(index);
-  const pageCount = index.pages.length;
-  const totalTouched: number[] = [];
-  const pageTotalTouched: number[] = [];
-
-  const accumulateSections = (
-    postings: FieldPostings,
-    term: number,
-    weight: number,
-    b: number,
-    lengths: Uint32Array,
-    avg: number,
-    touched: number[],
-    pagesTouched: number[],
-  ) => {
-    const ids = postings.ids[term];
-    const tfs = postings.tfs[term]!;
-    if (!ids) return;
-    for (let i = 0; i < ids.length; i++) {
-      const section = ids[i]!;
-      const norm = 1 - b + (b * lengths[section]!) / avg;
-      if (s.acc[section] === 0) touched.push(section);
-      s.acc[section]! += (weight * tfs[i]!) / norm;
-      // Raw counts feed the page's own score; the page length normalizes them below.
-      const page = index.sectionPage[section]!;
-      if (s.pageAcc[page] === 0) pagesTouched.push(page);
-      s.pageAcc[page]! += weight * tfs[i]!;
-    }
-  };
-  const accumulatePages = (
-    postings: FieldPostings,
-    term: number,
-    weight: number,
-    b: number,
-    lengths: Uint32Array,
-    avg: number,
-    touched: number[],
-    pagesTouched: number[],
-  ) => {
-    const ids = postings.ids[term];
-    const tfs = postings.tfs[term]!;
-    if (!ids) return;
-    for (let i = 0; i < ids.length; i++) {
-      const page = ids[i]!;
-      const value = (weight * tfs[i]!) / (1 - b + (b * lengths[page]!) / avg);
-      for (let section = index.pageStart[page]!; section < index.pageStart[page + 1]!; section++) {
-        if (s.acc[section] === 0) touched.push(section);
-        s.acc[section]! += value;
-      }
-      if (s.pageAcc[page] === 0) pagesTouched.push(page);
-      s.pageAcc[page]! += value;
-    }
-  };
-
-  for (const word of words) {
-    const expansions = expand(index, word, params);
-    const wordTouched: number[] = [];
-    const pageWordTouched: number[] = [];
-    for (const [term, share] of expansions) {
-      const touched: number[] = [];
-      const pagesTouched: number[] = [];
-      accumulateSections(index.body, term, params.body, params.bBody, index.bodyLen, s.avg.body, touched, pagesTouched);
-      accumulateSections(index.head, term, params.head, params.bHead, index.headLen, s.avg.head, touched, pagesTouched);
-      for (const page of pagesTouched) {
-        const norm = 1 - params.bBody + (params.bBody * s.pageLen[page]!) / s.avg.page;
-        s.pageAcc[page] = s.pageAcc[page]! / norm;
-      }
-      accumulatePages(
-        index.title,
-        term,
-        params.title,
-        params.bTitle,
-        index.titleLen,
-        s.avg.title,
-        touched,
-        pagesTouched,
-      );
-      accumulatePages(index.desc, term, params.desc, params.bDesc, index.descLen, s.avg.desc, touched, pagesTouched);
-      if (touched.length === 0) continue;
-      matchedTerms.add(index.terms[term]!);
-      const sectionIdf = idf(sectionCount, touched.length) * share;
-      for (const section of touched) {
-        const tf = s.acc[section]!;
-        const value = (sectionIdf * tf) / (params.k1 + tf);
-        if (s.word[section] === 0) wordTouched.push(section);
-        if (value > s.word[section]!) s.word[section] = value;
-        s.acc[section] = 0;
-      }
-      const pageIdf = idf(pageCount, pagesTouched.length) * share;
-      for (const page of pagesTouched) {
-        const tf = s.pageAcc[page]!;
-        const value = (pageIdf * tf) / (params.k1 + tf);
-        if (s.pageWord[page] === 0) pageWordTouched.push(page);
-        if (value > s.pageWord[page]!) s.pageWord[page] = value;
-        s.pageAcc[page] = 0;
-      }
-    }
-    for (const section of wordTouched) {
-      if (s.total[section] === 0) totalTouched.push(section);
-      s.total[section]! += s.word[section]!;
-      s.word[section] = 0;
-    }
-    for (const page of pageWordTouched) {
-      if (s.pageTotal[page] === 0) pageTotalTouched.push(page);
-      s.pageTotal[page]! += s.pageWord[page]!;
-      s.pageWord[page] = 0;
-    }
-  }
-
-  // Best section per page, then the best pages.
-  const bestOfPage = new Map<number, RankedSection>();
-  for (const section of totalTouched) {
-    const page = index.sectionPage[section]!;
-    const score = s.total[section]! + params.page * s.pageTotal[page]!;
-    s.total[section] = 0;
-    const best = bestOfPage.get(page);
-    if (!best || score > best.score || (score === best.score && section < best.section)) {
-      bestOfPage.set(page, { section, score });
-    }
-  }
-  for (const page of pageTotalTouched) s.pageTotal[page] = 0;
-  const hits = [...bestOfPage.values()].sort((a, b) => b.score - a.score || a.section - b.section).slice(0, limit);
-  return { hits, matchedTerms };
+  if (index.sections.length === 0 || limit < 1) return { hits: [], matchedTerms };
+  const ranker = rankerFor(index, params);
+  const groups = ranker.groupsOf(query, matchedTerms);
+  if (groups.length === 0) return { hits: [], matchedTerms };
+  return { hits: ranker.run(groups, limit, options.exhaustive === true), matchedTerms };
 }

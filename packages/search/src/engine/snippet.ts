@@ -3,6 +3,12 @@ import { tokenize } from '../text/analyze.js';
 /** Longest snippet, in characters (ellipses included). */
 export const SNIPPET_LENGTH = 160;
 
+/** Characters of a section searched for matched words. */
+const SNIPPET_SCAN_CHARS = 12_000;
+
+/** Where the matched words of a query occur in a text, in order, as `tokenize` would find them. */
+export type MatchLocator = (text: string) => Array<{ term: string; start: number; end: number }>;
+
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
@@ -16,11 +22,18 @@ function collapse(text: string): string {
  * @example
  * makeSnippet('Laravel queues let you defer slow work such as sending email…', new Set(['queu']));
  */
-export function makeSnippet(text: string, terms: ReadonlySet<string>, maxLength = SNIPPET_LENGTH): string {
-  const clean = collapse(text);
+export function makeSnippet(
+  text: string,
+  terms: ReadonlySet<string>,
+  maxLength = SNIPPET_LENGTH,
+  locate?: MatchLocator,
+): string {
+  // A snippet is cut near the start of the section's matches; scanning a bounded head of a very
+  // long section keeps every snippet equally cheap.
+  const clean = collapse(text.length > SNIPPET_SCAN_CHARS ? text.slice(0, SNIPPET_SCAN_CHARS) : text);
   if (clean.length <= maxLength) return clean;
   const budget = maxLength - 2;
-  const hits = tokenize(clean).filter((token) => terms.has(token.term));
+  const hits = locate ? locate(clean) : tokenize(clean).filter((token) => terms.has(token.term));
   let start = 0;
   if (hits.length > 0) {
     // Window starting at each hit; keep the one holding the most distinct matched terms.

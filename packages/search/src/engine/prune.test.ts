@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { buildEngineIndex, type EngineInput } from './build.js';
+import { DEFAULT_RANKING, rankSections } from './rank.js';
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VOCABULARY = (
+  'route queue cache event listener model relation eager load migration schema seed factory mail notify ' +
+  'broadcast channel token session cookie request response middleware validate rule upload storage disk ' +
+  'encrypt hash password verify policy gate job batch retry fail schedule command prompt console test mock ' +
+  'fake assert database query join select insert update delete restore collection helper config environment'
+).split(' ');
+
+/** Pages with a Zipf-like word distribution, some of them copies of others (equal scores, tie-breaks). */
+function generatedCorpus(pageCount: number, seed: number): EngineInput[] {
+  const next = random(seed);
+  const pick = () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 2.2)]!;
+  const words = (count: number) => Array.from({ length: count }, pick).join(' ');
+  const originals: EngineInput[][] = [];
+  for (let page = 0; page < pageCount; page++) {
+    if (page > 4 && next() < 0.2) {
+      originals.push(originals[Math.floor(next() * originals.length)]!);
+      continue;
+    }
+    const title = words(1 + Math.floor(next() * 2));
+    const description = next() < 0.5 ? words(6) : null;
+    const sectionCount = 1 + Math.floor(next() * 8);
+    originals.push(
+      Array.from({ length: sectionCount }, (_, section) => {
+        const heading = section === 0 ? '' : words(1 + Math.floor(next() * 3));
+        return {
+          path: '',
+          title,
+          heading,
+          headingPath: heading ? [title, heading] : [],
+          description,
+          text: words(5 + Math.floor(next() * 60)),
+          url: '',
+          markdownUrl: '',
+        };
+      }),
+    );
+  }
+  return originals.flatMap((sections, page) =>
+    sections.map((section, n) => ({
+      ...section,
+      path: `page-${page}`,
+      url: `/docs/page-${page}#s${n}`,
+      markdownUrl: `/docs/page-${page}.md`,
+    })),
+  );
+}
+
+function generatedQueries(count: number, seed: number): string[] {
+  const next = random(seed);
+  const word = () => {
+    const chosen = VOCABULARY[Math.floor(next() * VOCABULARY.length)]!;
+    const roll = next();
+    if (roll < 0.1) return chosen.slice(0, 3 + Math.floor(next() * 2)); // being typed
+    if (roll < 0.2) return chosen.slice(0, 1) + chosen.slice(2); // a dropped letter
+    return chosen;
+  };
+  return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(next() * 6) }, word).join(' '));
+}
+
+describe('pruned ranking', () => {
+  it('returns exactly the top pages and scores of exhaustive scoring on a generated corpus', () => {
+    const index = buildEngineIndex(generatedCorpus(400, 7));
+    let compared = 0;
+    for (const query of generatedQueries(150, 11)) {
+      for (const limit of [1, 3, 8, 20]) {
+        const pruned = rankSections(index, query, limit);
+        const exhaustive = rankSections(index, query, limit, DEFAULT_RANKING, { exhaustive: true });
+        expect(pruned.hits, `${query} (limit ${limit})`).toEqual(exhaustive.hits);
+        expect(pruned.matchedTerms).toEqual(exhaustive.matchedTerms);
+        compared += pruned.hits.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('agrees with exhaustive scoring under other weights too', () => {
+    const index = buildEngineIndex(generatedCorpus(150, 3));
+    const params = { ...DEFAULT_RANKING, title: 9, page: 1.5, bBody: 0.3, k1: 2 };
+    for (const query of generatedQueries(60, 5)) {
+      expect(rankSections(index, query, 8, params).hits).toEqual(
+        rankSections(index, query, 8, params, { exhaustive: true }).hits,
+      );
+    }
+  });
+
+  it('breaks equal scores of identical pages towards the earlier page', () => {
+    const page = (n: number): EngineInput => ({
+      path: `copy-${n}`,
+      title: 'Queues',
+      heading: '',
+      headingPath: [],
+      text: 'Retry a failed job from the queue.',
+      url: `/docs/copy-${n}`,
+      markdownUrl: `/docs/copy-${n}.md`,
+    });
+    const index = buildEngineIndex([0, 1, 2, 3, 4, 5].map(page));
+    const hits = rankSections(index, 'retry failed job', 3).hits;
+    expect(hits.map((hit) => hit.section)).toEqual([0, 1, 2]);
+    expect(new Set(hits.map((hit) => hit.score)).size).toBe(1);
+  });
+});
