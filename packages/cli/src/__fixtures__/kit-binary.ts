@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (`/work/main` here). */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+/** The launcher the `kit` bin entry points at; it runs the built dist. */
+export const kitBin = join(repoRoot, 'packages/cli/bin/kit.js');
+
+export interface KitRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `kit` binary as a user would: `node packages/cli/bin/kit.js ...args` in `cwd`. */
+export function runKit(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string },
+): Promise<KitRun> {
+  if (!existsSync(join(repoRoot, 'packages/cli/dist/bin.js'))) {
+    throw new Error('packages/cli/dist is missing: build first with pnpm --filter "@kit/*" build.');
+  }
+  return new Promise((resolvePromise, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...options.env };
+    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+    const child = spawn(process.execPath, [kitBin, ...args], { cwd: options.cwd, env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A fresh temporary folder, removed by the returned function. */
+export async function tempProject(prefix = 'kit-cli-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Writes files (path relative to `root` → text), creating folders. */
+export async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    const file = join(root, path);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+}
+
+/** A `kit` process that keeps running (serve, mcp), with its output so far. */
+export interface KitProcess {
+  child: import('node:child_process').ChildProcessWithoutNullStreams;
+  output(): { stdout: string; stderr: string };
+  /** Resolves with the stdout so far once it matches `pattern`. */
+  waitFor(pattern: RegExp): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/** Starts the built `kit` binary and leaves it running; stop it with `child.kill()`. */
+export function startKit(args: string[], options: { cwd: string; env?: Record<string, string> }): KitProcess {
+  const child = spawn(process.execPath, [kitBin, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: 'pipe',
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: Array<{ pattern: RegExp; resolve: (text: string) => void }> = [];
+  const check = () => {
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(stdout)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(stdout);
+      }
+    }
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    check();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolveExit) => child.on('close', (code) => resolveExit(code)));
+  return {
+    child,
+    output: () => ({ stdout, stderr }),
+    waitFor: (pattern) =>
+      new Promise((resolveWait, reject) => {
+        waiters.push({ pattern, resolve: resolveWait });
+        check();
+        void exited.then((code) => reject(new Error(`kit exited with ${code} before printing ${pattern}: ${stderr}`)));
+      }),
+    exited,
+  };
+}

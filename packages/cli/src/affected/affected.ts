@@ -1,0 +1,244 @@
+import { execFile } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+import { type Kit, KitError } from '@kit/core';
+import { type AffectedPage, matchAffectedPages, type SourcedPage, sourcesOf } from './match.js';
+
+export interface AffectedPagesOptions {
+  /** The loaded kit (its config root is the project root). */
+  kit: Kit;
+  /** Commit, branch or tag to compare with. Default: the default branch. */
+  base?: string;
+  /** Default `HEAD`. */
+  head?: string;
+  /** Count uncommitted work (staged, unstaged and untracked files). @default true */
+  uncommitted?: boolean;
+  /** Only this set. Default: every set. */
+  set?: string;
+  /** Also list pages that drifted before this change. @default false */
+  drift?: boolean;
+}
+
+/** What `kit affected --json` prints and the `affected_pages` tool returns. */
+export interface AffectedResult {
+  /** The base as given or detected (e.g. `origin/main`). */
+  base: string;
+  head: string;
+  uncommitted: boolean;
+  /** Files changed between the merge base and head, plus uncommitted work, relative to the project root. */
+  changed: string[];
+  pages: AffectedPage[];
+}
+
+/**
+ * Pages whose `sources:` match files changed between `base` (default: the default branch) and
+ * `head`, plus uncommitted work; each `updated` (the page changed too) or `stale`. With `drift`,
+ * pages whose sources changed in a commit after the page's own last change are listed as well.
+ * The check behind `kit affected`, `kit hook` and the local `affected_pages` MCP tool.
+ *
+ * @example
+ * const { pages } = await affectedPages({ kit, drift: true });
+ * pages.filter((page) => page.status === 'stale');
+ */
+export async function affectedPages(options: AffectedPagesOptions): Promise<AffectedResult> {
+  const root = realPath(options.kit.config.root);
+  const git = gitIn(root);
+  const top = (await git(['rev-parse', '--show-toplevel']).catch(() => null))?.trim();
+  if (!top) {
+    throw new KitError(
+      'source.error',
+      `${root} is not inside a git repository; kit affected compares git commits. Run it inside the project's repository.`,
+    );
+  }
+  const head = options.head ?? 'HEAD';
+  const base = options.base ?? (await defaultBranch(git, options.kit.config.instructions.default_branch));
+  const uncommitted = options.uncommitted !== false;
+  await verifyCommit(git, base, 'base');
+  await verifyCommit(git, head, 'head');
+
+  const mergeBase = (await git(['merge-base', base, head]).catch(() => null))?.trim() || base;
+  const fromTop = new Set<string>(lines(await git(['diff', '--name-only', '--no-renames', mergeBase, head, '--'])));
+  if (uncommitted) {
+    for (const file of lines(await git(['diff', '--name-only', '--no-renames', 'HEAD', '--']).catch(() => '')))
+      fromTop.add(file);
+    for (const file of lines(await git(['ls-files', '--others', '--exclude-standard', '--full-name'])))
+      fromTop.add(file);
+  }
+  const toProject = projectRelative(top, root);
+  const changed = [...fromTop].flatMap((file) => {
+    const mapped = toProject(file);
+    return mapped === null ? [] : [mapped];
+  });
+
+  const pages = await sourcedPages(options.kit, options.set, root);
+  const affected = matchAffectedPages(pages, changed);
+
+  if (options.drift) {
+    const listed = new Set(affected.map(pageKey));
+    const changedSince = new Map<string, Promise<string[]>>();
+    for (const page of pages) {
+      if (page.sources.length === 0 || page.file === undefined || listed.has(pageKey(page))) continue;
+      const pageFile = fromProjectToTop(top, root, page.file);
+      const last = (await git(['log', '-1', '--format=%H', head, '--', pageFile]).catch(() => '')).trim();
+      if (last === '') continue;
+      let files = changedSince.get(last);
+      if (!files) {
+        files = git(['diff', '--name-only', '--no-renames', last, head, '--']).then((out) =>
+          lines(out).flatMap((file) => {
+            const mapped = toProject(file);
+            return mapped === null ? [] : [mapped];
+          }),
+        );
+        changedSince.set(last, files);
+      }
+      const [drifted] = matchAffectedPages([page], await files);
+      if (drifted) affected.push({ ...drifted, status: 'stale', drift: true });
+    }
+  }
+
+  affected.sort(
+    (a, b) =>
+      a.set.localeCompare(b.set) ||
+      a.version.localeCompare(b.version) ||
+      a.locale.localeCompare(b.locale) ||
+      a.path.localeCompare(b.path),
+  );
+  return { base, head, uncommitted, changed: changed.sort(), pages: affected };
+}
+
+/** Every page of the kit (or one set) that declares `sources:`, in every version and locale. */
+export async function sourcedPages(
+  kit: Kit,
+  setKey?: string,
+  root = realPath(kit.config.root),
+): Promise<SourcedPage[]> {
+  const sets = setKey !== undefined ? [kit.set(setKey)] : [...kit.sets.values()];
+  const found: SourcedPage[] = [];
+  for (const docSet of sets) {
+    const versions = await docSet.versions({ user: null, local: true });
+    const locales = await docSet.locales();
+    for (const version of versions) {
+      for (const locale of locales) {
+        for (const page of await docSet.source.listPages(version.id, locale.code)) {
+          const sources = sourcesOf(page.frontmatter);
+          if (sources.length === 0) continue;
+          const file =
+            page.file !== undefined && docSet.source.kind === 'repository'
+              ? toSlashes(relative(root, resolve(realPath(docSet.config.source.path), page.file)))
+              : undefined;
+          found.push({
+            set: docSet.key,
+            version: version.id,
+            locale: locale.code,
+            path: page.path,
+            title: page.title,
+            ...(file !== undefined ? { file } : {}),
+            sources,
+          });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+type Git = (args: string[]) => Promise<string>;
+
+function gitIn(cwd: string): Git {
+  return (args) =>
+    new Promise((resolvePromise, reject) => {
+      execFile(
+        'git',
+        args,
+        { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+        (error, stdout, stderr) => {
+          if (error) reject(new Error(stderr.trim() || error.message));
+          else resolvePromise(stdout);
+        },
+      );
+    });
+}
+
+/**
+ * The branch changes are compared with: `instructions.default_branch`, else the remote's HEAD
+ * (`origin/main`), else a local `main` or `master`.
+ */
+export async function defaultBranch(git: Git, configured: string | null): Promise<string> {
+  if (configured) return configured;
+  const remote = (await git(['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']).catch(() => '')).trim();
+  if (remote.startsWith('refs/remotes/')) return remote.slice('refs/remotes/'.length);
+  for (const candidate of ['main', 'master']) {
+    const found = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${candidate}`]).catch(() => '');
+    if (found.trim() !== '') return candidate;
+  }
+  throw new KitError(
+    'argument.invalid',
+    'Cannot tell the default branch: no origin/HEAD and no main or master branch. Pass --base <branch>, or set instructions.default_branch (env KIT_DEFAULT_BRANCH).',
+  );
+}
+
+async function verifyCommit(git: Git, ref: string, what: string): Promise<void> {
+  const found = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => '');
+  if (found.trim() === '') {
+    throw new KitError(
+      'argument.invalid',
+      `The ${what} "${ref}" is not a commit, branch or tag of this repository. Pass an existing one with --${what}.`,
+    );
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function toSlashes(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+/** Maps a path relative to the git top level onto the project root; null when outside the project. */
+function projectRelative(top: string, root: string): (file: string) => string | null {
+  return (file) => {
+    const path = toSlashes(relative(root, resolve(top, file)));
+    return path.startsWith('../') || path === '..' ? null : path;
+  };
+}
+
+function fromProjectToTop(top: string, root: string, file: string): string {
+  return toSlashes(relative(top, resolve(root, file)));
+}
+
+function pageKey(page: { set: string; version: string; locale: string; path: string }): string {
+  return `${page.set}\u0000${page.version}\u0000${page.locale}\u0000${page.path}`;
+}
+
+/** The arguments of the local `affected_pages` MCP tool. */
+export interface AffectedPagesInput {
+  base?: string;
+  head?: string;
+  uncommitted?: boolean;
+  set?: string;
+  drift?: boolean;
+}
+
+/**
+ * An `affected_pages` function for the local MCP server: the same check as `kit affected --json`,
+ * bound to a kit.
+ *
+ * @example
+ * const affected = affectedFor(kit);
+ * await affected({ drift: true });
+ */
+export function affectedFor(kit: Kit): (input: AffectedPagesInput) => Promise<AffectedResult> {
+  return (input) => affectedPages({ kit, ...input });
+}

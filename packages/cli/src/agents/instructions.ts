@@ -1,0 +1,132 @@
+import { createUrlLayout, type Kit, markdownUrl, type ResolvedConfig } from '@kit/core';
+
+export const BLOCK_START = '<!-- kit:start -->';
+export const BLOCK_END = '<!-- kit:end -->';
+
+/**
+ * Writes `block` into `existing` between the Kit markers, replacing only Kit's own block (every
+ * earlier copy too, so a file edited by hand never ends with two). Text outside the markers is
+ * kept byte for byte; a file without a block gets it appended after a blank line.
+ *
+ * @example
+ * replaceBlock('# Agents\n', 'hello'); // '# Agents\n\n<!-- kit:start -->\nhello\n<!-- kit:end -->\n'
+ */
+export function replaceBlock(existing: string, block: string): string {
+  const wrapped = `${BLOCK_START}\n${block.replace(/\s+$/, '')}\n${BLOCK_END}`;
+  const ranges: Array<[number, number]> = [];
+  let from = 0;
+  while (true) {
+    const start = existing.indexOf(BLOCK_START, from);
+    if (start === -1) break;
+    const end = existing.indexOf(BLOCK_END, start + BLOCK_START.length);
+    if (end === -1) break;
+    ranges.push([start, end + BLOCK_END.length]);
+    from = end + BLOCK_END.length;
+  }
+  if (ranges.length === 0) {
+    if (existing.trim() === '') return `${wrapped}\n`;
+    return `${existing.replace(/\s+$/, '')}\n\n${wrapped}\n`;
+  }
+  let result = '';
+  let cursor = 0;
+  ranges.forEach(([start, end], index) => {
+    result += existing.slice(cursor, start);
+    if (index === 0) {
+      result += wrapped;
+      cursor = end;
+    } else {
+      // A removed duplicate takes its line break with it.
+      result = result.replace(/\n+$/, '\n');
+      cursor = existing[end] === '\n' ? end + 1 : end;
+    }
+  });
+  return result + existing.slice(cursor);
+}
+
+/**
+ * The instructions block for coding agents: how to use the docs tools, the `review` mode, and a
+ * docs index of every set (default version and locale) cut to `instructions.index_max_bytes`.
+ */
+export async function instructionsBlock(kit: Kit): Promise<string> {
+  const config = kit.config;
+  const lines: string[] = [
+    '## Documentation (Kit)',
+    '',
+    'This project keeps its documentation in Kit. Work with the docs through the `kit` MCP server (`kit mcp`) or the `kit` command:',
+    '',
+    '- Search first: `search_docs` (or `kit search "<query>"`) finds the page and section; cite page URLs in answers.',
+    '- Read before writing: `read_page` returns the page as Markdown with its `content_hash`; pass that hash as `based_on` when you change the page.',
+    '- Change docs with `write_page`, `move_page`, `delete_page`, `update_navigation` and `update_manifest`, in the same change as the code they describe.',
+    '- After a code change run `affected_pages` (or `kit affected`): pages whose `sources:` match changed files are listed as `stale` until you update them.',
+    '- Validate after writing: `validate_docs` (or `kit validate`) reports broken links, navigation entries without pages and schema errors, each with a rule id and a fix.',
+    '- Report a wrong or missing page with `submit_feedback`.',
+    '',
+    reviewLine(config),
+  ];
+  if (kit.sets.size > 1) {
+    lines.push(
+      '',
+      `Doc sets: ${[...kit.sets.keys()].map((key) => `\`${key}\``).join(', ')} (default \`${config.default}\`); pass \`set\` to the tools.`,
+    );
+  }
+  if (config.instructions.index) {
+    const index = await docsIndex(kit, config.instructions.index_max_bytes);
+    if (index !== '') lines.push('', '### Docs index', '', index);
+  }
+  return lines.join('\n');
+}
+
+function reviewLine(config: ResolvedConfig): string {
+  const modes = new Set(Object.values(config.sets).map((set) => set.review));
+  if (modes.size === 0) modes.add(config.review);
+  if (modes.size > 1) {
+    return 'Review: it differs per set; with `review: required` changes made outside a pull request are drafts until a person publishes them, with `auto` they publish at once (still revisioned).';
+  }
+  return [...modes][0] === 'auto'
+    ? 'Review mode `auto`: changes you make through the author tools publish at once and are still revisioned.'
+    : 'Review mode `required`: changes you make through the author tools outside a pull request are drafts until a person publishes them. Changes to docs files in this repository are reviewed with the pull request.';
+}
+
+/**
+ * One line per page in navigation order (`- [Title](markdown URL): description`), grouped by
+ * navigation group, cut at `maxBytes` (UTF-8) on a whole line with a note of what was left out.
+ */
+export async function docsIndex(kit: Kit, maxBytes: number): Promise<string> {
+  const viewer = { user: null };
+  const entries: string[] = [];
+  for (const docSet of kit.sets.values()) {
+    const listing = await docSet.listPages({}, viewer).catch(() => null);
+    if (!listing) continue;
+    const layout = createUrlLayout(docSet.config.route.prefix, await docSet.manifest());
+    if (kit.sets.size > 1) entries.push(`#### ${docSet.key}`);
+    for (const group of listing.groups) {
+      entries.push(`**${group.tab ? `${group.tab} › ` : ''}${group.label}**`);
+      for (const page of group.pages) {
+        const markdown = markdownUrl(layout, { version: listing.version, locale: listing.locale, path: page.path });
+        const description = page.description ? `: ${oneLine(page.description)}` : '';
+        entries.push(`- [${oneLine(page.title)}](${markdown})${description}`);
+      }
+    }
+  }
+  const encoder = new TextEncoder();
+  // Room for the closing note, so the index with the note stays within maxBytes.
+  const reserve = 100;
+  const kept: string[] = [];
+  let bytes = 0;
+  for (let index = 0; index < entries.length; index++) {
+    const size = encoder.encode(`${entries[index]}\n`).byteLength;
+    const last = index === entries.length - 1;
+    if (bytes + size + (last ? 0 : reserve) > maxBytes) {
+      const left = entries.slice(index).filter((entry) => entry.startsWith('- ')).length;
+      kept.push(`… ${left} more page${left === 1 ? '' : 's'}: call list_pages for the full list.`);
+      break;
+    }
+    kept.push(entries[index]!);
+    bytes += size;
+  }
+  return kept.join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

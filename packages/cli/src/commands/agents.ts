@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { compileHooks, writeHooksCache } from '../hook/hooks.js';
+import { writeLine } from '../io.js';
+
+export function registerAgents(program: Command, context: CommandContext): void {
+  program
+    .command('agents')
+    .description(
+      'Write the agent instructions block (docs tools, review mode, docs index) into instructions.file between <!-- kit:start --> and <!-- kit:end -->, replacing only that block, and compile hooks.push_commands into .kit/hooks.json for kit hook.',
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const kit = await context.loadKit(command, { git: false });
+      const { instructionsBlock, replaceBlock } = await import('../agents/instructions.js');
+      try {
+        const root = kit.config.root;
+        const file = resolve(root, kit.config.instructions.file);
+        const existing = existsSync(file) ? await readFile(file, 'utf8') : '';
+        const next = replaceBlock(existing, await instructionsBlock(kit));
+        const shown = relative(context.io.cwd, file) || file;
+        if (next === existing) writeLine(context.io.stdout, `unchanged ${shown}`);
+        else {
+          await writeFile(file, next);
+          writeLine(context.io.stdout, `${existing === '' ? 'created' : 'updated'}   ${shown} (instructions block)`);
+        }
+        const hooksFile = await writeHooksCache(root, compileHooks(kit.config));
+        writeLine(
+          context.io.stdout,
+          `wrote     ${relative(context.io.cwd, hooksFile) || hooksFile} (${kit.config.hooks.push_commands.length} push commands)`,
+        );
+        writeLine(
+          context.io.stdout,
+          'To check docs before a coding agent pushes, run `kit hook` from its pre-tool hook (Claude Code: a PreToolUse hook on Bash with the command `kit hook`).',
+        );
+      } finally {
+        await kit.close();
+      }
+    });
+}

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKit, startKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
+
+describe('kit mcp', () => {
+  let project: Awaited<ReturnType<typeof tempProject>>;
+  beforeAll(async () => {
+    project = await tempProject('kit-mcp-');
+    await runKit(['init'], { cwd: project.dir });
+    await writeFiles(project.dir, {
+      'docs/broken.md': '---\ntitle: Broken\n---\n\n# Broken\n\n[nowhere](./nowhere.md)\n',
+    });
+  });
+  afterAll(() => project.cleanup());
+
+  it('serves every set over stdio and offers validate_docs with the kit validate report', async () => {
+    const server = startKit(['mcp'], { cwd: project.dir });
+    const send = (message: object) => server.child.stdin.write(`${JSON.stringify(message)}\n`);
+    const response = async (id: number) => {
+      const text = await server.waitFor(new RegExp(`"id":${id}[,}]`));
+      const line = text.split('\n').find((candidate) => candidate.includes(`"id":${id}`))!;
+      return JSON.parse(line);
+    };
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
+    });
+    expect((await response(1)).result.serverInfo).toBeDefined();
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const tools = (await response(2)).result.tools.map((tool: { name: string }) => tool.name);
+    expect(tools).toEqual(expect.arrayContaining(['search_docs', 'read_page', 'list_pages', 'validate_docs']));
+
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'validate_docs', arguments: {} } });
+    const result = (await response(3)).result;
+    const report = result.structuredContent ?? JSON.parse(result.content[0].text);
+    const cli = JSON.parse((await runKit(['validate', '--json'], { cwd: project.dir })).stdout);
+    expect(report).toEqual(cli);
+    expect(report.issues.map((issue: { rule: string }) => issue.rule)).toEqual(['links.broken', 'navigation.orphan']);
+
+    server.child.stdin.end();
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+});

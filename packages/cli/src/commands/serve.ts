@@ -1,0 +1,98 @@
+import type { AddressInfo } from 'node:net';
+import { KitError } from '@kit/core';
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { writeLine } from '../io.js';
+
+export function registerServe(program: Command, context: CommandContext): void {
+  program
+    .command('serve')
+    .description(
+      'Serve every doc set (pages, .md twins, llms.txt, MCP endpoint, search) with live reload while you edit. Prints the URLs of the site, the MCP endpoint and llms.txt.',
+    )
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '4000')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--no-watch', 'do not watch the docs for changes (no live reload)')
+    .action(async (options: { port: string; host: string; watch: boolean }, command: Command) => {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new KitError(
+          'argument.invalid',
+          `--port must be a whole number from 0 to 65535 (got "${options.port}").`,
+        );
+      }
+      const [{ serve }, { createKitApp }, { Hono }, { createLiveReload, LIVE_RELOAD_SCRIPT }, { validatorFor }] =
+        await Promise.all([
+          import('@hono/node-server'),
+          import('@kit/http-hono'),
+          import('hono'),
+          import('../serve/live-reload.js'),
+          import('../validate/validate.js'),
+        ]);
+      const kit = await context.loadKit(command, { watch: options.watch });
+      const live = options.watch ? createLiveReload(kit) : null;
+      const app = new Hono();
+      if (live) app.route('/', live.app);
+      app.route(
+        '/',
+        createKitApp({
+          kit,
+          validate: validatorFor(kit),
+          ...(live ? { injectHtml: LIVE_RELOAD_SCRIPT } : {}),
+        }),
+      );
+
+      const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+        const started = serve({ fetch: app.fetch, port, hostname: options.host }, () => resolve(started));
+        started.once('error', (error: NodeJS.ErrnoException) =>
+          reject(
+            error.code === 'EADDRINUSE'
+              ? new KitError(
+                  'argument.invalid',
+                  `Port ${port} on ${options.host} is in use. Pick another with --port, or stop the other server.`,
+                )
+              : error,
+          ),
+        );
+      });
+      const address = server.address() as AddressInfo;
+      const host =
+        options.host === '0.0.0.0' || options.host === '::'
+          ? 'localhost'
+          : options.host.includes(':')
+            ? `[${options.host}]`
+            : options.host;
+      const origin = `http://${host}:${address.port}`;
+      const out = context.io.stdout;
+      writeLine(
+        out,
+        `Kit is serving ${kit.sets.size} doc set${kit.sets.size === 1 ? '' : 's'}${live ? ' with live reload' : ''}:`,
+      );
+      for (const set of kit.sets.values()) {
+        const prefix = set.config.route.prefix.replace(/^\/+|\/+$/g, '');
+        const base = prefix === '' ? origin : `${origin}/${prefix}`;
+        writeLine(out, `  ${set.key}`);
+        writeLine(out, `    site      ${base}${prefix === '' ? '/' : ''}`);
+        if (set.config.mcp.web.enabled)
+          writeLine(out, `    mcp       ${base}/${set.config.mcp.web.path.replace(/^\/+|\/+$/g, '')}`);
+        if (set.config.agents.llms_txt) writeLine(out, `    llms.txt  ${base}/llms.txt`);
+      }
+      writeLine(out, 'Press Ctrl+C to stop.');
+
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      live?.close();
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open live-reload streams would hold the server open.
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await closing;
+      await kit.close();
+    });
+}

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { writeLine } from '../io.js';
+import { addNotes } from '../notes.js';
+
+export function registerValidate(program: Command, context: CommandContext): void {
+  const command = program
+    .command('validate')
+    .description(
+      'Check the docs: manifest, navigation and frontmatter schemas, broken links and anchors, redirects, assets, components, snippets, Markdown size and the search index budget. Exits 1 when any error is found.',
+    )
+    .option('--json', 'print the report as JSON (schemas/validate.json), as the validate_docs tool returns it')
+    .option('--version <id>', 'check only this version (default: every version)')
+    .option('--no-cache', 'render every page again instead of reusing renders kept in .kit/cache/validate');
+  addNotes(
+    command,
+    `Rules (each issue carries its rule id and, where Kit knows one, a fix):
+
+| Rule | Severity | What it finds |
+| --- | --- | --- |
+| manifest.schema | error / warning | kit.json is not valid JSON or breaks the schema (errors); no manifest, or a top-level key within two edits of a known key (warnings, with the rename) |
+| manifest.integrations | warning | a database set whose manifest has integrations (read from configuration only) |
+| assets.missing | error | a stylesheet named in assets.css does not exist |
+| links.unsafe | error | a navbar, footer, repository or page link that is not http, https, mailto or a site path |
+| links.broken | error | a link to a page that does not exist (\`{{version}}\` links, relative and \`.md\` links and \`/docs/{{version}}/x#anchor\` shapes understood; redirects count) |
+| links.anchor | warning | a link to an anchor the page does not have (headings, \`{#id}\` and \`<a name>\` anchors count) |
+| redirects.loop | error | redirects that lead back to where they started |
+| redirects.shadowed | warning | a redirect that never runs because a page lives at its from |
+| navigation.schema | error | navigation.json breaks the navigation schema |
+| navigation.missing_page | error | a navigation entry without a page |
+| navigation.orphan | warning | a page in no navigation group (the landing page excepted) |
+| frontmatter.schema | error | frontmatter that breaks the frontmatter schema |
+| components.unknown | warning | a PascalCase component nobody registered |
+| snippets.missing | warning | a snippet include (\`<<< @/path\`) that cannot be read |
+| markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget |
+| search.budget | warning | a client search index larger than search.budget_kb gzipped |
+
+Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check could not run.`,
+  );
+  command.action(async (options: { json?: boolean; version?: string; cache: boolean }, command: Command) => {
+    const globals = context.globals(command);
+    const kit = await context.loadKit(command, { git: false });
+    const { formatReport, validateKit } = await import('../validate/validate.js');
+    try {
+      const { cachedRenderer, VALIDATE_CACHE_DIR } = await import('../validate/render-cache.js');
+      const cacheDir = join(kit.config.root, VALIDATE_CACHE_DIR);
+      const renderer = options.cache ? await cachedRenderer(kit.renderer, cacheDir) : kit.renderer;
+      const report = await validateKit(kit, {
+        renderer,
+        ...(options.cache ? { cacheDir } : {}),
+        ...(globals.set !== undefined ? { set: globals.set } : {}),
+        ...(options.version !== undefined ? { version: options.version } : {}),
+      });
+      if (options.json) writeLine(context.io.stdout, JSON.stringify(report, null, 2));
+      else context.io.stdout.write(formatReport(report, { color: isColorful(context) }));
+      context.exitCode = report.ok ? 0 : 1;
+    } finally {
+      await kit.close();
+    }
+  });
+}
+
+function isColorful(context: CommandContext): boolean {
+  const stream = context.io.stdout as { isTTY?: boolean };
+  return stream.isTTY === true && context.io.env.NO_COLOR === undefined;
+}

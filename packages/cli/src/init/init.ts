@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { MANIFEST_SCHEMA_URL } from '@kit/core';
+import { findConfigFile, loadConfig } from '@kit/core/node';
+
+export interface InitResult {
+  /** Project-relative paths written. */
+  created: string[];
+  /** Project-relative paths that existed and were left alone. */
+  kept: string[];
+}
+
+/**
+ * Starts a Kit project in `cwd`: `kit.config.ts`, and in the default set's folder `kit.json`
+ * (with `$schema`), `index.md` and `navigation.json`. Never overwrites a file: an existing config
+ * is kept and read to find where the set lives.
+ *
+ * @example
+ * const { created, kept } = await initProject('/path/to/project');
+ */
+export async function initProject(cwd: string): Promise<InitResult> {
+  const root = resolve(cwd);
+  const created: string[] = [];
+  const kept: string[] = [];
+  const write = async (path: string, text: string) => {
+    const shown = relative(root, path) || path;
+    if (existsSync(path)) {
+      kept.push(shown);
+      return;
+    }
+    await mkdir(dirname(path), { recursive: true });
+    // `wx` refuses to replace a file that appeared since the check.
+    try {
+      await writeFile(path, text, { flag: 'wx' });
+      created.push(shown);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      kept.push(shown);
+    }
+  };
+
+  const existingConfig = findConfigFile(root);
+  let docsFolder = join(root, 'docs');
+  if (existingConfig) {
+    kept.push(relative(root, existingConfig));
+    const config = await loadConfig({ cwd: root });
+    const set = config.sets[config.default] ?? Object.values(config.sets)[0];
+    if (set && set.source.driver === 'repository') docsFolder = set.source.path;
+  } else {
+    await write(join(root, 'kit.config.ts'), CONFIG_TEMPLATE);
+  }
+
+  const name = await projectName(root);
+  await write(
+    join(docsFolder, 'kit.json'),
+    `${JSON.stringify(
+      {
+        $schema: MANIFEST_SCHEMA_URL,
+        name,
+        description: `Documentation for ${name}.`,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  await write(join(docsFolder, 'index.md'), indexPage(name));
+  await write(
+    join(docsFolder, 'navigation.json'),
+    `${JSON.stringify({ groups: [{ label: 'Getting Started', pages: ['index'] }] }, null, 2)}\n`,
+  );
+  return { created, kept };
+}
+
+/** A type-only import: the file loads even where `@kit/core` is not installed next to it. */
+const CONFIG_TEMPLATE = `import type { KitConfigInput } from '@kit/core';
+
+/**
+ * Kit configuration. Every key is optional; see the configuration reference for defaults.
+ * The docs set reads Markdown from ./docs and is served under /docs.
+ */
+export default {
+  sets: {
+    docs: {
+      source: { driver: 'repository', path: 'docs' },
+    },
+  },
+} satisfies KitConfigInput;
+`;
+
+function indexPage(name: string): string {
+  return `---
+title: Introduction
+description: What ${name} is and where to start.
+---
+
+# Introduction
+
+Welcome to the ${name} documentation. Edit this page in \`docs/index.md\`, add pages next to it,
+and list them in \`docs/navigation.json\`.
+
+Run \`kit serve\` to read the docs in a browser and \`kit validate\` to check them.
+`;
+}
+
+async function projectName(root: string): Promise<string> {
+  try {
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name?: unknown };
+    if (typeof pkg.name === 'string' && pkg.name.trim() !== '') return pkg.name.replace(/^@[^/]+\//, '');
+  } catch {
+    // No package.json: the folder name will do.
+  }
+  return basename(root) || 'Docs';
+}

@@ -1,0 +1,230 @@
+import { join } from 'node:path';
+import {
+  type ContentSource,
+  createDocSet,
+  createEvents,
+  createKit,
+  type Kit,
+  type KitEnv,
+  KitError,
+  type PageRenderer,
+  type ResolvedConfig,
+  type ResolvedSetConfig,
+  type SearchDriver,
+  type SearchDriverEntry,
+} from '@kit/core';
+import { loadConfig } from '@kit/core/node';
+import { createNodeRenderer } from '@kit/render/node';
+import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from '@kit/search';
+import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
+import { createFsSource } from '@kit/source-fs';
+
+export interface LoadKitOptions {
+  /** Where to look for `kit.config.*`. Default: `process.cwd()`. */
+  cwd?: string;
+  /** An explicit config file, relative to `cwd`. */
+  configFile?: string;
+  /** Environment variables. Default: `process.env` plus the root's `.env`. */
+  env?: KitEnv;
+  /** Absolute origin for links in agent Markdown and MCP results, e.g. `http://localhost:4321`. */
+  origin?: string;
+  /** Watch repository sets and refresh what changed (for `kit serve`). @default false */
+  watch?: boolean;
+  /**
+   * Read page provenance from git. Commands that never show provenance (`kit validate`,
+   * `kit affected`) turn it off to stay fast. @default true
+   */
+  git?: boolean;
+  /** Use this resolved config instead of loading one (tests, embedding). */
+  config?: ResolvedConfig;
+}
+
+/** A loaded kit plus the parts the CLI needs beside the `Kit` port. */
+export interface LoadedKit extends Kit {
+  /** The one renderer every set renders with. */
+  readonly renderer: PageRenderer;
+  /** The search driver of each set, by set key (the `search.budget` check reads the client index report). */
+  readonly searchDrivers: ReadonlyMap<string, SearchDriver>;
+}
+
+/**
+ * Loads the project's config and wires a {@link Kit}: per set its content source (`createFsSource`
+ * for repository sets, `createDbSource` over `openDatabase` for database sets, one database per
+ * named connection), one renderer, the search driver `search.driver` names (built-ins plus the
+ * config's `searchDrivers`, registered through the search registry while the kit lives), and
+ * `createKit`. Every CLI command, the local MCP server and `kit serve` start here.
+ *
+ * @example
+ * const kit = await loadKit({ cwd: '/path/to/project' });
+ * const page = await kit.set().readPage({ path: 'installation' }, { user: null, local: true });
+ * await kit.close();
+ */
+export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> {
+  const config =
+    options.config ??
+    (await loadConfig({
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      ...(options.configFile !== undefined ? { file: options.configFile } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    }));
+
+  const unregister = registerConfigDrivers(config);
+  const databases = new Map<string, Promise<KitDatabase>>();
+  const renderer = createNodeRenderer();
+  const events = createEvents();
+  const drivers = new Map<string, SearchDriver>();
+  const sources: ContentSource[] = [];
+
+  try {
+    const sets = [];
+    for (const setConfig of Object.values(config.sets)) {
+      const source = await createSource(setConfig, config, options, databases);
+      sources.push(source);
+      const search = await createSearchDriver(setConfig, config);
+      drivers.set(setConfig.key, search);
+      sets.push(
+        createDocSet({
+          config: withSnippetsRoot(setConfig, config),
+          source,
+          renderer,
+          search,
+          events,
+          gates: config.gates,
+          ...(options.origin !== undefined ? { origin: options.origin } : {}),
+        }),
+      );
+    }
+    const kit = createKit({ config, sets, events });
+    const close = async () => {
+      try {
+        await kit.close();
+      } finally {
+        const opened = await Promise.allSettled(databases.values());
+        await Promise.allSettled(
+          opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value.close()] : [])),
+        );
+        for (const stop of unregister) stop();
+      }
+    };
+    let closing: Promise<void> | null = null;
+    return {
+      config: kit.config,
+      sets: kit.sets,
+      events: kit.events,
+      set: (key?: string) => kit.set(key),
+      close: () => {
+        closing ??= close();
+        return closing;
+      },
+      renderer,
+      searchDrivers: drivers,
+    };
+  } catch (error) {
+    await Promise.allSettled(sources.map((source) => source.close?.()));
+    const opened = await Promise.allSettled(databases.values());
+    await Promise.allSettled(opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value.close()] : [])));
+    for (const stop of unregister) stop();
+    throw error;
+  }
+}
+
+/**
+ * Repository sets whose `snippets.root` is null include from the application base path, as the
+ * specification says; database sets include nothing unless they name a folder.
+ */
+function withSnippetsRoot(setConfig: ResolvedSetConfig, config: ResolvedConfig): ResolvedSetConfig {
+  if (setConfig.snippets.root !== null || setConfig.source.driver !== 'repository') return setConfig;
+  return { ...setConfig, snippets: { ...setConfig.snippets, root: config.root } };
+}
+
+async function createSource(
+  setConfig: ResolvedSetConfig,
+  config: ResolvedConfig,
+  options: LoadKitOptions,
+  databases: Map<string, Promise<KitDatabase>>,
+): Promise<ContentSource> {
+  if (setConfig.source.driver === 'repository') {
+    return createFsSource({
+      root: setConfig.source.path,
+      setKey: setConfig.key,
+      git: options.git !== false,
+      watch: options.watch === true,
+    });
+  }
+  // Loaded only for database sets: drizzle and the database drivers stay out of repository projects.
+  const { createDbSource, createLocalDisk, openDatabase } = await import('@kit/source-db');
+  const connectionName = setConfig.source.connection ?? 'default';
+  const connection = config.connections[connectionName];
+  if (!connection) {
+    throw new KitError(
+      'config.invalid',
+      `The set "${setConfig.key}" uses the connection "${connectionName}", which is not declared. Add it under connections in kit.config.ts (connections: { ${connectionName}: { url: 'postgres://...' } }), or leave the url out to use embedded PGlite.`,
+    );
+  }
+  let opening = databases.get(connectionName);
+  if (!opening) {
+    const models = Object.fromEntries(
+      Object.entries(config.models ?? {}).filter(([, model]) => model !== null && model !== undefined),
+    ) as OpenDatabaseOptions['models'];
+    opening = openDatabase({
+      url: connection.url ?? null,
+      // One embedded database per connection, kept under <root>/.kit/ as the docs say.
+      dataDir: connection.url
+        ? null
+        : join(config.root, '.kit', connectionName === 'default' ? 'db' : `db-${connectionName}`),
+      ...(models && Object.keys(models).length > 0 ? { models } : {}),
+    });
+    databases.set(connectionName, opening);
+  }
+  const db = await opening;
+  const disks = Object.fromEntries(
+    Object.entries(config.disks ?? {}).map(([name, disk]) => [name, createLocalDisk({ root: disk.root, name })]),
+  );
+  return createDbSource({ db, setKey: setConfig.key, disks });
+}
+
+/**
+ * The config's `searchDrivers` join the search registry while the kit lives, so the name in
+ * `search.driver` resolves like a built-in one. A name already registered by the application
+ * (`registerSearchDriver` before the kit starts) keeps that registration.
+ */
+function registerConfigDrivers(config: ResolvedConfig): Array<() => void> {
+  const stops: Array<() => void> = [];
+  const known = new Set(searchDriverNames());
+  for (const [name, entry] of Object.entries(config.searchDrivers ?? {})) {
+    if (known.has(name)) continue;
+    stops.push(registerSearchDriver(name, (driverOptions) => instantiate(name, entry, driverOptions) as SearchDriver));
+  }
+  return stops;
+}
+
+function instantiate(
+  name: string,
+  entry: SearchDriverEntry,
+  options: { budgetKb: number },
+): SearchDriver | Promise<SearchDriver> {
+  if (typeof entry === 'function')
+    return (entry as (options: { budgetKb: number }) => SearchDriver | Promise<SearchDriver>)(options);
+  if (entry && typeof entry === 'object') return entry;
+  throw new KitError(
+    'config.invalid',
+    `searchDrivers.${name} must be a SearchDriver or a function returning one (got ${typeof entry}).`,
+  );
+}
+
+async function createSearchDriver(setConfig: ResolvedSetConfig, config: ResolvedConfig): Promise<SearchDriver> {
+  const name = setConfig.search.driver;
+  const entry = config.searchDrivers?.[name];
+  // A factory may be async; the registry's factories are sync, so call config entries directly.
+  if (entry !== undefined) {
+    const driver = await instantiate(name, entry, { budgetKb: setConfig.search.budget_kb });
+    if (!driver || typeof driver.index !== 'function' || typeof driver.search !== 'function') {
+      throw new KitError(
+        'config.invalid',
+        `searchDrivers.${name} did not give a search driver (an object with index() and search()). Return one from the factory.`,
+      );
+    }
+    return driver;
+  }
+  return resolveSearchDriver(name, { budgetKb: setConfig.search.budget_kb });
+}

@@ -1,0 +1,44 @@
+import { Command } from 'commander';
+import { registerAffected } from './commands/affected.js';
+import { registerAgents } from './commands/agents.js';
+import { registerHook } from './commands/hook.js';
+import { registerInit } from './commands/init.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerSearch } from './commands/search.js';
+import { registerServe } from './commands/serve.js';
+import { registerValidate } from './commands/validate.js';
+import type { CommandContext } from './context.js';
+
+/** The version printed by `kit --version`. */
+export const CLI_VERSION = '0.0.0';
+
+/**
+ * The `kit` command and its subcommands, defined once: the binary runs it, and
+ * `pnpm --filter @kit/cli gen:docs` writes the reference page from the same definitions.
+ */
+export function createProgram(context: CommandContext): Command {
+  const program = new Command('kit')
+    .description('Kit: one documentation engine for people and AI agents.')
+    .version(CLI_VERSION, '-V, --cli-version', 'print the version of the kit command')
+    .option(
+      '--config <file>',
+      'config file to load (default: kit.config.ts, .mjs, .js or .json in the working directory)',
+    )
+    .option('--set <key>', 'doc set to work on (default: the configured default set; validate checks every set)')
+    .option('--debug', 'print stack traces with errors')
+    .configureOutput({
+      writeOut: (text) => context.io.stdout.write(text),
+      writeErr: (text) => context.io.stderr.write(text),
+    })
+    .exitOverride();
+  registerInit(program, context);
+  registerServe(program, context);
+  registerValidate(program, context);
+  registerAffected(program, context);
+  registerAgents(program, context);
+  registerHook(program, context);
+  registerMcp(program, context);
+  registerSearch(program, context);
+  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
+  return program;
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type KitProcess, runKit, startKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
+import { LIVE_RELOAD_PATH } from './live-reload.js';
+
+describe('kit serve', () => {
+  let project: Awaited<ReturnType<typeof tempProject>>;
+  let server: KitProcess;
+  let site: string;
+  beforeAll(async () => {
+    project = await tempProject('kit-serve-');
+    await runKit(['init'], { cwd: project.dir });
+    server = startKit(['serve', '--port', '0'], { cwd: project.dir });
+    const printed = await server.waitFor(/Press Ctrl\+C to stop\./);
+    site = /site\s+(http:\/\/\S+)/.exec(printed)![1]!;
+  }, 60_000);
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    await project.cleanup();
+  });
+
+  it('prints the URLs of the site, the MCP endpoint and llms.txt, and serves them', async () => {
+    const { stdout } = server.output();
+    expect(stdout).toContain(`mcp       ${site}/mcp`);
+    expect(stdout).toContain(`llms.txt  ${site}/llms.txt`);
+    const page = await fetch(site);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Introduction');
+    expect(html).toContain(LIVE_RELOAD_PATH);
+    const llms = await fetch(`${site}/llms.txt`);
+    expect(llms.status).toBe(200);
+    expect(await llms.text()).toContain('Introduction');
+  });
+
+  it('tells open pages to reload when a doc changes, and serves the new text', async () => {
+    const origin = new URL(site).origin;
+    const controller = new AbortController();
+    const response = await fetch(`${origin}${LIVE_RELOAD_PATH}`, { signal: controller.signal });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = '';
+    const readUntil = async (pattern: RegExp) => {
+      while (!pattern.test(received)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}: ${received}`);
+        received += value;
+      }
+    };
+    await readUntil(/event: ready/);
+    await writeFiles(project.dir, {
+      'docs/index.md': '---\ntitle: Introduction\n---\n\n# Introduction\n\nFreshly edited paragraph.\n',
+    });
+    await readUntil(/event: reload/);
+    controller.abort();
+    const markdown = await fetch(`${site}/index.md`);
+    expect(await markdown.text()).toContain('Freshly edited paragraph.');
+  });
+});

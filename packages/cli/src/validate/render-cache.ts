@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type {
+  PageRenderer,
+  RenderContext,
+  RenderedPage,
+  SearchBudgetReport,
+  SearchScope,
+  SearchSection,
+  SourcePage,
+} from '@kit/core';
+
+/** A snippet include line (`<<< @/path`); PHP heredocs (`<<<EOT`) are not includes. */
+const SNIPPET_INCLUDE = /^[ \t]*<<<[ \t]*@/m;
+
+/** Where `kit validate` keeps rendered pages between runs, relative to the project root. */
+export const VALIDATE_CACHE_DIR = '.kit/cache/validate';
+
+/**
+ * A renderer that keeps what validation reads of each render (links, anchors, sections, agent
+ * Markdown, problems; no HTML) on disk, keyed by the page's content hash, the render context and
+ * the installed renderer, so a second `kit validate` renders only the pages that changed. Pages
+ * with snippet includes are always rendered (an included file may have changed).
+ *
+ * @example
+ * const renderer = await cachedRenderer(kit.renderer, join(root, VALIDATE_CACHE_DIR));
+ */
+export async function cachedRenderer(inner: PageRenderer, dir: string): Promise<PageRenderer> {
+  const fingerprint = await rendererFingerprint();
+  let ready: Promise<unknown> | null = null;
+  return {
+    async render(page: SourcePage, context: RenderContext): Promise<RenderedPage> {
+      if (SNIPPET_INCLUDE.test(page.body)) return inner.render(page, context);
+      const key = createHash('sha256')
+        .update(cacheKey(page, context, fingerprint))
+        .digest('hex');
+      const file = join(dir, key.slice(0, 2), `${key}.json`);
+      try {
+        return JSON.parse(await readFile(file, 'utf8')) as RenderedPage;
+      } catch {
+        // Not cached yet (or unreadable): render and keep it.
+      }
+      const rendered = await inner.render(page, context);
+      const slim: RenderedPage = { ...rendered, html: '' };
+      ready ??= mkdir(dir, { recursive: true });
+      await ready;
+      await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+      // Write then rename, so a reader never sees half a file.
+      const temporary = `${file}.${process.pid}.tmp`;
+      await writeFile(temporary, JSON.stringify(slim));
+      await rename(temporary, file);
+      return slim;
+    },
+  };
+}
+
+function cacheKey(page: SourcePage, context: RenderContext, fingerprint: string): string {
+  return [
+    fingerprint,
+    page.contentHash,
+    page.path,
+    page.bodyLine,
+    page.file ?? '',
+    context.set,
+    context.version,
+    context.locale,
+    context.versionSegment,
+    context.pageUrl(page.path),
+    context.pageUrl('x/y'),
+    context.origin,
+    context.sanitize ? 'sanitize' : context.htmlInput,
+    context.snippetsRoot ?? '',
+    context.highlight === false ? 'plain' : 'highlight',
+  ].join('\u0001');
+}
+
+/** Changes whenever the installed renderer does: the newest file time under its entry folder. */
+async function rendererFingerprint(): Promise<string> {
+  try {
+    const folder = dirname(fileURLToPath(import.meta.resolve('@kit/render')));
+    let newest = 0;
+    let count = 0;
+    for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.(?:js|ts)$/.test(entry.name)) continue;
+      const info = await stat(join(entry.parentPath, entry.name));
+      newest = Math.max(newest, info.mtimeMs);
+      count += 1;
+    }
+    return `${folder}:${count}:${newest}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Remembers the measured size of a browser search index by the sections it was built from, so a
+ * second run skips building an unchanged index.
+ */
+export function cachedBudget(
+  measure: (scope: SearchScope, sections: SearchSection[]) => Promise<SearchBudgetReport | null>,
+  dir: string,
+): (scope: SearchScope, sections: SearchSection[]) => Promise<SearchBudgetReport | null> {
+  return async (scope, sections) => {
+    const key = createHash('sha256')
+      .update(JSON.stringify([scope, sections]))
+      .digest('hex');
+    const file = join(dir, 'search', `${key}.json`);
+    try {
+      return JSON.parse(await readFile(file, 'utf8')) as SearchBudgetReport | null;
+    } catch {
+      // Not measured yet.
+    }
+    const report = await measure(scope, sections);
+    await mkdir(join(dir, 'search'), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    await writeFile(temporary, JSON.stringify(report));
+    await rename(temporary, file);
+    return report;
+  };
+}

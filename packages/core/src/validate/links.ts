@@ -1,0 +1,116 @@
+import { candidatePaths, parseSetUrl, type UrlLayout, type UrlTarget } from '../urls/set-urls.js';
+
+const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
+const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
+const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel', 'irc', 'ircs', 'xmpp']);
+
+/** Where a link written in a page points, as far as validation cares. */
+export type LinkTarget =
+  /** Another site, a mail address, a route of the application outside the set: not checked. */
+  | { kind: 'external' }
+  /** A scheme a page may not link to (`javascript:`, `data:`, ...); the renderer drops the link. */
+  | { kind: 'unsafe'; scheme: string }
+  /** A page of the set (or the same page when `path` is null), maybe with an anchor. */
+  | { kind: 'page'; version: string; locale: string; paths: string[]; anchor: string | null; shown: string }
+  /** A path under the set prefix that can never be a page (`/docs/a//b`, `..`). */
+  | { kind: 'invalid'; shown: string };
+
+/** The page a link is written in. */
+export interface LinkOrigin {
+  version: string;
+  locale: string;
+  /** Page path without `.md`. */
+  path: string;
+}
+
+/**
+ * Reads a link as written in a page the way the renderer resolves it: `{{version}}` becomes the
+ * page's version, `#x` is an anchor on the same page, `/docs/{{version}}/x#y` is a page of the set
+ * (its `.md` twin too), `x.md`, `./x` and `../x` are pages next to the current one. Paths outside
+ * the set prefix and URLs with a scheme are external.
+ *
+ * @example
+ * resolveLinkTarget('/docs/{{version}}/routing#groups', { version: '12.x', locale: 'en', path: 'index' }, layout);
+ * // { kind: 'page', version: '12.x', locale: 'en', paths: ['routing', 'routing/index'], anchor: 'groups', ... }
+ */
+export function resolveLinkTarget(href: string, from: LinkOrigin, layout: UrlLayout): LinkTarget {
+  const written = href.trim().replace(VERSION_PLACEHOLDER, from.version);
+  const compact = written.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  if (SCHEME.test(compact)) {
+    const scheme = compact.slice(0, compact.indexOf(':')).toLowerCase();
+    return SAFE_SCHEMES.has(scheme) ? { kind: 'external' } : { kind: 'unsafe', scheme };
+  }
+  if (written.startsWith('//') || written === '') return { kind: 'external' };
+
+  const hashAt = written.indexOf('#');
+  const anchorText = hashAt === -1 ? null : written.slice(hashAt + 1);
+  const anchor = anchorText === null || anchorText === '' ? null : safeDecode(anchorText);
+  const beforeHash = hashAt === -1 ? written : written.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  const pathPart = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
+
+  if (pathPart === '') {
+    return { kind: 'page', version: from.version, locale: from.locale, paths: [from.path], anchor, shown: written };
+  }
+  if (pathPart.startsWith('/')) {
+    const trimmed = pathPart.length > 1 ? pathPart.replace(/\/+$/, '') : pathPart;
+    const parsed = parseSetUrl(trimmed === '' ? '/' : trimmed, layout);
+    if (parsed.kind === 'outside') return { kind: 'external' };
+    if (parsed.kind !== 'page') return { kind: 'invalid', shown: written };
+    return {
+      kind: 'page',
+      version: parsed.version,
+      locale: parsed.locale,
+      paths: candidatePaths(parsed),
+      anchor,
+      shown: written,
+    };
+  }
+  const path = relativePagePath(from.path, safeDecode(pathPart));
+  if (path === null) return { kind: 'invalid', shown: written };
+  const isLanding = path === 'index';
+  return {
+    kind: 'page',
+    version: from.version,
+    locale: from.locale,
+    paths: isLanding ? ['index', layout.landing] : candidatePaths({ path, root: false }),
+    anchor,
+    shown: written,
+  };
+}
+
+/** A page path from a link relative to the page's folder; null when it climbs out of the set. */
+function relativePagePath(fromPage: string, target: string): string | null {
+  const segments = fromPage.split('/').slice(0, -1);
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(part);
+  }
+  const joined = segments.join('/').replace(/\.md$/i, '');
+  if (joined === '' || joined === 'index') return 'index';
+  return joined.replace(/\/index$/, '');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Whether `anchor` names one of `anchors`. Ids match exactly; a link written with other letter
+ * case or spaces still reaches the anchor the way a browser's fallback finds it, so it matches too.
+ */
+export function hasAnchor(anchors: ReadonlySet<string>, anchor: string): boolean {
+  if (anchors.has(anchor)) return true;
+  const loose = anchor.trim().toLowerCase().replace(/\s+/g, '-');
+  for (const candidate of anchors) if (candidate.toLowerCase() === loose) return true;
+  return false;
+}
+
+export type { UrlTarget };

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../config/resolve.js';
+import { createDocSet } from '../docset/docset.js';
+import { type MemoryPage, memorySource, substringSearch } from '../docset/__fixtures__/doubles.js';
+import type { SourcePage } from '../model/types.js';
+import type { PageRenderer, RenderedPage } from '../ports/renderer.js';
+import { validateDocSet } from './validate.js';
+
+/** Renders just enough for validation: Markdown links with their lines, headings and `<a name>` anchors. */
+function linkRenderer(): PageRenderer {
+  return {
+    async render(page: SourcePage): Promise<RenderedPage> {
+      const links: RenderedPage['links'] = [];
+      const anchors: string[] = [];
+      page.body.split('\n').forEach((line, index) => {
+        for (const match of line.matchAll(/\]\(([^)\s]+)\)/g))
+          links.push({ href: match[1]!, line: page.bodyLine + index });
+        for (const match of line.matchAll(/<a name="([^"]+)"><\/a>/g)) anchors.push(match[1]!);
+        const heading = /^#{1,6}\s+(.+)$/.exec(line);
+        if (heading) anchors.push(heading[1]!.toLowerCase().replace(/\s+/g, '-'));
+      });
+      const sections = [{ heading: '', headingPath: [], depth: 0, text: page.body }];
+      return { html: '', toc: [], markdown: page.body, sections, anchors, links, problems: [] };
+    },
+  };
+}
+
+function docSetWith(
+  pages: MemoryPage[],
+  options: {
+    manifest?: Record<string, unknown>;
+    navigation?: Array<{ version: string; locale: string; nav: unknown }>;
+    kind?: 'repository' | 'database';
+    set?: Record<string, unknown>;
+  } = {},
+) {
+  const config = resolveConfig({ sets: { docs: options.set ?? {} } }, { env: {}, root: '/project' });
+  const source = memorySource({
+    manifest: options.manifest ?? { name: 'Acme', versions: ['2.x', '1.x'] },
+    pages,
+    ...(options.navigation ? { navigation: options.navigation } : {}),
+  });
+  const sourceOfKind = options.kind === 'database' ? { ...source, kind: 'database' as const } : source;
+  // The double reports one unreadable folder; validation passes source problems through as they are.
+  sourceOfKind.problems = async () => [];
+  return createDocSet({
+    config: config.sets.docs!,
+    source: sourceOfKind,
+    renderer: linkRenderer(),
+    search: substringSearch(),
+  });
+}
+
+const page = (version: string, path: string, body: string, frontmatter?: Record<string, unknown>): MemoryPage => ({
+  version,
+  locale: 'en',
+  path,
+  body,
+  ...(frontmatter ? { frontmatter } : {}),
+});
+
+describe('validateDocSet', () => {
+  it('accepts every link shape the corpus uses and reports only the broken ones', async () => {
+    const docSet = docSetWith(
+      [
+        page('2.x', 'index', '# Home\n'),
+        page(
+          '2.x',
+          'guide/routing',
+          [
+            '# Routing',
+            '<a name="route-groups"></a>',
+            '[versioned](/docs/{{version}}/guide/routing#route-groups)',
+            '[twin](/docs/2.x/guide/routing.md)',
+            '[relative](./setup.md)',
+            '[up](../index.md)',
+            '[here](#routing)',
+            '[older](/docs/1.x/legacy)',
+            '[other app route](/blog/post)',
+            '[site](https://example.com/x)',
+            '[typo](./setpu.md)',
+            '[no anchor](/docs/{{version}}/guide/setup#nope)',
+            '[script](javascript:alert(1))',
+            '[moved](/docs/{{version}}/old-page)',
+          ].join('\n'),
+        ),
+        page('2.x', 'guide/setup', '# Setup\n'),
+        page('1.x', 'index', '# Home\n'),
+        page('1.x', 'legacy', '# Legacy\n'),
+      ],
+      {
+        manifest: {
+          name: 'Acme',
+          versions: ['2.x', '1.x'],
+          redirects: [{ from: '/docs/old-page', to: '/docs/guide/setup' }],
+        },
+      },
+    );
+
+    const report = await validateDocSet({ docSet, renderer: linkRenderer() });
+    const found = report.issues.map((issue) => [issue.rule, issue.line, issue.version]);
+    expect(found).toEqual([
+      ['links.broken', 14, '2.x'],
+      ['links.unsafe', 16, '2.x'],
+      ['links.anchor', 15, '2.x'],
+    ]);
+    expect(report.issues[0]).toMatchObject({ file: '2.x/guide/routing.md', page: 'guide/routing', set: 'docs' });
+    expect(report.issues[0]!.fix).toContain('guide/setup');
+    expect(report).toMatchObject({ ok: false, set: 'docs', version: null, summary: { errors: 2, warnings: 1 } });
+  });
+
+  it('reports navigation entries without pages and pages in no navigation, but not the landing page', async () => {
+    const docSet = docSetWith(
+      [page('2.x', 'index', '# Home'), page('2.x', 'listed', '# Listed'), page('2.x', 'lonely', '# Lonely')],
+      {
+        manifest: { name: 'Acme', versions: ['2.x'] },
+        navigation: [
+          { version: '2.x', locale: 'en', nav: { groups: [{ label: 'Start', pages: ['listed', 'lisetd'] }] } },
+        ],
+      },
+    );
+    const report = await validateDocSet({ docSet, renderer: linkRenderer() });
+    expect(report.issues.map((issue) => [issue.rule, issue.severity, issue.page ?? null])).toEqual([
+      ['navigation.missing_page', 'error', null],
+      ['navigation.orphan', 'warning', 'lonely'],
+    ]);
+    expect(report.issues[0]).toMatchObject({ file: '2.x/navigation.json', line: 1 });
+    expect(report.issues[0]!.fix).toContain('"listed"');
+  });
+
+  it('warns about manifest integrations on a database set only', async () => {
+    const manifest = { name: 'Acme', integrations: { analytics: { ga4: { measurementId: 'G-123' } } } };
+    const database = await validateDocSet({
+      docSet: docSetWith([page('current', 'index', '# Home')], { manifest, kind: 'database' }),
+      renderer: linkRenderer(),
+    });
+    expect(database.issues.map((issue) => issue.rule)).toEqual(['manifest.integrations']);
+    const repository = await validateDocSet({
+      docSet: docSetWith([page('current', 'index', '# Home')], { manifest }),
+      renderer: linkRenderer(),
+    });
+    expect(repository.issues).toEqual([]);
+  });
+
+  it('warns when agent Markdown is over the budget and when the browser index is too big', async () => {
+    const docSet = docSetWith(
+      [
+        page('current', 'index', `# Home\n${'word '.repeat(100)}`),
+        page('current', 'secret', '# Secret', { visibility: 'private' }),
+      ],
+      { manifest: { name: 'Acme' }, set: { agents: { markdown_budget: 100 } } },
+    );
+    const measured: string[][] = [];
+    const report = await validateDocSet({
+      docSet,
+      renderer: linkRenderer(),
+      searchBudget: async (_scope, sections) => {
+        measured.push(sections.map((section) => section.path));
+        return { gzipBytes: 400 * 1024, budgetKb: 300 };
+      },
+    });
+    expect(report.issues.map((issue) => [issue.rule, issue.page ?? null])).toEqual([
+      ['search.budget', null],
+      ['markdown.size', 'index'],
+    ]);
+    // The budget is measured over what a guest may search: the private page is not shipped.
+    expect(measured.flat().every((path) => path === 'index')).toBe(true);
+  });
+
+  it('checks one version when asked and names the versions when the one asked for is unknown', async () => {
+    const docSet = docSetWith([
+      page('2.x', 'index', '[gone](./nothing.md)'),
+      page('1.x', 'index', '[gone](./nothing.md)'),
+    ]);
+    const report = await validateDocSet({ docSet, renderer: linkRenderer(), version: '1.x' });
+    expect(report.version).toBe('1.x');
+    expect(report.issues.map((issue) => issue.version)).toEqual(['1.x']);
+    await expect(validateDocSet({ docSet, version: '9.x' })).rejects.toThrow(/no version "9.x".*2\.x, 1\.x/);
+  });
+
+  it('reports a missing manifest as a warning and a misspelled key with its rename', async () => {
+    const missing = await validateDocSet({
+      docSet: (() => {
+        const docSet = docSetWith([page('current', 'index', '# Home')]);
+        docSet.source.readManifest = async () => null;
+        return docSet;
+      })(),
+      renderer: linkRenderer(),
+    });
+    expect(missing.issues.map((issue) => [issue.rule, issue.severity])).toEqual([['manifest.schema', 'warning']]);
+    expect(missing.ok).toBe(true);
+
+    const typo = await validateDocSet({
+      docSet: docSetWith([page('current', 'index', '# Home')], { manifest: { name: 'Acme', descripton: 'x' } }),
+      renderer: linkRenderer(),
+    });
+    expect(typo.issues).toMatchObject([
+      { rule: 'manifest.schema', severity: 'warning', fix: expect.stringContaining('description') },
+    ]);
+  });
+
+  it('reads pages through the doc set when no renderer is given', async () => {
+    const docSet = docSetWith([page('current', 'index', '[gone](./nothing.md)')], { manifest: { name: 'Acme' } });
+    const report = await validateDocSet({ docSet });
+    expect(report.issues.map((issue) => issue.rule)).toEqual(['links.broken']);
+  });
+});

@@ -1,0 +1,551 @@
+import { withContentHashLine } from '../docset/docset.js';
+import { KitError } from '../errors/kit-error.js';
+import { normalizeManifest, parseManifestText } from '../manifest/normalize.js';
+import type { NormalizedManifest, SourcePage, SourceProblem } from '../model/types.js';
+import { navigationPages } from '../navigation/pages.js';
+import { parseNavigation } from '../navigation/parse.js';
+import type { DocSet, Viewer } from '../ports/docset.js';
+import type { PageRenderer, RenderContext, RenderedPage } from '../ports/renderer.js';
+import type { SearchScope, SearchSection } from '../ports/search-driver.js';
+import { findRedirectLoops, findShadowedRedirects, matchRedirect } from '../redirects/redirects.js';
+import type { ValidationIssue, ValidationReport } from '../schemas/documents.js';
+import { parseJsonText } from '../schemas/json-text.js';
+import { cleanPagePath, createUrlLayout, markdownUrl, pageUrl, type UrlLayout } from '../urls/set-urls.js';
+import { editDistance } from '../util/nearest-key.js';
+import { hasAnchor, type LinkTarget, resolveLinkTarget } from './links.js';
+
+/** The size of a client search index, as the search driver measured it. */
+export interface SearchBudgetReport {
+  gzipBytes: number;
+  budgetKb: number;
+}
+
+/**
+ * Measures the browser search index a scope would ship, for `search.budget`. Given the sections a
+ * guest may search (exactly what the `client` driver indexes); null when the set's driver ships no
+ * browser index.
+ */
+export type SearchBudgetCheck = (scope: SearchScope, sections: SearchSection[]) => Promise<SearchBudgetReport | null>;
+
+export interface ValidateDocSetOptions {
+  docSet: DocSet;
+  /** Only this version; default every version. An unknown id is a `version.not_found` error. */
+  version?: string;
+  /**
+   * Renders pages the way agent Markdown is rendered (no syntax highlighting), sharing the
+   * renderer's cache with the running set. Without it pages are read through `docSet.getPage`.
+   */
+  renderer?: PageRenderer;
+  /** Origin agent Markdown links are made absolute with (same as the set's), so renders share the cache. */
+  origin?: string;
+  /** The `search.budget` check; without it the rule is not checked. */
+  searchBudget?: SearchBudgetCheck;
+}
+
+/** Rules the engine reports, in the order a person fixes them. Documented in `reference/validation.md`. */
+export const VALIDATION_RULES = [
+  'manifest.schema',
+  'manifest.integrations',
+  'assets.missing',
+  'links.unsafe',
+  'links.broken',
+  'links.anchor',
+  'redirects.loop',
+  'redirects.shadowed',
+  'navigation.schema',
+  'navigation.missing_page',
+  'navigation.orphan',
+  'frontmatter.schema',
+  'components.unknown',
+  'snippets.missing',
+  'markdown.size',
+  'search.budget',
+] as const;
+
+const LOCAL: Viewer = { user: null, local: true };
+
+interface Scope {
+  version: string;
+  locale: string;
+}
+
+interface ScopePages {
+  pages: SourcePage[];
+  byPath: Map<string, SourcePage>;
+}
+
+/**
+ * Validates one doc set: the manifest (`manifest.schema`, `manifest.integrations`,
+ * `assets.missing`, `links.unsafe`), redirects (`redirects.loop`, `redirects.shadowed`), the
+ * navigation of each version and locale (`navigation.schema`, `navigation.missing_page`,
+ * `navigation.orphan`), every page (`frontmatter.schema`, `links.broken`, `links.anchor`,
+ * `components.unknown`, `snippets.missing`, `markdown.size`) and the browser search index
+ * (`search.budget`). Pure composition over the `DocSet` and `ContentSource` ports, so
+ * `kit validate --json` and the `validate_docs` tool return the same report.
+ *
+ * @example
+ * const report = await validateDocSet({ docSet: kit.set('docs'), renderer });
+ * report.ok; // false when any issue is an error
+ */
+export async function validateDocSet(options: ValidateDocSetOptions): Promise<ValidationReport> {
+  const { docSet } = options;
+  const source = docSet.source;
+  const issues: ValidationIssue[] = [];
+  const add = (problem: SourceProblem, where: Partial<Pick<ValidationIssue, 'version' | 'locale' | 'page'>> = {}) => {
+    issues.push(toIssue(problem, docSet.key, where));
+  };
+
+  // Manifest: parsed again from its text so problems carry lines, whatever the set cached.
+  const manifestFile = await source.readManifest();
+  const manifestName = manifestFile?.file ?? 'kit.json';
+  const parsed =
+    manifestFile === null
+      ? normalizeManifest(undefined, docSet.key)
+      : parseManifestText(manifestFile.text, docSet.key, manifestName);
+  const manifest = parsed.manifest;
+  for (const problem of parsed.problems) add(problem);
+  if (manifestFile !== null && source.kind === 'database') checkIntegrations(manifestFile.text, manifestName, add);
+  for (const css of manifest.assets.css) {
+    if ((await source.readAsset(css)) === null) {
+      add({
+        rule: 'assets.missing',
+        severity: 'error',
+        message: `The stylesheet "${css}" named in assets.css does not exist next to ${manifestName}.`,
+        file: manifestName,
+        ...lineOf(manifestFile?.text, JSON.stringify(css)),
+        fix: `Add the file ${css} beside ${manifestName}, or remove it from assets.css.`,
+      });
+    }
+  }
+  if (source.problems) for (const problem of await source.problems()) add(problem);
+
+  const layout = createUrlLayout(docSet.config.route.prefix, manifest);
+  let versions = layout.versions.map((version) => version.id);
+  if (options.version !== undefined) {
+    if (!versions.includes(options.version)) {
+      throw new KitError(
+        'version.not_found',
+        `The "${docSet.key}" docs have no version "${options.version}". Use one of: ${versions.join(', ')}, or leave the version out to check every one.`,
+        { details: { version: options.version, versions } },
+      );
+    }
+    versions = [options.version];
+  }
+
+  const listed = new Map<string, Promise<ScopePages>>();
+  const pagesOf = (scope: Scope): Promise<ScopePages> => {
+    const key = `${scope.version}\u0000${scope.locale}`;
+    let found = listed.get(key);
+    if (!found) {
+      found = source.listPages(scope.version, scope.locale).then((pages) => ({
+        pages,
+        byPath: new Map(pages.map((page) => [page.path, page])),
+      }));
+      listed.set(key, found);
+    }
+    return found;
+  };
+
+  const renders = new Map<string, Promise<RenderedPage | null>>();
+  const renderOf = (page: SourcePage): Promise<RenderedPage | null> => {
+    const key = `${page.version}\u0000${page.locale}\u0000${page.path}`;
+    let found = renders.get(key);
+    if (!found) {
+      found = renderPage(options, docSet, layout, page);
+      renders.set(key, found);
+    }
+    return found;
+  };
+  const anchorsOf = new Map<string, Set<string>>();
+
+  // Redirects over every version (a redirect without a version applies in all of them).
+  const exists = new Set<string>();
+  for (const version of layout.versions) {
+    for (const locale of layout.locales) {
+      for (const page of (await pagesOf({ version: version.id, locale: locale.code })).pages) {
+        exists.add(`${version.id}\u0000${locale.code}\u0000${page.path}`);
+      }
+    }
+  }
+  const pageExists = (target: { version: string; locale: string; path: string }) =>
+    exists.has(`${target.version}\u0000${target.locale}\u0000${target.path}`) ||
+    (!target.path.endsWith('/index') &&
+      exists.has(`${target.version}\u0000${target.locale}\u0000${target.path}/index`));
+  for (const problem of [
+    ...findRedirectLoops(manifest.redirects, layout, pageExists),
+    ...findShadowedRedirects(manifest.redirects, layout, pageExists),
+  ]) {
+    const rule = manifest.redirects.find((candidate) => problem.message.includes(candidate.from));
+    add({ ...problem, file: manifestName, ...(rule ? lineOf(manifestFile?.text, JSON.stringify(rule.from)) : {}) });
+  }
+
+  const budget = docSet.config.agents.markdown_budget;
+  for (const version of versions) {
+    for (const locale of layout.locales) {
+      const scope = { version, locale: locale.code };
+      const where = { version, locale: locale.code };
+      const { pages, byPath } = await pagesOf(scope);
+
+      // Navigation: schema, entries without pages, pages in no navigation.
+      const navigationFile = await source.readNavigation(version, locale.code);
+      if (navigationFile !== null) {
+        const navFile = navigationFile.file ?? navigationFileName(layout, version, locale.code);
+        const navigation = parseNavigation(navigationFile.text, navFile);
+        for (const problem of navigation.problems) add({ ...problem, file: problem.file ?? navFile }, where);
+        if (navigation.navigation) {
+          const listedPaths = new Set<string>();
+          for (const entry of navigationPages(navigation.navigation)) {
+            listedPaths.add(entry.path);
+            if (byPath.has(entry.path) || byPath.has(`${entry.path}/index`)) continue;
+            const near = closest(entry.path, [...byPath.keys()]);
+            add(
+              {
+                rule: 'navigation.missing_page',
+                severity: 'error',
+                message: `The navigation lists "${entry.path}" (group "${entry.group}"), but version ${version} (${locale.code}) has no such page.`,
+                file: navFile,
+                ...lineOf(navigationFile.text, JSON.stringify(entry.path)),
+                fix: near
+                  ? `Point the entry at "${near}", or create the page ${entry.path}.md.`
+                  : `Create the page ${entry.path}.md, or remove the entry from the navigation.`,
+              },
+              where,
+            );
+          }
+          for (const page of pages) {
+            if (listedPaths.has(page.path) || page.path === layout.landing || page.path === 'index') continue;
+            if (page.path.endsWith('/index') && listedPaths.has(page.path.slice(0, -'/index'.length))) continue;
+            add(
+              {
+                rule: 'navigation.orphan',
+                severity: 'warning',
+                message: `The page "${page.path}" is in no navigation group, so readers reach it only through links.`,
+                ...(page.file ? { file: page.file } : {}),
+                fix: `Add "${page.path}" to a group in ${navFile}.`,
+              },
+              { ...where, page: page.path },
+            );
+          }
+        }
+      }
+
+      const publicSections: SearchSection[] = [];
+      const versionInfo = layout.versions.find((candidate) => candidate.id === version);
+      for (const page of pages) {
+        const at = { ...where, page: page.path };
+        for (const problem of page.problems) add({ ...problem, file: problem.file ?? page.file }, at);
+        const rendered = await renderOf(page);
+        if (!rendered) continue;
+        for (const problem of rendered.problems) add({ ...problem, file: problem.file ?? page.file }, at);
+
+        const agentMarkdown = withContentHashLine(rendered.markdown, page.contentHash);
+        if (agentMarkdown.length > budget) {
+          add(
+            {
+              rule: 'markdown.size',
+              severity: 'warning',
+              message: `The agent Markdown of "${page.path}" has ${agentMarkdown.length} characters, more than agents.markdown_budget (${budget}); agents reading it spend that much context.`,
+              ...(page.file ? { file: page.file } : {}),
+              fix: 'Split the page into smaller pages, or raise agents.markdown_budget for this set.',
+            },
+            at,
+          );
+        }
+
+        for (const link of rendered.links) {
+          const target = resolveLinkTarget(link.href, page, layout);
+          const problem = await checkLink(target, link.href, page, {
+            layout,
+            manifest,
+            pagesOf,
+            renderOf,
+            anchorsOf,
+          });
+          if (problem) {
+            add(
+              { ...problem, ...(page.file ? { file: page.file } : {}), ...(link.line ? { line: link.line } : {}) },
+              at,
+            );
+          }
+        }
+
+        if (options.searchBudget && versionInfo?.visibility === 'public' && page.visibility === 'public') {
+          const target = { version, locale: locale.code, path: page.path };
+          const url = pageUrl(layout, target);
+          const twin = markdownUrl(layout, target);
+          const seen = new Set<string>();
+          for (const section of rendered.sections) {
+            let id = `${page.path}#${section.anchor ?? ''}`;
+            for (let n = 2; seen.has(id); n++) id = `${page.path}#${section.anchor ?? ''}~${n}`;
+            seen.add(id);
+            publicSections.push({
+              id,
+              path: page.path,
+              title: page.title,
+              heading: section.heading,
+              headingPath: section.headingPath,
+              ...(section.anchor ? { anchor: section.anchor } : {}),
+              ...(page.description ? { description: page.description } : {}),
+              text: section.text,
+              url: section.anchor ? `${url}#${section.anchor}` : url,
+              markdownUrl: twin,
+            });
+          }
+        }
+      }
+
+      if (options.searchBudget && publicSections.length > 0) {
+        const report = await options.searchBudget(
+          { set: docSet.key, version, locale: locale.code, audience: 'public' },
+          publicSections,
+        );
+        if (report && report.gzipBytes > report.budgetKb * 1024) {
+          add(
+            {
+              rule: 'search.budget',
+              severity: 'warning',
+              message: `The browser search index of version ${version} (${locale.code}) is ${(report.gzipBytes / 1024).toFixed(1)} KB gzipped, over search.budget_kb (${report.budgetKb} KB); readers download it before their first search.`,
+              fix: "Set search.driver to 'server' for this set, or raise search.budget_kb.",
+            },
+            where,
+          );
+        }
+      }
+    }
+  }
+
+  return buildReport(dedupe(issues), { set: docSet.key, version: options.version ?? null });
+}
+
+/**
+ * Combines the reports of several sets into one (each issue names its set), for `kit validate`
+ * over every set. One report passes through unchanged.
+ */
+export function mergeValidationReports(reports: ValidationReport[]): ValidationReport {
+  if (reports.length === 1) return reports[0]!;
+  const version = reports.every((report) => report.version === reports[0]?.version)
+    ? (reports[0]?.version ?? null)
+    : null;
+  return buildReport(
+    reports.flatMap((report) => report.issues),
+    { version },
+  );
+}
+
+function buildReport(issues: ValidationIssue[], head: { set?: string; version: string | null }): ValidationReport {
+  const sorted = [...issues].sort(
+    (a, b) =>
+      (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
+      (a.set ?? '').localeCompare(b.set ?? '') ||
+      (a.file ?? '').localeCompare(b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
+  const errors = sorted.filter((issue) => issue.severity === 'error').length;
+  return {
+    ok: errors === 0,
+    ...(head.set !== undefined ? { set: head.set } : {}),
+    version: head.version,
+    summary: { errors, warnings: sorted.length - errors },
+    issues: sorted,
+  };
+}
+
+function toIssue(
+  problem: SourceProblem,
+  set: string,
+  where: Partial<Pick<ValidationIssue, 'version' | 'locale' | 'page'>>,
+): ValidationIssue {
+  const issue: ValidationIssue = {
+    rule: problem.rule,
+    severity: problem.severity,
+    message: problem.message || problem.rule,
+    set,
+  };
+  if (problem.file !== undefined) issue.file = problem.file;
+  if (problem.line !== undefined && problem.line >= 1) issue.line = problem.line;
+  if (problem.column !== undefined && problem.column >= 1) issue.column = problem.column;
+  if (problem.fix !== undefined) issue.fix = problem.fix;
+  if (where.version !== undefined) issue.version = where.version;
+  if (where.locale !== undefined) issue.locale = where.locale;
+  if (where.page !== undefined) issue.page = where.page;
+  return issue;
+}
+
+/** One issue per rule, file, line and message (a manifest problem seen twice is reported once). */
+function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = [issue.rule, issue.file, issue.line, issue.column, issue.message, issue.version, issue.locale].join(
+      '\u0000',
+    );
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+interface LinkContext {
+  layout: UrlLayout;
+  manifest: NormalizedManifest;
+  pagesOf(scope: Scope): Promise<ScopePages>;
+  renderOf(page: SourcePage): Promise<RenderedPage | null>;
+  anchorsOf: Map<string, Set<string>>;
+}
+
+async function checkLink(
+  target: LinkTarget,
+  href: string,
+  from: SourcePage,
+  context: LinkContext,
+): Promise<SourceProblem | null> {
+  if (target.kind === 'external') return null;
+  if (target.kind === 'unsafe') {
+    return {
+      rule: 'links.unsafe',
+      severity: 'error',
+      message: `The link ${JSON.stringify(href)} uses the ${target.scheme}: scheme, which pages may not link to; it is left out of the page.`,
+      fix: 'Link to an https:// URL, a mailto: address or a page path.',
+    };
+  }
+  if (target.kind === 'invalid') {
+    return {
+      rule: 'links.broken',
+      severity: 'error',
+      message: `The link ${JSON.stringify(href)} leads out of version ${from.version} (${from.locale}) of the docs, so no page answers it.`,
+      fix: 'Link to pages of another version by URL (/docs/<version>/<page>), and to this version relative to the page (./page.md).',
+    };
+  }
+  const { layout } = context;
+  const known =
+    layout.versions.some((version) => version.id === target.version) &&
+    layout.locales.some((locale) => locale.code === target.locale);
+  const scopePages = known ? await context.pagesOf(target) : null;
+  const page = scopePages ? target.paths.map((path) => scopePages.byPath.get(path)).find((found) => found) : undefined;
+  if (!page) {
+    const redirect =
+      target.paths[0] !== undefined
+        ? matchRedirect(context.manifest.redirects, layout, {
+            version: target.version,
+            locale: target.locale,
+            path: target.paths[0],
+            markdown: false,
+          })
+        : null;
+    if (redirect) return null;
+    const near = scopePages && target.paths[0] ? closest(target.paths[0], [...scopePages.byPath.keys()]) : null;
+    return {
+      rule: 'links.broken',
+      severity: 'error',
+      message: `The link ${JSON.stringify(href)} points at "${target.paths[0] ?? target.shown}", which is not a page of version ${target.version} (${target.locale}).`,
+      fix: near
+        ? `Point the link at "${near}".`
+        : 'Fix the link, create the page, or add a redirect for the old path in kit.json.',
+    };
+  }
+  if (target.anchor === null) return null;
+  const key = `${page.version}\u0000${page.locale}\u0000${page.path}`;
+  let anchors = context.anchorsOf.get(key);
+  if (!anchors) {
+    const rendered = await context.renderOf(page);
+    anchors = new Set(rendered?.anchors ?? []);
+    context.anchorsOf.set(key, anchors);
+  }
+  if (hasAnchor(anchors, target.anchor)) return null;
+  const near = closest(target.anchor, [...anchors]);
+  const samePage = page.path === from.path && page.version === from.version && page.locale === from.locale;
+  return {
+    rule: 'links.anchor',
+    severity: 'warning',
+    message: `The link ${JSON.stringify(href)} points at the anchor #${target.anchor}, which ${samePage ? 'this page' : `the page "${page.path}"`} does not have.`,
+    fix: near ? `Use #${near}.` : 'Link to a heading of that page, or add an anchor such as <a name="...">.',
+  };
+}
+
+async function renderPage(
+  options: ValidateDocSetOptions,
+  docSet: DocSet,
+  layout: UrlLayout,
+  page: SourcePage,
+): Promise<RenderedPage | null> {
+  if (options.renderer) {
+    return options.renderer.render(page, agentContext(docSet, layout, page, options.origin ?? ''));
+  }
+  const view = await docSet.getPage({ version: page.version, locale: page.locale, path: page.path }, LOCAL);
+  return view?.rendered ?? null;
+}
+
+/** The render context the runtime uses for agent Markdown, so a validation render hits the same cache entry. */
+function agentContext(docSet: DocSet, layout: UrlLayout, page: SourcePage, origin: string): RenderContext {
+  const { version, locale } = page;
+  const database = docSet.source.kind === 'database';
+  return {
+    set: docSet.key,
+    version,
+    locale,
+    versionSegment: version,
+    pageUrl: (path: string) => {
+      const cut = path.indexOf('#');
+      const pagePath = cut === -1 ? path : path.slice(0, cut);
+      const fragment = cut === -1 ? '' : path.slice(cut);
+      return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
+    },
+    origin: origin.replace(/\/+$/, ''),
+    htmlInput: database ? 'escape' : docSet.config.html_input,
+    sanitize: database,
+    snippetsRoot: docSet.config.snippets.root,
+    highlight: false,
+  };
+}
+
+/** `manifest.integrations`: a database set reads analytics from configuration only. */
+function checkIntegrations(text: string, file: string, add: (problem: SourceProblem) => void): void {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return;
+  const integrations = (parsed.value as Record<string, unknown>).integrations;
+  if (integrations === undefined || integrations === null) return;
+  if (typeof integrations === 'object' && Object.keys(integrations).length === 0) return;
+  add({
+    rule: 'manifest.integrations',
+    severity: 'warning',
+    message: `${file} has integrations, but this is a database set: it ignores integrations in the manifest.`,
+    file,
+    ...lineOf(text, '"integrations"'),
+    fix: 'Move them to sets.<key>.integrations.analytics in kit.config.ts and remove integrations from the manifest.',
+  });
+}
+
+/** The 1-based line of the first occurrence of `needle` in `text`, as `{ line }`, or nothing. */
+function lineOf(text: string | undefined, needle: string): { line?: number } {
+  if (text === undefined) return {};
+  const at = text.indexOf(needle);
+  if (at === -1) return {};
+  let line = 1;
+  for (let index = text.indexOf('\n'); index !== -1 && index < at; index = text.indexOf('\n', index + 1)) line += 1;
+  return { line };
+}
+
+function navigationFileName(layout: UrlLayout, version: string, locale: string): string {
+  const parts: string[] = [];
+  if (layout.versioned) parts.push(version);
+  if (locale !== layout.defaultLocale) parts.push(locale);
+  parts.push('navigation.json');
+  return parts.join('/');
+}
+
+/** The candidate closest to `wanted` when it is close enough to be a typo, else null. */
+function closest(wanted: string, candidates: string[]): string | null {
+  const target = wanted.toLowerCase();
+  const limit = Math.max(2, Math.floor(target.length / 4));
+  let best: string | null = null;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    if (Math.abs(candidate.length - target.length) > limit) continue;
+    const score = editDistance(target, candidate.toLowerCase());
+    if (score < bestScore) {
+      best = candidate;
+      bestScore = score;
+    }
+  }
+  return bestScore <= limit ? best : null;
+}
