@@ -9,6 +9,21 @@ export type McpScope = { kind: 'local' } | { kind: 'web'; set: string };
  */
 export type ValidateDocs = (input: { set: string; version?: string }) => Promise<Record<string, unknown>>;
 
+/** What `affected_pages` is asked: the same options as `kit affected`. */
+export interface AffectedPagesInput {
+  base?: string;
+  head?: string;
+  uncommitted?: boolean;
+  set?: string;
+  drift?: boolean;
+}
+
+/**
+ * Runs the same check as `kit affected --json` (pages whose `sources:` match changed files). It reads
+ * the working tree, so only the local server offers it; the CLI supplies it.
+ */
+export type AffectedPages = (input: AffectedPagesInput) => Promise<object>;
+
 /** What every tool, resource and prompt of one server shares. */
 export interface McpContext {
   kit: Kit;

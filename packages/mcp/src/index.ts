@@ -1,6 +1,6 @@
 export { createMcpServer, MCP_SERVER_INFO } from './server.js';
 export type { CreateMcpServerOptions } from './server.js';
-export type { McpScope, ValidateDocs } from './context.js';
+export type { AffectedPages, AffectedPagesInput, McpScope, ValidateDocs } from './context.js';
 export { runStdioServer } from './stdio.js';
 export type { StdioServerHandle, StdioServerOptions } from './stdio.js';
 export { handleMcpHttpRequest, mcpErrorResponse, MCP_MAX_BODY_BYTES } from './http.js';

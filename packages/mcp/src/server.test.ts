@@ -2,7 +2,7 @@ import { createRenderer } from '@kit/render';
 import { createServerSearch } from '@kit/search';
 import { createFsSource } from '@kit/source-fs';
 import { describe, expect, it } from 'vitest';
-import type { ValidateDocs } from './context.js';
+import type { AffectedPages, ValidateDocs } from './context.js';
 import { admin, connectClient, fixtureKitFactory, guest, recordEvents, staff, textOf } from './testing/fixtures.js';
 
 const createFixtureKit = fixtureKitFactory({ createRenderer, createServerSearch, createFsSource });
@@ -331,6 +331,39 @@ describe('validate_docs', () => {
     const result = await client.callTool({ name: 'validate_docs', arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^argument\.invalid: There is no tool "validate_docs" for you/);
+  });
+});
+
+describe('affected_pages', () => {
+  const affected: AffectedPages = async (input) => ({
+    base: input.base ?? 'main',
+    head: input.head ?? 'HEAD',
+    uncommitted: input.uncommitted ?? true,
+    changed: ['src/queue.ts'],
+    pages: [{ set: input.set ?? 'docs', path: 'queues', status: 'stale' }],
+  });
+
+  it('is offered on the local server with its annotations and passes its arguments through', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: local, viewer: admin, affected });
+    const tool = (await client.listTools()).tools.find((candidate) => candidate.name === 'affected_pages');
+    expect(tool?.annotations).toMatchObject({ readOnlyHint: true });
+    const result = await client.callTool({ name: 'affected_pages', arguments: { base: 'release', drift: true } });
+    expect(result.structuredContent).toMatchObject({ base: 'release', pages: [{ path: 'queues', status: 'stale' }] });
+  });
+
+  it('is never offered on a web endpoint, even to a manager', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: admin, validate, affected });
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('affected_pages');
+  });
+
+  it('refuses an unknown set and unknown arguments with what to send instead', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: local, viewer: admin, affected });
+    const unknownSet = await client.callTool({ name: 'affected_pages', arguments: { set: 'nope' } });
+    expect(unknownSet.isError).toBe(true);
+    expect(textOf(unknownSet)).toContain('docs');
+    const unknownArgument = await client.callTool({ name: 'affected_pages', arguments: { since: 'main' } });
+    expect(unknownArgument.isError).toBe(true);
+    expect(textOf(unknownArgument)).toContain('base');
   });
 });
 

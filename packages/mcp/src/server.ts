@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { McpContext, McpScope, ValidateDocs } from './context.js';
+import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './context.js';
 import { readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { registerPrompts } from './prompts.js';
@@ -21,6 +21,8 @@ export interface CreateMcpServerOptions {
   viewer: Viewer;
   /** The `kit validate --json` check. Without it `validate_docs` is not offered. */
   validate?: ValidateDocs;
+  /** The `kit affected --json` check, for the local server only; without it `affected_pages` is not offered. */
+  affected?: AffectedPages;
   /** Reported in `McpToolCalled`. Default: `stdio` for a local scope, `http` for a web one. */
   transport?: 'stdio' | 'http';
   /** Absolute origin (`https://example.com`) to prefix URL paths in results with. */
@@ -147,7 +149,9 @@ export async function buildMcpServer(
     context,
     options.transport ?? (scope.kind === 'local' ? 'stdio' : 'http'),
   );
-  registerTools(server, context, { feedback, validate });
+  // affected_pages reads the working tree: never on a web endpoint.
+  const affected = scope.kind === 'local' ? options.affected : undefined;
+  registerTools(server, context, { feedback, validate, affected });
   registerResources(server, context);
   registerPrompts(server, context);
   return { server, context };

@@ -2,12 +2,14 @@ import type { Readable, Writable } from 'node:stream';
 import type { Kit, Viewer } from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ValidateDocs } from './context.js';
+import type { AffectedPages, ValidateDocs } from './context.js';
 import { createMcpServer } from './server.js';
 
 export interface StdioServerOptions {
   /** The `kit validate --json` check; without it `validate_docs` is not offered. */
   validate?: ValidateDocs;
+  /** The `kit affected --json` check; without it `affected_pages` is not offered. */
+  affected?: AffectedPages;
   /** Absolute origin of the deployed site, to make result URLs absolute. */
   origin?: string;
   /** Default: the local operator, `{ user: null, local: true }`, who may see every set and version. */
@@ -39,6 +41,7 @@ export async function runStdioServer(kit: Kit, options: StdioServerOptions = {})
     scope: { kind: 'local' },
     viewer: options.viewer ?? { user: null, local: true },
     validate: options.validate,
+    affected: options.affected,
     origin: options.origin,
     transport: 'stdio',
   });

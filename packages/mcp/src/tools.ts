@@ -15,11 +15,18 @@ import {
   toolArguments,
   versionArgument,
 } from './arguments.js';
-import { absoluteUrl, type McpContext, resolveSet, type ValidateDocs } from './context.js';
+import { type AffectedPages, absoluteUrl, type McpContext, resolveSet, type ValidateDocs } from './context.js';
 import { toolError } from './errors.js';
 
 /** The names of every tool this package serves, in the order `tools/list` shows them. */
-export const MCP_TOOL_NAMES = ['search_docs', 'read_page', 'list_pages', 'submit_feedback', 'validate_docs'] as const;
+export const MCP_TOOL_NAMES = [
+  'search_docs',
+  'read_page',
+  'list_pages',
+  'submit_feedback',
+  'validate_docs',
+  'affected_pages',
+] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
 const READ_TOOL: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -65,6 +72,8 @@ const listOutput = z.object({
 export interface ToolOffer {
   feedback: boolean;
   validate: ValidateDocs | undefined;
+  /** Local server only. */
+  affected?: AffectedPages | undefined;
 }
 
 function count(n: number, noun: string): string {
@@ -286,6 +295,38 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
           return {
             content: [{ type: 'text', text: JSON.stringify(report, null, 2) }],
             structuredContent: report,
+          };
+        }),
+    );
+  }
+
+  const affected = offer.affected;
+  if (affected) {
+    server.registerTool(
+      'affected_pages',
+      {
+        title: 'Pages affected by a change',
+        description:
+          'Lists pages whose `sources:` frontmatter matches files changed between base (default: the default branch) and head plus uncommitted work; each page is `updated` (the page changed too) or `stale` (update it in the same change). Same check as `kit affected`.',
+        inputSchema: toolArguments('affected_pages', {
+          base: z.string().min(1).optional().describe('Commit, branch or tag to compare with. Default: the default branch.'),
+          head: z.string().min(1).optional().describe('Default: HEAD.'),
+          uncommitted: z.boolean().optional().describe('Count staged, unstaged and untracked files. Default: true.'),
+          set: z.string().min(1).optional().describe('Only this set. Default: every set.'),
+          drift: z
+            .boolean()
+            .optional()
+            .describe('Also list pages that drifted before this change (a source changed after the page). Default: false.'),
+        }),
+        annotations: READ_TOOL,
+      },
+      (args) =>
+        guarded(context, async () => {
+          if (args.set !== undefined) kit.set(args.set);
+          const result = (await affected(args)) as Record<string, unknown>;
+          return {
+            content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
+            structuredContent: result,
           };
         }),
     );

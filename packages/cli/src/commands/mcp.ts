@@ -20,9 +20,8 @@ export function registerMcp(program: Command, context: CommandContext): void {
           import('../validate/validate.js'),
           import('../affected/affected.js'),
         ]);
-        const serverOptions: StdioServerOptions & { affected?: unknown } = {
+        const serverOptions: StdioServerOptions = {
           validate: validatorFor(kit, options.origin),
-          // The check behind the local affected_pages tool, for an @kit/mcp that takes it.
           affected: affectedFor(kit),
           ...(options.origin !== undefined ? { origin: options.origin } : {}),
           stdin: context.io.stdin,
