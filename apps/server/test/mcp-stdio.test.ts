@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,8 +19,9 @@ const projectFiles: Record<string, string> = {
     groups: [{ label: 'Basics', pages: ['index', 'queues'] }],
   }),
   'guide/1.x/index.md': '---\ntitle: Welcome\n---\n# Welcome\n\nAcme runs queues.\n',
+  'src/queue.ts': 'export const retries = 3;\n',
   'guide/1.x/queues.md':
-    '---\ntitle: Queues\ndescription: Background jobs.\n---\n# Queues\n\nQueues run jobs.\n\n## Retrying Jobs\n\nFailed jobs retry three times with backoff.\n',
+    '---\ntitle: Queues\ndescription: Background jobs.\nsources: [src/queue.ts]\n---\n# Queues\n\nQueues run jobs.\n\n## Retrying Jobs\n\nFailed jobs retry three times with backoff.\n',
   'guide/1.x/internal/plans.md': '---\ntitle: Plans\nvisibility: private\n---\n# Plans\n\nThe zanzibar engine.\n',
   'guide/2.x/queues.md': '---\ntitle: Queues (2.x)\n---\n# Queues (2.x)\n\nThe unreleased quasar scheduler.\n',
   'api/kit.json': JSON.stringify({ name: 'Acme API' }),
@@ -42,6 +44,13 @@ describe('the local MCP server, `kit mcp` spawned over stdio, with the SDK clien
       mkdirSync(dirname(join(project, name)), { recursive: true });
       writeFileSync(join(project, name), text);
     }
+    // A git repository with one commit on main, then an uncommitted change to a page's source.
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: project });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'docs');
+    writeFileSync(join(project, 'src/queue.ts'), 'export const retries = 5;\n');
     // The source form of the binary (`pnpm kit`), so the test runs what is in the tree without a build.
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -75,6 +84,7 @@ describe('the local MCP server, `kit mcp` spawned over stdio, with the SDK clien
   it('serves every tool locally, validate_docs included, and lists both sets in its instructions', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'affected_pages',
       'list_pages',
       'read_page',
       'search_docs',
@@ -127,6 +137,14 @@ describe('the local MCP server, `kit mcp` spawned over stdio, with the SDK clien
     const result = await client.callTool({ name: 'validate_docs', arguments: { set: 'guide' } });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain('guide');
+  });
+
+  it('affected_pages lists a page whose source changed in uncommitted work as stale', async () => {
+    const result = await client.callTool({ name: 'affected_pages', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    const affected = result.structuredContent as { changed: string[]; pages: Array<{ path: string; status: string }> };
+    expect(affected.changed).toContain('src/queue.ts');
+    expect(affected.pages).toEqual([expect.objectContaining({ path: 'queues', status: 'stale' })]);
   });
 
   it('names the known sets when a call asks for an unknown one', async () => {
