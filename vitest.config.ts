@@ -1,4 +1,8 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The shared data (the Laravel corpus, judged search questions) sits beside the repository.
+const sharedDir = process.env.KIT_SHARED_DIR ?? resolve(import.meta.dirname, '..', 'shared');
 
 // Workspace packages resolve to their TypeScript sources through the `kit-source` export condition,
 // so tests never depend on a previous build.
@@ -15,6 +19,7 @@ export default defineConfig({
       'apps/*/test/**/*.test.ts',
       'tests/**/*.test.ts',
     ],
+    env: { KIT_SHARED_DIR: sharedDir },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

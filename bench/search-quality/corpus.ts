@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { SearchSection } from '@kit/core';
 import { sectionsFromMarkdown } from '@kit/render';
 import { toSearchSections } from '@kit/search';
 
-export const LARAVEL_ROOT = '/work/shared/corpora/laravel';
-export const QUERIES_FILE = '/work/shared/search/laravel-queries.jsonl';
+const SHARED_DIR = process.env.KIT_SHARED_DIR ?? resolve(import.meta.dirname, '..', '..', '..', 'shared');
+export const LARAVEL_ROOT = `${SHARED_DIR}/corpora/laravel`;
+export const QUERIES_FILE = `${SHARED_DIR}/search/laravel-queries.jsonl`;
 
 export interface LaravelPage {
   path: string;

@@ -5,7 +5,7 @@ import { importFromSource } from './import.js';
 import { freshSetKey, testDatabases } from './testing/fixture.js';
 import { listRevisions, writeManifest } from './writes.js';
 
-const laravel = '/work/shared/corpora/laravel';
+const laravel = `${process.env.KIT_SHARED_DIR}/corpora/laravel`;
 const databases = testDatabases();
 afterAll(() => databases.dispose());
 

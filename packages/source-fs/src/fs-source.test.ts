@@ -8,7 +8,7 @@ import { createFixtureFolders, writeAt } from './testing/fixture-folder.js';
 const folders = createFixtureFolders('fs');
 afterAll(() => folders.cleanup());
 
-const laravel = '/work/shared/corpora/laravel';
+const laravel = `${process.env.KIT_SHARED_DIR}/corpora/laravel`;
 
 describe.skipIf(!existsSync(join(laravel, 'kit.json')))('the Laravel corpus', () => {
   it('loads every version with titled pages and reads each navigation file', async () => {

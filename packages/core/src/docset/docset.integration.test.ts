@@ -15,7 +15,7 @@ import type { SearchDriver } from '../ports/search-driver.js';
 import { createDocSet } from './docset.js';
 
 const packages = join(import.meta.dirname, '..', '..', '..');
-const corpus = '/work/shared/corpora/laravel';
+const corpus = `${process.env.KIT_SHARED_DIR}/corpora/laravel`;
 
 interface Parts {
   createFsSource(options: { root: string; setKey: string; git?: boolean }): ContentSource;

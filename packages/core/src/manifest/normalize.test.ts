@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeManifest, parseManifestText } from './normalize.js';
 
-const corpus = '/work/shared/corpora/laravel';
+const corpus = `${process.env.KIT_SHARED_DIR}/corpora/laravel`;
 
 function normalized(raw: unknown, key = 'docs') {
   return normalizeManifest(raw, key);

@@ -8,7 +8,7 @@ describe('parseNavigation', () => {
   it('reads every Laravel navigation file without problems', () => {
     for (const version of ['13.x', '12.x', '11.x']) {
       const { navigation, problems } = parseNavigation(
-        readFileSync(`/work/shared/corpora/laravel/${version}/navigation.json`, 'utf8'),
+        readFileSync(`${process.env.KIT_SHARED_DIR}/corpora/laravel/${version}/navigation.json`, 'utf8'),
       );
       expect(problems).toEqual([]);
       expect(navigation && 'groups' in navigation && navigation.groups.length).toBeGreaterThan(5);
@@ -196,7 +196,7 @@ describe('navigationPages', () => {
   });
 
   it('lists every page of the Laravel navigation once', () => {
-    const { navigation } = parseNavigation(readFileSync('/work/shared/corpora/laravel/13.x/navigation.json', 'utf8'));
+    const { navigation } = parseNavigation(readFileSync(`${process.env.KIT_SHARED_DIR}/corpora/laravel/13.x/navigation.json`, 'utf8'));
     const pages = navigationPages(navigation!);
     expect(new Set(pages.map((p) => p.path)).size).toBe(pages.length);
     expect(pages[0]).toEqual({ path: 'releases', title: 'Release Notes', group: 'Prologue', labels: ['Prologue'] });

@@ -13,7 +13,7 @@ import {
 } from './registry.js';
 
 const root = join(import.meta.dirname, '../../../..');
-const corpus = '/work/shared/corpora/laravel';
+const corpus = `${process.env.KIT_SHARED_DIR}/corpora/laravel`;
 const files = {
   larecipe: 'kit.json',
   navigation: 'navigation.json',

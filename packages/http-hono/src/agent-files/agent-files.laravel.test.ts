@@ -12,7 +12,7 @@ import { agentApp, buildKit, fixtures, get, guest, ORIGIN, useFsSource, writeTre
 
 useFsSource(createFsSource);
 
-const corpus = '/work/shared/corpora/laravel';
+const corpus = `${process.env.KIT_SHARED_DIR}/corpora/laravel`;
 
 let root: string;
 let kit: Kit;
