@@ -1,13 +1,129 @@
-export { KitError, isKitError } from './errors/kit-error.js';
-export type { KitErrorCode } from './errors/kit-error.js';
-export type * from './model/types.js';
+export type { AccessDecision, AccessRefusal, AccessRequest } from './access/access.js';
+export { canAsk, canManage, decideAccess, isSignedIn, visibilityOf } from './access/access.js';
+export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';
+export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
+export type { AgentFileBundle } from './agents/llms-txt.js';
+export { buildLlmsFullTxt, buildLlmsTxt } from './agents/llms-txt.js';
+export type {
+  AgentFile,
+  AgentFileOptions,
+  AgentFileScope,
+  AgentPageEntry,
+  AgentPageGroup,
+  AgentScope,
+} from './agents/scope.js';
+export {
+  agentFilePath,
+  pageGroups,
+  resolveAgentScope,
+  setFilePath,
+  UNLISTED_GROUP_LABEL,
+} from './agents/scope.js';
+export { buildSitemap, SITEMAP_MAX_URLS } from './agents/sitemap.js';
+export type { AgentSkillsIndex, AgentSkillsIndexEntry, HandWrittenSkill, SkillMd } from './agents/skills.js';
+export {
+  AGENT_SKILLS_SCHEMA_URL,
+  buildAgentSkillsIndex,
+  buildSkillMd,
+  isSkillName,
+  listHandWrittenSkills,
+  listsSkills,
+  SKILL_DESCRIPTION_MAX,
+  SKILL_NAME_MAX,
+  sha256Digest,
+  toSkillName,
+} from './agents/skills.js';
+export { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts } from './agents/split.js';
+export type { ConfigDefaults } from './config/defaults.js';
+export { configDefaults, INSTRUCTIONS_INDEX_MIN_BYTES } from './config/defaults.js';
+export { defineConfig } from './config/define.js';
+export type { KitEnv } from './config/env.js';
+export { isHooksOff, isTestEnvironment, KIT_ENV_VARIABLES } from './config/env.js';
+export type { ResolveConfigOptions } from './config/resolve.js';
+export { cacheStoreFor, defaultNames, resolveConfig } from './config/resolve.js';
 export type * from './config/types.js';
+export type { ConfigCheck, ConfigIssue } from './config/validate.js';
+export { checkConfig } from './config/validate.js';
+export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
+export { createDocSet, withContentHashLine } from './docset/docset.js';
+export type { CreateKitOptions } from './docset/kit.js';
+export { createKit } from './docset/kit.js';
+export type { KitErrorCode } from './errors/kit-error.js';
+export { isKitError, KitError } from './errors/kit-error.js';
+export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
+export { createEvents } from './events/emitter.js';
 export type * from './events/types.js';
+export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
+export type { ManifestDocument } from './manifest/document.js';
+export { readManifestDocument, serializeManifest } from './manifest/document.js';
+export type { LinkPolicy } from './manifest/links.js';
+export { isSafeLink } from './manifest/links.js';
+export { localeDirection, localeLabel } from './manifest/locales.js';
+export { applyMergePatch, cloneJson } from './manifest/merge-patch.js';
+export type { ManifestResult } from './manifest/normalize.js';
+export {
+  INSERT_POINTS,
+  MANIFEST_DEFAULTS,
+  MANIFEST_KEYS,
+  normalizeManifest,
+  parseManifestText,
+} from './manifest/normalize.js';
+export { applyManifestPatch, PATCHABLE_MANIFEST_KEYS } from './manifest/patch.js';
+export type * from './model/types.js';
+export { DERIVED_ROOT_GROUP_LABEL, deriveNavigation, labelFromFolder } from './navigation/derive.js';
+export type { NavigationPage } from './navigation/pages.js';
+export { navigationGroups, navigationPages } from './navigation/pages.js';
+export type { NavigationResult } from './navigation/parse.js';
+export { normalizeNavigation, normalizeNavPath, parseNavigation } from './navigation/parse.js';
+export type { NavigationPatchOp } from './navigation/patch.js';
+export { applyNavigationPatch } from './navigation/patch.js';
+export type {
+  AuthorDocsMigration,
+  AuthorOutcome,
+  AuthorRevision,
+  AuthorToolResult,
+  AuthorValidation,
+} from './outcomes/outcomes.js';
+export {
+  applied,
+  authorOutcomes,
+  checkBasedOn,
+  conflicted,
+  outcomeForChange,
+  rejected,
+  summarizeValidation,
+  unchanged,
+} from './outcomes/outcomes.js';
+export type { ParsedPageFile } from './pages/page-file.js';
+export { composePageFile, firstHeading, parsePageFile } from './pages/page-file.js';
 export type * from './ports/content-source.js';
+export type * from './ports/docset.js';
 export type * from './ports/renderer.js';
 export type * from './ports/search-driver.js';
-export type * from './ports/docset.js';
-export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
+export type {
+  MemoryRateLimitStoreOptions,
+  RateLimitRule,
+  RateLimitStore,
+  RateLimitVerdict,
+} from './rate-limit/rate-limit.js';
+export { checkRateLimit, createMemoryRateLimitStore, parseRateLimit } from './rate-limit/rate-limit.js';
+export type { PageExists, RedirectMatch, RedirectRequest } from './redirects/redirects.js';
+export { findRedirectLoops, findShadowedRedirects, matchRedirect } from './redirects/redirects.js';
+export type { ValidationIssue, ValidationReport } from './schemas/documents.js';
+export { validateFrontmatter } from './schemas/documents.js';
+export type { JsonTextResult, TextPosition } from './schemas/json-text.js';
+export { parseJsonText, positionAt } from './schemas/json-text.js';
+export type { SchemaIssue, SchemaName } from './schemas/registry.js';
+export {
+  MANIFEST_SCHEMA_URL,
+  readablePath,
+  rebaseSchema,
+  SCHEMA_BASE_URL,
+  schemaNames,
+  schemas,
+  validateAgainstSchema,
+} from './schemas/registry.js';
+export type { ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {
   candidatePaths,
   cleanPagePath,
@@ -19,123 +135,9 @@ export {
   restrictVersions,
   rootUrl,
 } from './urls/set-urls.js';
-export type { ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
-export { findRedirectLoops, findShadowedRedirects, matchRedirect } from './redirects/redirects.js';
-export type { PageExists, RedirectMatch, RedirectRequest } from './redirects/redirects.js';
-export { canAsk, canManage, decideAccess, isSignedIn, visibilityOf } from './access/access.js';
-export type { AccessDecision, AccessRefusal, AccessRequest } from './access/access.js';
-export { createEvents } from './events/emitter.js';
-export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
-export { checkRateLimit, createMemoryRateLimitStore, parseRateLimit } from './rate-limit/rate-limit.js';
-export type {
-  MemoryRateLimitStoreOptions,
-  RateLimitRule,
-  RateLimitStore,
-  RateLimitVerdict,
-} from './rate-limit/rate-limit.js';
-export {
-  applied,
-  authorOutcomes,
-  checkBasedOn,
-  conflicted,
-  outcomeForChange,
-  rejected,
-  summarizeValidation,
-  unchanged,
-} from './outcomes/outcomes.js';
-export type {
-  AuthorDocsMigration,
-  AuthorOutcome,
-  AuthorRevision,
-  AuthorToolResult,
-  AuthorValidation,
-} from './outcomes/outcomes.js';
-export { defineConfig } from './config/define.js';
-export { cacheStoreFor, defaultNames, resolveConfig } from './config/resolve.js';
-export type { ResolveConfigOptions } from './config/resolve.js';
-export { configDefaults, INSTRUCTIONS_INDEX_MIN_BYTES } from './config/defaults.js';
-export type { ConfigDefaults } from './config/defaults.js';
-export { isHooksOff, isTestEnvironment, KIT_ENV_VARIABLES } from './config/env.js';
-export type { KitEnv } from './config/env.js';
-export { checkConfig } from './config/validate.js';
-export type { ConfigCheck, ConfigIssue } from './config/validate.js';
-export { editDistance, nearestKey } from './util/nearest-key.js';
 export { deepMerge, isPlainObject } from './util/deep-merge.js';
-export { createDocSet, withContentHashLine } from './docset/docset.js';
-export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
-export { createKit } from './docset/kit.js';
-export type { CreateKitOptions } from './docset/kit.js';
-export {
-  MANIFEST_SCHEMA_URL,
-  rebaseSchema,
-  readablePath,
-  SCHEMA_BASE_URL,
-  schemaNames,
-  schemas,
-  validateAgainstSchema,
-} from './schemas/registry.js';
-export type { SchemaIssue, SchemaName } from './schemas/registry.js';
-export { validateFrontmatter } from './schemas/documents.js';
-export type { ValidationIssue, ValidationReport } from './schemas/documents.js';
-export { parseJsonText, positionAt } from './schemas/json-text.js';
-export type { JsonTextResult, TextPosition } from './schemas/json-text.js';
-export {
-  INSERT_POINTS,
-  MANIFEST_DEFAULTS,
-  MANIFEST_KEYS,
-  normalizeManifest,
-  parseManifestText,
-} from './manifest/normalize.js';
-export type { ManifestResult } from './manifest/normalize.js';
-export { readManifestDocument, serializeManifest } from './manifest/document.js';
-export type { ManifestDocument } from './manifest/document.js';
-export { applyMergePatch, cloneJson } from './manifest/merge-patch.js';
-export { applyManifestPatch, PATCHABLE_MANIFEST_KEYS } from './manifest/patch.js';
-export { isSafeLink } from './manifest/links.js';
-export type { LinkPolicy } from './manifest/links.js';
-export { localeDirection, localeLabel } from './manifest/locales.js';
-export { normalizeNavigation, normalizeNavPath, parseNavigation } from './navigation/parse.js';
-export type { NavigationResult } from './navigation/parse.js';
-export { DERIVED_ROOT_GROUP_LABEL, deriveNavigation, labelFromFolder } from './navigation/derive.js';
-export { navigationGroups, navigationPages } from './navigation/pages.js';
-export type { NavigationPage } from './navigation/pages.js';
-export { applyNavigationPatch } from './navigation/patch.js';
-export type { NavigationPatchOp } from './navigation/patch.js';
-export { mergeValidationReports, VALIDATION_RULES, validateDocSet } from './validate/validate.js';
-export type { SearchBudgetCheck, SearchBudgetReport, ValidateDocSetOptions } from './validate/validate.js';
-export { hasAnchor, resolveLinkTarget } from './validate/links.js';
+export { editDistance, nearestKey } from './util/nearest-key.js';
 export type { LinkOrigin, LinkTarget } from './validate/links.js';
-export { buildLlmsFullTxt, buildLlmsTxt } from './agents/llms-txt.js';
-export type { AgentFileBundle } from './agents/llms-txt.js';
-export {
-  agentFilePath,
-  pageGroups,
-  resolveAgentScope,
-  setFilePath,
-  UNLISTED_GROUP_LABEL,
-} from './agents/scope.js';
-export type {
-  AgentFile,
-  AgentFileOptions,
-  AgentFileScope,
-  AgentPageEntry,
-  AgentPageGroup,
-  AgentScope,
-} from './agents/scope.js';
-export { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts } from './agents/split.js';
-export {
-  AGENT_SKILLS_SCHEMA_URL,
-  buildAgentSkillsIndex,
-  buildSkillMd,
-  isSkillName,
-  listHandWrittenSkills,
-  listsSkills,
-  sha256Digest,
-  SKILL_DESCRIPTION_MAX,
-  SKILL_NAME_MAX,
-  toSkillName,
-} from './agents/skills.js';
-export type { AgentSkillsIndex, AgentSkillsIndexEntry, HandWrittenSkill, SkillMd } from './agents/skills.js';
-export { buildSitemap, SITEMAP_MAX_URLS } from './agents/sitemap.js';
-export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
-export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';
+export { hasAnchor, resolveLinkTarget } from './validate/links.js';
+export type { SearchBudgetCheck, SearchBudgetReport, ValidateDocSetOptions } from './validate/validate.js';
+export { mergeValidationReports, VALIDATION_RULES, validateDocSet } from './validate/validate.js';

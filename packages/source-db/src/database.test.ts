@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { attachDatabase, openDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { createLocalDisk } from './disk.js';
-import { applyDocsMigration, appliedDocsMigrations, isDocsMigrationApplied } from './docs-migrations.js';
+import { appliedDocsMigrations, applyDocsMigration, isDocsMigrationApplied } from './docs-migrations.js';
 import { createKitTables } from './schema/tables.js';
 import { freshSetKey, testDatabases } from './testing/fixture.js';
 import { deleteAsset, writeAsset, writePage } from './writes.js';

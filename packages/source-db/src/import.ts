@@ -1,8 +1,7 @@
-import { contentHash, KitError, parseManifestText } from '@kit/core';
 import type { ContentSource, SourcePage } from '@kit/core';
+import { composePageFile, contentHash, KitError, parseManifestText } from '@kit/core';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
-import { composePageText } from './page-text.js';
 import {
   type ChangeOptions,
   manifestDocument,
@@ -148,5 +147,5 @@ export async function importFromSource(
 /** The page file for a page a source handed over: its body alone when it had no frontmatter block. */
 function pageFileOf(page: SourcePage): string {
   if (Object.keys(page.frontmatter).length === 0 && page.bodyLine === 1) return page.body;
-  return composePageText(page.frontmatter, page.body);
+  return composePageFile(page.frontmatter, page.body);
 }

@@ -1,10 +1,18 @@
 import { createHash } from 'node:crypto';
-import { cleanPagePath, contentHash, KitError, normalizeForHash, parseManifestText, parseNavigation } from '@kit/core';
 import type { AuthorRevision } from '@kit/core';
+import {
+  cleanPagePath,
+  composePageFile,
+  contentHash,
+  KitError,
+  normalizeForHash,
+  parseManifestText,
+  parseNavigation,
+  parsePageFile,
+} from '@kit/core';
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { AssetDisk } from './disk.js';
 import type { KitDatabase } from './database.js';
-import { composePageText, parsePageText } from './page-text.js';
+import type { AssetDisk } from './disk.js';
 import type { AnyPgDatabase } from './schema/migrate.js';
 import type { KitTables, RevisionAction, RevisionKind, RevisionStatus } from './schema/tables.js';
 
@@ -392,7 +400,7 @@ export function pageText(page: PageWrite): string {
       `Page "${page.path}" has no body. Pass \`body\` (Markdown) or \`text\` (the whole page file).`,
     );
   }
-  return composePageText(page.frontmatter, page.body);
+  return composePageFile(page.frontmatter, page.body);
 }
 
 /** Options of the in-transaction writers; `scopeChecked` skips the version/locale check a caller did once for many writes. */
@@ -409,7 +417,7 @@ export async function writePageIn(
 ): Promise<ChangeResult> {
   checkPagePath(ref.path);
   if (!options.scopeChecked) await checkScope(tx, t, setKey, ref.version, ref.locale);
-  const parsed = parsePageText(text);
+  const parsed = parsePageFile(text);
   const current = await livePage(tx, t, setKey, ref);
   checkBase(options.basedOn, current?.contentHash ?? null, `page "${ref.path}"`);
   if (current && current.contentHash === parsed.contentHash) {

@@ -1,7 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { KitError, normalizeForHash, normalizeManifest, parseManifestText } from '@kit/core';
 import type {
   ContentChange,
   ContentSource,
@@ -12,10 +11,17 @@ import type {
   SourcePage,
   SourceProblem,
 } from '@kit/core';
+import {
+  KitError,
+  normalizeForHash,
+  normalizeManifest,
+  type ParsedPageFile,
+  parseManifestText,
+  parsePageFile,
+} from '@kit/core';
 import { type FSWatcher, watch as watchFolder } from 'chokidar';
 import { type GitLocation, historyFingerprint, type LastChange, locateGitRepository, readLastChanges } from './git.js';
-import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, SKILLS_FOLDER, type SetLayout, setLayout } from './layout.js';
-import { type ParsedPageFile, parsePageFile } from './page-file.js';
+import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
 
 /** Options of {@link createFsSource}. */
 export interface FsSourceOptions {

@@ -1,2 +1,2 @@
-export { createFsSource } from './fs-source.js';
 export type { FsContentSource, FsSourceOptions } from './fs-source.js';
+export { createFsSource } from './fs-source.js';

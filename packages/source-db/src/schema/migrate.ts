@@ -1,7 +1,7 @@
 import { KitError } from '@kit/core';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { MODEL_NAMES, type KitTables, type ModelName } from './tables.js';
+import { type KitTables, MODEL_NAMES, type ModelName } from './tables.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: drizzle's node-postgres and PGlite databases differ only in their result type.
 export type AnyPgDatabase = PgDatabase<PgQueryResultHKT, any>;

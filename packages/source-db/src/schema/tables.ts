@@ -1,3 +1,5 @@
+import type { SourceProblem } from '@kit/core';
+import { KitError } from '@kit/core';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -14,8 +16,6 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { KitError } from '@kit/core';
-import type { SourceProblem } from '@kit/core';
 
 /** The six record kinds of a database set, named as the `models.*` configuration keys. */
 export type ModelName = 'page' | 'navigation' | 'manifest' | 'revision' | 'asset' | 'docs_migration';

@@ -1,9 +1,11 @@
-import { contentHash, normalizeForHash } from '@kit/core';
-import type { SourceProblem, Visibility } from '@kit/core';
-import { isMap, parseDocument } from 'yaml';
+import { isMap, parseDocument, stringify } from 'yaml';
+import { contentHash, normalizeForHash } from '../hash/content-hash.js';
+import type { SourceProblem, Visibility } from '../model/types.js';
 
-/** What a page file says on its own, before the folder gives it a version, locale and path. */
+/** What a page file says on its own, before a folder or a row gives it a version, locale and path. */
 export interface ParsedPageFile {
+  /** The page file with LF line endings and no BOM: what is stored and hashed. */
+  document: string;
   frontmatter: Record<string, unknown>;
   body: string;
   /** Frontmatter `title` or the first H1; null when neither exists (the path decides then). */
@@ -19,9 +21,13 @@ const OPENING_DELIMITER = /^---[ \t]*\n/;
 const CLOSING_DELIMITER = /^(?:---|\.\.\.)[ \t]*$/;
 
 /**
- * Splits a page file into frontmatter and body. Broken frontmatter never fails the page: it is
- * reported as `frontmatter.schema` with the file line of the YAML error and the page is served
+ * Splits a page file into frontmatter and body, the one way every content source does it, so a page
+ * moved between a folder and a database reads the same. Broken frontmatter never fails the page: it
+ * is reported as `frontmatter.schema` with the file line of the YAML error and the page is served
  * with empty frontmatter, so one bad file cannot take a set down.
+ *
+ * @example
+ * parsePageFile('---\ntitle: Routing\n---\nBody\n', '13.x/routing.md').title; // 'Routing'
  */
 export function parsePageFile(raw: string, file?: string): ParsedPageFile {
   const text = normalizeForHash(raw);
@@ -62,6 +68,7 @@ export function parsePageFile(raw: string, file?: string): ParsedPageFile {
   const title = stringKey(frontmatter, 'title', checkedReport('title')) ?? firstHeading(body);
   const description = stringKey(frontmatter, 'description', checkedReport('description'));
   return {
+    document: text,
     frontmatter,
     body,
     title,
@@ -71,6 +78,19 @@ export function parsePageFile(raw: string, file?: string): ParsedPageFile {
     visibility: pageVisibility(frontmatter.visibility),
     problems,
   };
+}
+
+/**
+ * The page file for frontmatter and a body given apart (as `write_page` receives them): a YAML
+ * block when there is frontmatter, then the body.
+ *
+ * @example
+ * composePageFile({ title: 'Queues' }, '# Queues\n'); // '---\ntitle: Queues\n---\n# Queues\n'
+ */
+export function composePageFile(frontmatter: Record<string, unknown> | undefined, body: string): string {
+  const normalizedBody = normalizeForHash(body);
+  if (!frontmatter || Object.keys(frontmatter).length === 0) return normalizedBody;
+  return `---\n${stringify(frontmatter, { lineWidth: 0 })}---\n${normalizedBody}`;
 }
 
 type YamlResult =

@@ -1,5 +1,5 @@
-import { contentHash } from '@kit/core';
 import { describe, expect, it } from 'vitest';
+import { contentHash } from '../hash/content-hash.js';
 import { firstHeading, parsePageFile } from './page-file.js';
 
 describe('parsePageFile', () => {
