@@ -14,7 +14,7 @@ import {
   schemaNames,
   type Viewer,
 } from '@kit/core';
-import { handleMcpHttpRequest, mcpErrorResponse, type McpHttpOptions } from '@kit/mcp';
+import type { McpHttpOptions } from '@kit/mcp';
 import { renderNotFoundPage, renderReaderPage } from '@kit/render';
 import { readerAssets, type ReaderAssets } from '@kit/render/assets';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
@@ -23,6 +23,7 @@ import { compress } from 'hono/compress';
 import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
 import { sendCached } from './http-cache.js';
 import { clientIp, currentUser, type KitVariables, resolveMiddleware, userResolution } from './middleware.js';
+import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
 import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
 
 /** Options of {@link createKitApp}. */
@@ -50,6 +51,10 @@ export interface KitAppOptions {
 type Env = { Variables: KitVariables };
 
 const SCHEMA_HEADERS = { 'Access-Control-Allow-Origin': '*' };
+const encoder = new TextEncoder();
+// Pages are negotiated on Accept (HTML or the Markdown twin) and compressed on Accept-Encoding. Naming
+// both up front also keeps the compress middleware from re-creating a finished response to add Vary.
+const PAGE_VARY = 'Accept, Accept-Encoding';
 
 /**
  * Every HTTP route of the kit's doc sets as one Hono app a host application mounts: pages and
@@ -69,7 +74,14 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const assets = loadAssets();
 
   app.use('*', userResolution(kit));
-  app.use('*', compress());
+  const compressor = compress();
+  app.use('*', async (c, next) => {
+    await next();
+    // A cached page arrives encoded for this request already (see cachedVariant); reading its
+    // headers back would cost more than sending it.
+    if (c.get('kitEncoded')) return;
+    await compressor(c, async () => {});
+  });
 
   // The versioned schema path resolves whatever set serves the site.
   app.get('/schemas/3.x/:file', (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
@@ -109,6 +121,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   const mcpRule = parseRateLimit(config.mcp.web.rate_limit, 'mcp.web.rate_limit');
   const feedbackRule = parseRateLimit(config.feedback.rate_limit, 'feedback.rate_limit');
   const stylesheets = stylesheetCache(set);
+  const pageResponses = pageResponseCache(set);
 
   // `route.domain`: a set bound to a domain answers nothing elsewhere.
   app.use('*', async (c, next) => {
@@ -121,6 +134,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   const mcpPath = `/${config.mcp.web.path.replace(/^\/+|\/+$/g, '')}`;
   app.all(mcpPath, mcpMiddleware, async (c) => {
     if (!config.mcp.web.enabled) return c.notFound();
+    const { handleMcpHttpRequest, mcpErrorResponse } = await loadMcp();
     const verdict = await checkRateLimit(rateLimits, `mcp:${set.key}:${callerKey(c)}`, mcpRule);
     if (!verdict.allowed) {
       return mcpErrorResponse(
@@ -241,31 +255,46 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
 
   app.get('*', async (c) => {
     const viewer = viewerFor(c);
+    const isPrivate = isPrivateFor(set, c);
+    const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
+    // A public page is the same for every guest: answer a repeat from the set's response cache.
+    const cacheKey =
+      pageResponses && !isPrivate
+        ? `${requestOrigin(c, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${c.req.path}`
+        : null;
+    const hit = cacheKey ? pageResponses!.get(cacheKey) : undefined;
+    if (hit) return sendStored(c, hit);
+    const generation = pageResponses?.generation() ?? 0;
+    const send = (body: string, contentType: string, headers: Record<string, string>) => {
+      if (!cacheKey) return sendCached(c, body, { contentType, isPrivate, headers });
+      return sendStored(
+        c,
+        pageResponses!.set(cacheKey, generation, { body: encoder.encode(body), contentType, headers }),
+      );
+    };
+
     const match = await set.resolveUrl(c.req.path, viewer);
     if (match.kind === 'redirect') return c.redirect(match.location, match.status);
     if (match.kind === 'none') return notFound(c, set, options, await assets);
     const page = await set.getPage(match.ref, viewer);
     if (!page) return notFound(c, set, options, await assets);
-    const isPrivate = isPrivateFor(set, c);
     const link = agentLinkHeader({ markdownUrl: page.markdownUrl, llmsTxtUrl: await llmsTxtUrl(set, page) });
-    if (match.markdown || prefersMarkdown(c.req.header('accept'))) {
-      return sendCached(c, page.agentMarkdown, {
-        contentType: 'text/markdown; charset=utf-8',
-        isPrivate,
-        headers: { Vary: 'Accept', Link: link },
-      });
+    if (match.markdown || wantsMarkdown) {
+      return send(page.agentMarkdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
     const view = await readerPageView(await viewContext(c, set, options, await assets, await stylesheets()), page);
     let html = renderReaderPage(view);
     if (options.injectHtml) html = html.replace('</body>', `${options.injectHtml}</body>`);
-    return sendCached(c, html, {
-      contentType: 'text/html; charset=utf-8',
-      isPrivate,
-      headers: { Vary: 'Accept', Link: link },
-    });
+    return send(html, 'text/html; charset=utf-8', { Vary: PAGE_VARY, Link: link });
   });
 
   return app;
+}
+
+function sendStored(c: Context<Env>, entry: CachedPage): Response {
+  const { body, etag, headers } = cachedVariant(entry, c.req.header('accept-encoding'));
+  c.set('kitEncoded', true);
+  return sendCached(c, body, { contentType: entry.contentType, headers, etag, isPrivate: false });
 }
 
 async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets: ReaderAssets): Promise<Response> {
@@ -301,6 +330,13 @@ async function viewContext(
     assets: { js: `${base}/_kit/${assets.js.name}`, css: `${base}/_kit/${assets.css.name}` },
     stylesheets,
   };
+}
+
+let mcpModule: Promise<typeof import('@kit/mcp')> | undefined;
+/** The MCP server and its SDK load on the first MCP request, so a reader's first page never waits for them. */
+function loadMcp(): Promise<typeof import('@kit/mcp')> {
+  mcpModule ??= import('@kit/mcp');
+  return mcpModule;
 }
 
 function loadAssets(): Promise<ReaderAssets> {
@@ -371,7 +407,10 @@ function describeWindow(windowMs: number): string {
 
 function requestOrigin(c: Context, options: KitAppOptions): string {
   if (options.origin) return options.origin.replace(/\/+$/, '');
-  return new URL(c.req.url).origin;
+  // A request URL is absolute and already normalized: its origin ends where its path begins.
+  const url = c.req.url;
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  return pathStart === -1 ? url : url.slice(0, pathStart);
 }
 
 function normalizePrefix(prefix: string): string {

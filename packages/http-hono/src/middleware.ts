@@ -5,6 +5,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 /** The context variables Kit sets on every request it handles. */
 export interface KitVariables {
   kitUser: unknown | null;
+  /** Set when a response is already encoded for this request (a cached page), so compression leaves it. */
+  kitEncoded?: boolean;
 }
 
 /**
@@ -40,9 +42,16 @@ export function clientIp(c: Context): string {
 
 /** Built in: `web` adds the headers every HTML page should carry. */
 const web: MiddlewareHandler = async (c, next) => {
-  await next();
+  // Set before the handler so they join the response it builds: a header set on a finished
+  // response makes Hono copy it, body and all, which costs more than the page itself when cached.
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+  await next();
+  // A handler that returned its own Response (not through `c`) did not take them.
+  if (!c.res.headers.has('X-Content-Type-Options')) {
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+  }
 };
 
 /** Built in: `auth` (and `auth:<guard>` when the application registers no such name) admits signed-in users only. */

@@ -1,5 +1,5 @@
 import type { RateLimitStore } from '@kit/core';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * A rate-limit store kept in Redis, so several server processes share one count per caller.
@@ -11,10 +11,14 @@ import { Redis } from 'ioredis';
 export function createRedisRateLimitStore(options: { url: string; keyPrefix?: string }): RateLimitStore & {
   close(): Promise<void>;
 } {
-  const redis = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  // ioredis is loaded here, not at import: it costs a server without Redis a quarter second of start-up.
+  const connecting: Promise<Redis> = import('ioredis').then(
+    ({ Redis }) => new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }),
+  );
   const prefix = options.keyPrefix ?? 'kit:rl:';
   return {
     async hit(key, windowMs) {
+      const redis = await connecting;
       const fullKey = prefix + key;
       const [[, count], [, ttl]] = (await redis.multi().incr(fullKey).pttl(fullKey).exec()) as [
         [Error | null, number],
@@ -28,7 +32,7 @@ export function createRedisRateLimitStore(options: { url: string; keyPrefix?: st
       return { count, resetAt: Date.now() + remaining };
     },
     async close() {
-      await redis.quit();
+      await (await connecting).quit();
     },
   };
 }

@@ -903,7 +903,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
  * withContentHashLine('# Routing\n', 'sha256:ab…'); // '# Routing\n\ncontent_hash: sha256:ab…\n'
  */
 export function withContentHashLine(markdown: string, hash: string): string {
-  return `${markdown.replace(/\s+$/, '')}\n\ncontent_hash: ${hash}\n`;
+  // trimEnd strips what /\s+$/ would, scanning from the end instead of trying every offset (twins are served per request).
+  return `${markdown.trimEnd()}\n\ncontent_hash: ${hash}\n`;
 }
 
 function absolute(origin: string, url: string): string {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
 import { describe, expect, it } from 'vitest';
 import { contentHash, isContentHash, normalizeForHash } from './content-hash.js';
 
@@ -42,5 +44,11 @@ describe('contentHash', () => {
     expect(isContentHash('sha256:abc')).toBe(false);
     expect(isContentHash('md5:d41d8cd98f00b204e9800998ecf8427e')).toBe(false);
     expect(isContentHash(42)).toBe(false);
+  });
+
+  it('gives the same hash as the portable SHA-256 used outside Node, for any text', () => {
+    for (const text of ['', 'plain', 'مرحبا بكم 👋', 'lone \uD800 surrogate', 'x'.repeat(70_000)]) {
+      expect(contentHash(text)).toBe(`sha256:${bytesToHex(sha256(new TextEncoder().encode(text)))}`);
+    }
   });
 });

@@ -37,6 +37,10 @@ async function ensureLanguage(lang: string): Promise<boolean> {
   return pending;
 }
 
+// github-dark's comment gray (#6a737d) is 3.8:1 on the dark code background, below WCAG AA's 4.5:1;
+// github's own newer dark theme uses #8b949e (5.9:1), so comments stay muted and readable.
+const DARK_CONTRAST_FIXES = { 'github-dark': { '#6a737d': '#8b949e' } };
+
 /**
  * Highlights one code block with shiki (light and dark themes as CSS variables), loading the
  * language grammar on first use. Returns null for languages shiki does not know; the caller then
@@ -52,6 +56,7 @@ export async function highlightCode(code: string, lang: string): Promise<Element
   const root = instance.codeToHast(code, {
     lang: language,
     themes: { light: 'github-light', dark: 'github-dark' },
+    colorReplacements: DARK_CONTRAST_FIXES,
   });
   const pre = root.children.find((child): child is Element => child.type === 'element');
   if (!pre) return null;

@@ -1,0 +1,321 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { type ServerType, serve } from '@hono/node-server';
+import { type LoadedKit, loadKit } from '@kit/cli';
+import { type KitEvents, resolveConfig } from '@kit/core';
+import { createKitApp } from '@kit/http-hono';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReferenceServer } from '../src/server.js';
+
+const chromiumPath = process.env.KIT_TEST_CHROMIUM;
+/** Screenshots land at the repository root's git-ignored `test-artifacts/`, which CI keeps. */
+const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+type FeedbackEvent = Parameters<Parameters<KitEvents['on']>[1]>[0];
+
+/** The environment handed to every server: the shell's KIT_* never leak in. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('KIT_')) env[key] = value;
+  return { ...env, ...extra };
+}
+
+/** Serves a fetch handler on a random loopback port and answers its origin. */
+async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<{
+  origin: string;
+  server: ServerType;
+}> {
+  return new Promise((done) => {
+    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+      done({ origin: `http://127.0.0.1:${info.port}`, server }),
+    );
+  });
+}
+
+function close(server: ServerType | undefined): Promise<void> {
+  return new Promise((done) => (server ? server.close(() => done()) : done()));
+}
+
+/**
+ * A small bilingual set (English and Arabic) written to a temporary folder: the Laravel corpus has
+ * no Arabic locale, and the right-to-left layout needs a real one served by the same routes.
+ */
+function writeBilingualSet(root: string): void {
+  const files: Record<string, string> = {
+    'kit.json': JSON.stringify({ name: 'Handbook', landing: 'index', locales: ['en', 'ar'] }),
+    'navigation.json': JSON.stringify({ groups: [{ label: 'Start', pages: ['index', 'setup'] }] }),
+    'index.md':
+      '---\ntitle: Welcome\ndescription: The handbook home.\n---\n\n# Welcome\n\nRead the setup guide next.\n',
+    'setup.md':
+      '---\ntitle: Setup\ndescription: Install the tool.\n---\n\n# Setup\n\nInstall it.\n\n## Requirements\n\nNode 20.\n\n```sh\nnpm install handbook\n```\n',
+    'ar/navigation.json': JSON.stringify({ groups: [{ label: 'البداية', pages: ['index', 'setup'] }] }),
+    'ar/index.md':
+      '---\ntitle: مرحبا\ndescription: صفحة الدليل الرئيسية.\n---\n\n# مرحبا\n\nاقرأ دليل الإعداد بعد ذلك.\n',
+    'ar/setup.md':
+      '---\ntitle: الإعداد\ndescription: ثبّت الأداة.\n---\n\n# الإعداد\n\nثبّت الأداة.\n\n## المتطلبات\n\nالإصدار 20 من Node.\n\n```sh\nnpm install handbook\n```\n',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+}
+
+describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
+  let browser: Browser;
+  let axeSource: string;
+  let reference: Awaited<ReturnType<typeof createReferenceServer>>;
+  let referenceHttp: { origin: string; server: ServerType };
+  let bilingualKit: LoadedKit;
+  let bilingualHttp: { origin: string; server: ServerType };
+  let bilingualRoot: string;
+  const feedback: FeedbackEvent[] = [];
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: chromiumPath, args: LAUNCH_ARGS });
+
+    reference = await createReferenceServer({ env: cleanEnv({ KIT_LARAVEL: '1' }) });
+    reference.kit.events.on('FeedbackSubmitted', (event) => void feedback.push(event));
+    referenceHttp = await listen(reference.app.fetch);
+
+    bilingualRoot = mkdtempSync(join(tmpdir(), 'kit-rtl-'));
+    writeBilingualSet(bilingualRoot);
+    const env = cleanEnv();
+    bilingualKit = await loadKit({
+      config: resolveConfig(
+        { sets: { handbook: { route: { prefix: 'handbook' }, source: { driver: 'repository', path: '.' } } } },
+        { env, root: bilingualRoot },
+      ),
+      git: false,
+    });
+    bilingualHttp = await listen(createKitApp({ kit: bilingualKit }).fetch);
+
+    // The first request builds the reader assets and the Laravel set's first render: do it here,
+    // under the generous hook timeout, rather than inside a test.
+    // The first search builds the set's index for that version.
+    for (const path of [
+      '/docs',
+      '/laravel',
+      '/laravel/routing',
+      '/laravel/_kit/search?q=route&version=13.x&locale=en',
+    ]) {
+      expect((await fetch(referenceHttp.origin + path)).status).toBe(200);
+    }
+    expect((await fetch(`${bilingualHttp.origin}/handbook`)).status).toBe(200);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await close(referenceHttp?.server);
+    await close(bilingualHttp?.server);
+    await reference?.close();
+    await bilingualKit?.close();
+    if (bilingualRoot) rmSync(bilingualRoot, { recursive: true, force: true });
+  });
+
+  async function open(
+    url: string,
+    options: { colorScheme?: 'light' | 'dark' } = {},
+  ): Promise<{ page: Page; errors: string[] }> {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      colorScheme: options.colorScheme ?? 'light',
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    // Script errors, and any page, asset or API request the site answers with an error. (Chromium's
+    // own /favicon.ico probe is not a page request and does not show up here.)
+    page.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(url);
+    return { page, errors };
+  }
+
+  /** Serious and critical axe-core violations of the page, one line each. */
+  async function seriousViolations(page: Page): Promise<string[]> {
+    await page.addScriptTag({ content: axeSource });
+    const result = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              context: Document,
+              options: unknown,
+            ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+          };
+        }
+      ).axe;
+      return axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
+    });
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  async function screenshot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(ARTIFACTS, `reader-${name}.png`), fullPage: false });
+  }
+
+  async function pickSwitcherEntry(page: Page, switcher: 'version' | 'locale', label: string): Promise<void> {
+    const menu = page.locator(`.kit-header .kit-${switcher}-switcher`);
+    await menu.locator('summary').click();
+    await menu.locator('.kit-switcher-menu a', { hasText: label }).first().click();
+  }
+
+  it('navigates the reference docs through the sidebar', async () => {
+    const { page, errors } = await open(`${referenceHttp.origin}/docs`);
+    const link = page.locator('.kit-nav a[data-path="guides/reader-site"]');
+    await link.click();
+    await page.waitForURL(`${referenceHttp.origin}/docs/guides/reader-site`);
+    expect(await page.locator('h1').first().textContent()).toBe('The reader site');
+    expect(await link.getAttribute('aria-current')).toBe('page');
+    expect(await page.title()).toContain('The reader site');
+    await page.locator('.kit-pager-next').click();
+    await expect.poll(() => page.url()).not.toBe(`${referenceHttp.origin}/docs/guides/reader-site`);
+    expect(await page.locator('.kit-nav a[aria-current="page"]').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('has no serious accessibility violation on a docs page', async () => {
+    const { page } = await open(`${referenceHttp.origin}/docs/guides/reader-site`);
+    await screenshot(page, 'docs-page');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('keeps the reader on the same Laravel page when switching version, else opens the landing page', async () => {
+    const { page, errors } = await open(`${referenceHttp.origin}/laravel/routing`);
+    expect(await page.locator('.kit-header .kit-version-switcher summary').getAttribute('aria-label')).toContain(
+      '13.x',
+    );
+    await pickSwitcherEntry(page, 'version', '11.x');
+    await page.waitForURL(`${referenceHttp.origin}/laravel/11.x/routing`);
+    expect(await page.locator('.kit-version-notice').count()).toBe(1);
+    expect(await page.locator('.kit-nav a[aria-current="page"]').getAttribute('data-path')).toBe('routing');
+    await pickSwitcherEntry(page, 'version', '12.x');
+    await page.waitForURL(`${referenceHttp.origin}/laravel/12.x/routing`);
+
+    // `ai` exists in 13.x only: 11.x offers its landing page instead.
+    await page.goto(`${referenceHttp.origin}/laravel/ai`);
+    await pickSwitcherEntry(page, 'version', '11.x');
+    await page.waitForURL(`${referenceHttp.origin}/laravel/11.x`);
+    expect(await page.locator('.kit-nav a[aria-current="page"]').getAttribute('data-path')).toBe('installation');
+    expect(errors).toEqual([]);
+  });
+
+  it('navigates the Laravel sidebar to another page and back', async () => {
+    const { page, errors } = await open(`${referenceHttp.origin}/laravel/installation`);
+    await page.locator('.kit-nav a[data-path="middleware"]').click();
+    await page.waitForURL(`${referenceHttp.origin}/laravel/middleware`);
+    expect(await page.locator('h1').first().textContent()).toContain('Middleware');
+    expect(await page.locator('.kit-nav a[aria-current="page"]').getAttribute('data-path')).toBe('middleware');
+    await page.goBack();
+    await page.waitForURL(`${referenceHttp.origin}/laravel/installation`);
+    expect(errors).toEqual([]);
+  });
+
+  it('remembers dark mode across a reload and passes axe in both modes', { timeout: 90_000 }, async () => {
+    const { page } = await open(`${referenceHttp.origin}/laravel/routing`);
+    const root = page.locator('html');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'laravel-light');
+    const toggle = page.locator('.kit-header [data-kit-color-mode]');
+    expect(await root.getAttribute('data-mode-choice')).toBe('system');
+    await toggle.click();
+    expect(await root.getAttribute('data-mode-choice')).toBe('light');
+    await toggle.click();
+    expect(await root.getAttribute('data-mode')).toBe('dark');
+    await page.reload();
+    expect(await root.getAttribute('data-mode')).toBe('dark');
+    expect(await root.getAttribute('data-mode-choice')).toBe('dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);
+    expect(r + g + b).toBeLessThan(3 * 96);
+    await screenshot(page, 'laravel-dark');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('searches the Laravel docs on the server and opens a result', async () => {
+    const { page, errors } = await open(`${referenceHttp.origin}/laravel/installation`);
+    const dialog = page.locator('#kit-search');
+    await page.locator('.kit-header [data-kit-search-open]').click();
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+    await page.keyboard.type('rate limiting');
+    const options = page.locator('#kit-search-results [role="option"]');
+    await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const href = (await options.first().locator('a').getAttribute('href'))!;
+    expect(href).toMatch(/^\/laravel\//);
+    await screenshot(page, 'laravel-search');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname !== '/laravel/installation');
+    expect(new URL(page.url()).pathname).toBe(new URL(href, referenceHttp.origin).pathname);
+    expect(await page.locator('.kit-prose').textContent()).toMatch(/rate limit/i);
+    expect(errors).toEqual([]);
+  });
+
+  it('sends feedback from a Laravel page and the server fires FeedbackSubmitted', async () => {
+    const { page } = await open(`${referenceHttp.origin}/laravel/12.x/queues`);
+    await page.locator('[data-helpful="false"]').click();
+    await page.locator('#kit-feedback-comment').fill('The retry example needs a backoff.');
+    await page.locator('.kit-feedback-form button[type="submit"]').click();
+    await expect.poll(() => page.locator('.kit-feedback-status').textContent()).toBe('Thanks for your feedback!');
+    expect(feedback).toContainEqual(
+      expect.objectContaining({
+        set: 'laravel',
+        version: '12.x',
+        locale: 'en',
+        path: 'queues',
+        helpful: false,
+        comment: 'The retry example needs a backoff.',
+        source: 'widget',
+      }),
+    );
+  });
+
+  it('switches to Arabic on the same page and lays it out right to left', async () => {
+    const { page, errors } = await open(`${bilingualHttp.origin}/handbook/setup`);
+    expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
+    const ltrSidebar = (await page.locator('#kit-sidebar').boundingBox())!;
+    const ltrArticle = (await page.locator('.kit-article').boundingBox())!;
+    expect(ltrSidebar.x).toBeLessThan(ltrArticle.x);
+
+    await pickSwitcherEntry(page, 'locale', 'العربية');
+    await page.waitForURL(`${bilingualHttp.origin}/handbook/ar/setup`);
+    expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+    expect(await page.locator('html').getAttribute('lang')).toBe('ar');
+    expect(await page.locator('h1').first().textContent()).toBe('الإعداد');
+    const sidebar = (await page.locator('#kit-sidebar').boundingBox())!;
+    const article = (await page.locator('.kit-article').boundingBox())!;
+    expect(sidebar.x).toBeGreaterThan(article.x);
+    expect(await page.locator('.kit-prose pre').evaluate((pre) => getComputedStyle(pre).direction)).toBe('ltr');
+    await screenshot(page, 'handbook-rtl');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('has no serious accessibility violation on the 404 page', async () => {
+    const { page } = await open(`${referenceHttp.origin}/laravel/no-such-page`);
+    expect(await page.locator('.kit-notfound').count()).toBe(1);
+    await screenshot(page, 'laravel-404');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReferenceServer } from '../src/server.js';
+
+type ReferenceServer = Awaited<ReturnType<typeof createReferenceServer>>;
+
+/** The environment a test hands the server: no KIT_* from the shell leaks in. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('KIT_')) env[key] = value;
+  return { ...env, ...extra };
+}
+
+describe('the reference server with its own docs only', () => {
+  let server: ReferenceServer;
+
+  beforeAll(async () => {
+    server = await createReferenceServer({ env: cleanEnv() });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('sends the site root to the docs set', async () => {
+    const response = await server.app.request('/');
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/docs');
+  });
+
+  it('serves the docs landing page as HTML that links its Markdown twin', async () => {
+    const response = await server.app.request('/docs');
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html).toContain('<title>');
+    expect(html).toContain('type="text/markdown" href="/docs/index.md"');
+    expect(html).toContain('href="/docs/guides/reader-site"');
+  });
+
+  it('serves the Markdown twin of a docs page ending with its content hash', async () => {
+    const response = await server.app.request('/docs/guides/reader-site.md');
+    const markdown = await response.text();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(markdown).toContain('# The reader site');
+    expect(markdown.trimEnd()).toMatch(/content_hash: sha256:[0-9a-f]{64}$/);
+  });
+
+  it('serves llms.txt listing the docs pages by their Markdown twins', async () => {
+    const response = await server.app.request('/docs/llms.txt');
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text).toMatch(/^# Kit/);
+    expect(text).toContain('/docs/guides/reader-site.md');
+  });
+
+  it('has no Laravel set unless the environment asks for it', async () => {
+    expect([...server.kit.sets.keys()]).toEqual(['docs']);
+    expect((await server.app.request('/laravel')).status).toBe(404);
+  });
+});
+
+describe('the reference server with KIT_LARAVEL in the environment it is given', () => {
+  let server: ReferenceServer;
+
+  beforeAll(async () => {
+    server = await createReferenceServer({ env: cleanEnv({ KIT_LARAVEL: '1' }) });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('adds the Laravel set beside the docs', () => {
+    expect([...server.kit.sets.keys()].sort()).toEqual(['docs', 'laravel']);
+  });
+
+  it('serves the Laravel landing page, another version and a Markdown twin', { timeout: 120_000 }, async () => {
+    const landing = await server.app.request('/laravel');
+    expect(landing.status).toBe(200);
+    expect(await landing.text()).toContain('Laravel');
+    const older = await server.app.request('/laravel/11.x/routing');
+    expect(older.status).toBe(200);
+    expect(await older.text()).toContain('href="/laravel/routing"');
+    const twin = await server.app.request('/laravel/12.x/routing.md');
+    expect(twin.status).toBe(200);
+    expect(twin.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await twin.text()).toContain('# Routing');
+  });
+
+  it('serves the Laravel llms.txt', async () => {
+    const response = await server.app.request('/laravel/llms.txt');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('/laravel/routing.md');
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * Serving speed of the reference server with the Laravel set, as ratios against raw `node:http`
+ * writing the same precomputed bytes, measured in the same run (goal: 0.85x), and the cold start
+ * of `apps/server` to the first 200 of /laravel (goal: under 1 s).
+ *
+ *   npx tsx --conditions=kit-source bench/serve/index.ts [--duration 5] [--connections 10] [--starts 3]
+ *
+ * The servers run in a child process (bench/serve/servers.ts) and autocannon loads them from this
+ * one over loopback, both servers the same way: same connections, warm-up, then the same duration.
+ * A bare one-route Hono app serving the same bytes is measured beside them, to show how much of the
+ * gap is Hono's own.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const duration = option('duration', 5);
+const connections = option('connections', 10);
+const starts = option('starts', 3);
+const repoRoot = resolve(import.meta.dirname, '../..');
+const nodeArgs = ['--conditions=kit-source', '--import', 'tsx'];
+
+interface Servers {
+  kit: string;
+  raw: string;
+  bareHono: string;
+  paths: { html: string; markdown: string };
+  bytes: Record<string, number>;
+}
+
+function startServers(): Promise<{ child: ChildProcess; servers: Servers }> {
+  const child = spawn(process.execPath, [...nodeArgs, resolve(import.meta.dirname, 'servers.ts')], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((done, fail) => {
+    child.once('exit', (code) => fail(new Error(`bench/serve/servers.ts exited with ${code} before it was ready.`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => done({ child, servers: JSON.parse(line) }));
+  });
+}
+
+async function load(url: string, seconds: number) {
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/**
+ * Each server gets the same total time, in one-second slices taken in turns (order swapped every
+ * round), so load from elsewhere on a shared machine falls on both alike.
+ */
+async function compare(
+  urls: Record<string, string>,
+): Promise<Record<string, { rps: number; p99: number; errors: number }>> {
+  const names = Object.keys(urls);
+  for (const name of names) await load(urls[name]!, 2);
+  const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, p99: 0, errors: 0 }]));
+  for (let round = 0; round < duration; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const slice = await load(urls[name]!, 1);
+      const total = totals[name]!;
+      total.requests += slice.requests;
+      total.seconds += slice.seconds;
+      total.p99 = Math.max(total.p99, slice.p99);
+      total.errors += slice.errors;
+    }
+  }
+  return Object.fromEntries(
+    names.map((name) => {
+      const total = totals[name]!;
+      return [name, { rps: total.requests / total.seconds, p99: total.p99, errors: total.errors }];
+    }),
+  );
+}
+
+async function throughput(servers: Servers): Promise<void> {
+  console.log(
+    `throughput: autocannon, ${connections} connections, 2 s warm-up, then ${duration} s per server in 1 s turns`,
+  );
+  for (const [kind, path] of Object.entries(servers.paths)) {
+    const result = await compare({ kit: servers.kit + path, raw: servers.raw + path, hono: servers.bareHono + path });
+    const { kit, raw, hono } = result as Record<'kit' | 'raw' | 'hono', { rps: number; p99: number; errors: number }>;
+    const size = (servers.bytes[path]! / 1024).toFixed(1);
+    console.log(
+      `  ${kind.padEnd(8)} ${path} (${size} KB): kit ${kit.rps.toFixed(0)} req/s (p99 ${kit.p99} ms), ` +
+        `raw node:http ${raw.rps.toFixed(0)} req/s (p99 ${raw.p99} ms) = ${(kit.rps / raw.rps).toFixed(2)}x raw (goal >= 0.85x)` +
+        (kit.errors + raw.errors > 0 ? `  [errors: kit ${kit.errors}, raw ${raw.errors}]` : ''),
+    );
+    console.log(
+      `  ${''.padEnd(8)} for scale: a bare one-route Hono app on @hono/node-server ${hono.rps.toFixed(0)} req/s = ` +
+        `${(hono.rps / raw.rps).toFixed(2)}x raw; kit = ${(kit.rps / hono.rps).toFixed(2)}x bare Hono`,
+    );
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/** Spawn of `node --import tsx apps/server/src/main.ts` with KIT_LARAVEL=1 to the first 200 of /laravel. */
+async function coldStart(): Promise<{ firstPage: number; ready: number | null }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, KIT_LARAVEL: '1', PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let ready: number | null = null;
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (ready === null && line.includes('ready')) ready = performance.now() - started;
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`apps/server/src/main.ts exited with ${child.exitCode}.`);
+      if (performance.now() - started > 60_000) throw new Error('No 200 from /laravel within 60 s.');
+      const status = await fetch(`http://127.0.0.1:${port}/laravel`).then(
+        async (response) => {
+          await response.arrayBuffer();
+          return response.status;
+        },
+        () => 0,
+      );
+      if (status === 200) return { firstPage: performance.now() - started, ready };
+      if (status !== 0) throw new Error(`/laravel answered ${status}.`);
+      await new Promise((next) => setTimeout(next, 5));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done)));
+  }
+}
+
+/** Spawn to exit of `node --import tsx` running nothing: the runtime's own share of every start. */
+async function runtimeBoot(): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, '--input-type=module', '--eval', ''], {
+    cwd: repoRoot,
+    stdio: 'ignore',
+  });
+  await new Promise((done) => child.once('exit', done));
+  return performance.now() - started;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+if (duration > 0) {
+  const { child, servers } = await startServers();
+  try {
+    await throughput(servers);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+const runs: Array<{ firstPage: number; ready: number | null }> = [];
+const boots: number[] = [];
+for (let run = 0; run < starts; run++) {
+  runs.push(await coldStart());
+  boots.push(await runtimeBoot());
+}
+if (runs.length === 0) process.exit(0);
+const firsts = runs.map((run) => run.firstPage);
+console.log(
+  `cold start: spawn of apps/server/src/main.ts (KIT_LARAVEL=1) to the first 200 of /laravel, ${starts} runs`,
+);
+console.log(
+  `  runs: ${runs.map((run) => `${run.firstPage.toFixed(0)} ms (listening at ${run.ready?.toFixed(0) ?? '?'} ms)`).join(', ')}`,
+);
+console.log(
+  `  median ${median(firsts).toFixed(0)} ms, best ${Math.min(...firsts).toFixed(0)} ms (goal < 1000 ms) = ${(median(firsts) / 1000).toFixed(2)}x goal`,
+);
+console.log(
+  `  of which node + tsx starting up with nothing to run: median ${median(boots).toFixed(0)} ms (runs: ${boots.map((boot) => boot.toFixed(0)).join(', ')} ms)`,
+);
