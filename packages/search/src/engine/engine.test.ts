@@ -59,6 +59,85 @@ describe('rankSections', () => {
     expect(paths('throttle ', 0)).toEqual([]);
   });
 
+  it('weighs a camelCase word of a question as one word, so the rest of the question still counts', () => {
+    const withIdentifier = buildEngineIndex([
+      {
+        path: 'ci',
+        title: 'Continuous integration',
+        heading: 'GitHub Actions',
+        headingPath: ['Continuous integration', 'GitHub Actions'],
+        text: 'Run the test suite with GitHub Actions on every push to GitHub.',
+        url: '/docs/2.x/ci#github-actions',
+        markdownUrl: '/docs/2.x/ci.md',
+      },
+      {
+        path: 'oauth',
+        title: 'OAuth',
+        heading: 'Providers',
+        headingPath: ['OAuth', 'Providers'],
+        text: 'Let users sign in through an OAuth provider such as GitHub or Google, then read their profile.',
+        url: '/docs/2.x/oauth#providers',
+        markdownUrl: '/docs/2.x/oauth.md',
+      },
+      {
+        path: 'introduction',
+        title: 'Introduction',
+        heading: '',
+        headingPath: [],
+        text: 'A framework for web applications with routing, sessions and users.',
+        url: '/docs/2.x/introduction',
+        markdownUrl: '/docs/2.x/introduction.md',
+      },
+    ]);
+    const hits = rankSections(withIdentifier, 'GitHub profile', 8).hits;
+    expect(hits.map((hit) => withIdentifier.pages[withIdentifier.sections[hit.section]!.page]!.path)).toEqual([
+      'oauth',
+      'ci',
+    ]);
+  });
+
+  it('moves a page the question names in its title up among the results after the first', () => {
+    const page = (path: string, title: string, heading: string, text: string): EngineInput => ({
+      path,
+      title,
+      heading,
+      headingPath: heading ? [title, heading] : [],
+      text,
+      url: `/docs/2.x/${path}`,
+      markdownUrl: `/docs/2.x/${path}.md`,
+    });
+    const testing = buildEngineIndex([
+      page(
+        'mail',
+        'Mail',
+        'Testing mailables',
+        'Test that mail was sent without sending it: the mail fake records every mailable.',
+      ),
+      page(
+        'notifications',
+        'Notifications',
+        'Testing',
+        'Test that notifications were sent by mail without sending them, and assert on each mail.',
+      ),
+      page('mocking', 'Mocking', '', 'Replace a service with a mock in a test.'),
+      page('introduction', 'Introduction', '', 'A framework for web applications.'),
+    ]);
+    const ranked = (query: string, titleCoverage: number) =>
+      rankSections(testing, query, 8, { ...DEFAULT_RANKING, titleCoverage }).hits.map((hit) => ({
+        path: testing.pages[testing.sections[hit.section]!.page]!.path,
+        score: hit.score,
+      }));
+    const paths = (query: string, titleCoverage = DEFAULT_RANKING.titleCoverage) =>
+      ranked(query, titleCoverage).map((hit) => hit.path);
+    const question = 'test mail sent without sending mocking';
+    expect(paths(question, 0)).toEqual(['mail', 'notifications', 'mocking']);
+    expect(paths(question)).toEqual(['mail', 'mocking', 'notifications']);
+    // The best match keeps its place and its lead, even over a page whose whole title the question has.
+    const named = ranked('mock mail sent in a test', DEFAULT_RANKING.titleCoverage);
+    expect(named.map((hit) => hit.path)).toEqual(['mocking', 'mail', 'notifications']);
+    expect(named[0]!.score).toBeGreaterThanOrEqual(named[1]!.score);
+  });
+
   it('returns each page once, with its best section', () => {
     const hits = rankSections(index, 'queues failed job retry', 8).hits;
     const paths = hits.map((hit) => index.sections[hit.section]!.page);

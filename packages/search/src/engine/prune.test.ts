@@ -68,6 +68,11 @@ function generatedQueries(count: number, seed: number): string[] {
     const roll = next();
     if (roll < 0.1) return chosen.slice(0, 3 + Math.floor(next() * 2)); // being typed
     if (roll < 0.2) return chosen.slice(0, 1) + chosen.slice(2); // a dropped letter
+    if (roll < 0.3) {
+      // a camelCase identifier: its parts are alternatives of one word
+      const other = VOCABULARY[Math.floor(next() * VOCABULARY.length)]!;
+      return chosen + other[0]!.toUpperCase() + other.slice(1);
+    }
     return chosen;
   };
   return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(next() * 6) }, word).join(' '));

@@ -1,4 +1,4 @@
-import { analyzeQuery } from '../text/analyze.js';
+import { analyzeQuery, type QueryWord } from '../text/analyze.js';
 import { relatedTerms } from '../text/related.js';
 import { expand } from './expand.js';
 import type { EngineIndex } from './types.js';
@@ -28,6 +28,17 @@ export interface RankingParams {
   typo2: number;
   /** Score share of a word related to the query's wording (developer phrasing to docs phrasing); 0 turns it off. */
   related: number;
+  /**
+   * Score share of a part of a camelCase query word (`hub` of `GitHub`). The parts are
+   * alternatives of the word, not words of their own, so one identifier weighs as one word.
+   */
+  part: number;
+  /**
+   * Title coverage: added to a page after the first when the query has its title's words (in full
+   * when every title word is in the query, in part when some are), so the page a question names
+   * moves up among the results without displacing the best match; 0 turns it off.
+   */
+  titleCoverage: number;
 }
 
 export const DEFAULT_RANKING: RankingParams = {
@@ -47,6 +58,8 @@ export const DEFAULT_RANKING: RankingParams = {
   typo1: 0.7,
   typo2: 0.45,
   related: 0.6,
+  part: 0.5,
+  titleCoverage: 0.5,
 };
 
 /** One ranked section: the best of its page. */
@@ -69,6 +82,11 @@ export interface RankOptions {
   exhaustive?: boolean;
 }
 
+/**
+ * Pages ranked when title coverage reorders the results after the first: at least this many, so
+ * the first results are the same whatever `limit` asks for (up to it).
+ */
+const TITLE_COVERAGE_POOL = 10;
 const EMPTY_IDS = new Uint32Array(0);
 const EMPTY_TFS = new Uint16Array(0);
 const NO_PAGE = 0xffffffff;
@@ -583,12 +601,63 @@ class Ranker {
     }
   }
 
+  /**
+   * The index terms one query word stands for with their shares: its own (exact, prefix, typo)
+   * and, for a camelCase word, its parts at a reduced share, as alternatives within the word.
+   */
+  private termsOf(word: QueryWord): Map<number, number> {
+    const terms = expand(this.index, word, this.params);
+    for (const part of word.parts) {
+      const term = this.index.termId.get(part);
+      if (term !== undefined && (terms.get(term) ?? 0) < this.params.part) terms.set(term, this.params.part);
+    }
+    return terms;
+  }
+
+  /**
+   * Share of a page's title the query has: per query word, its best term's count in the title
+   * times its share, summed over words and divided by the title's length (at most 1).
+   */
+  private titleCoverage(groups: WordGroup[], page: number): number {
+    const length = this.index.titleLen[page]!;
+    if (length === 0) return 0;
+    let covered = 0;
+    for (const group of groups) {
+      let best = 0;
+      for (const cursor of group.cursors) {
+        const at = seek(cursor.titleIds, 0, page);
+        if (cursor.titleIds[at] !== page) continue;
+        const value = cursor.share * cursor.titleTfs[at]!;
+        if (value > best) best = value;
+      }
+      covered += best;
+    }
+    return Math.min(1, covered / length);
+  }
+
+  /**
+   * Reorders the hits after the first by their score plus title coverage. The first hit keeps its
+   * place, and no later hit scores above it, so scores stay best first.
+   */
+  promoteTitles(groups: WordGroup[], hits: RankedSection[]): RankedSection[] {
+    const weight = this.params.titleCoverage;
+    if (weight <= 0 || hits.length < 3) return hits;
+    const first = hits[0]!;
+    const rest = hits.slice(1).map((hit) => ({
+      section: hit.section,
+      score: hit.score + weight * this.titleCoverage(groups, this.index.sectionPage[hit.section]!),
+    }));
+    rest.sort((a, b) => b.score - a.score || a.section - b.section);
+    for (const hit of rest) if (hit.score > first.score) hit.score = first.score;
+    return [first, ...rest];
+  }
+
   /** Turns query words into groups of the index terms they match, with cursors. */
   groupsOf(query: string, matchedTerms: Set<string>): WordGroup[] {
     const groups: WordGroup[] = [];
     for (const word of analyzeQuery(query)) {
       const cursors: TermCursor[] = [];
-      for (const [term, share] of expand(this.index, word, this.params)) {
+      for (const [term, share] of this.termsOf(word)) {
         if (!this.occurs(term)) continue;
         matchedTerms.add(this.index.terms[term]!);
         cursors.push(this.cursor(term, share));
@@ -635,7 +704,8 @@ export function prepareRanking(index: EngineIndex, params: RankingParams = DEFAU
  * Ranks the sections of an index for a query with BM25F over page title, heading path, page
  * description and section body, plus a share of the whole page's BM25 score so a section of the
  * page that is about the question wins over a stray mention. Returns the best section of each of
- * the best `limit` pages.
+ * the best `limit` pages; after the first, pages whose title the query has move up (see
+ * `RankingParams.titleCoverage`).
  */
 export function rankSections(
   index: EngineIndex,
@@ -649,5 +719,7 @@ export function rankSections(
   const ranker = rankerFor(index, params);
   const groups = ranker.groupsOf(query, matchedTerms);
   if (groups.length === 0) return { hits: [], matchedTerms };
-  return { hits: ranker.run(groups, limit, options.exhaustive === true), matchedTerms };
+  const pool = params.titleCoverage > 0 ? Math.max(limit, TITLE_COVERAGE_POOL) : limit;
+  const hits = ranker.run(groups, pool, options.exhaustive === true);
+  return { hits: ranker.promoteTitles(groups, hits).slice(0, limit), matchedTerms };
 }

@@ -53,6 +53,13 @@ describe('analyzeQuery', () => {
     expect(analyzeQuery(words).length).toBe(MAX_QUERY_TERMS);
   });
 
+  it('keeps the parts of a camelCase word as alternatives of that word, not words of their own', () => {
+    expect(analyzeQuery('GitHub login').map((word) => [word.term, word.parts])).toEqual([
+      ['github', ['git', 'hub']],
+      ['login', []],
+    ]);
+  });
+
   it('finds nothing to search in an empty query', () => {
     expect(analyzeQuery('')).toEqual([]);
   });

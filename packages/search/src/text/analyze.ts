@@ -109,6 +109,8 @@ export function tokenize(text: string, options: { keepStopWords?: boolean } = {}
 export const MAX_QUERY_CHARS = 1000;
 /** Most distinct words a query searches for. */
 export const MAX_QUERY_TERMS = 24;
+/** Most camelCase parts kept per query word, so a pasted identifier cannot multiply the terms searched. */
+const MAX_WORD_PARTS = 8;
 
 /** One distinct word of a query. */
 export interface QueryWord {
@@ -116,6 +118,11 @@ export interface QueryWord {
   term: string;
   /** The last word of a query typed without a trailing space: matched as a prefix too. */
   partial: boolean;
+  /**
+   * Terms of the parts of a camelCase word (`GitHub` → `git`, `hub`): alternatives of the word,
+   * not words of their own, so one identifier weighs as one word.
+   */
+  parts: string[];
 }
 
 /**
@@ -130,11 +137,22 @@ export function analyzeQuery(query: string): QueryWord[] {
   const seen = new Set<string>();
   const endsOpen = /[\p{L}\p{N}]$/u.test(text);
   const lastEnd = tokens.reduce((max, token) => Math.max(max, token.end), 0);
+  let whole: { token: Token; word: QueryWord | undefined } | undefined;
   for (const token of tokens) {
+    // `tokenize` yields a camelCase word whole, then its parts within the same span.
+    const isPart = whole !== undefined && token.start >= whole.token.start && token.end <= whole.token.end;
+    if (isPart) {
+      const parts = whole?.word?.parts;
+      if (parts && parts.length < MAX_WORD_PARTS && !seen.has(token.term) && !parts.includes(token.term))
+        parts.push(token.term);
+      continue;
+    }
+    whole = { token, word: undefined };
     if (seen.has(token.term)) continue;
-    seen.add(token.term);
-    words.push({ surface: token.surface, term: token.term, partial: endsOpen && token.end === lastEnd });
     if (words.length >= MAX_QUERY_TERMS) break;
+    seen.add(token.term);
+    whole.word = { surface: token.surface, term: token.term, partial: endsOpen && token.end === lastEnd, parts: [] };
+    words.push(whole.word);
   }
   return words;
 }

@@ -16,6 +16,13 @@ describe('relatedTerms', () => {
     expect(relatedTerms('rate limit endpoints')).toEqual([termOf('throttle'), termOf('route')]);
   });
 
+  it('reads excessive traffic as rate limiting and testing without side effects as fakes', () => {
+    expect(relatedTerms('stop users from hammering my endpoints')).toEqual(
+      expect.arrayContaining([termOf('rate'), termOf('limit')]),
+    );
+    expect(relatedTerms('test that an email was sent without sending it')).toEqual([termOf('fake'), termOf('mock')]);
+  });
+
   it('finds nothing for a query in the docs own words', () => {
     expect(relatedTerms('eager load relationships')).toEqual([]);
   });

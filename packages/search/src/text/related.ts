@@ -7,7 +7,10 @@ import { tokenize } from './analyze.js';
  * reaches the page written in the docs' vocabulary while exact words keep ranking first.
  */
 const RELATED: ReadonlyArray<readonly [triggers: string, related: string]> = [
-  ['throttle, throttling, too many requests, per minute', 'rate limit'],
+  [
+    'throttle, throttling, too many requests, per minute, hammer, hammering, flood, flooding, spam, spamming, abuse, brute force',
+    'rate limit',
+  ],
   ['rate limit', 'throttle'],
   ['env, environment variable, secrets, secret, api key, api keys, credentials', 'environment configuration'],
   ['config, settings', 'configuration'],
@@ -26,6 +29,7 @@ const RELATED: ReadonlyArray<readonly [triggers: string, related: string]> = [
   ['translate, translation, multilingual, i18n', 'localization'],
   ['websocket, websockets, realtime, real time, live updates', 'broadcasting'],
   ['stub, fake, fakes', 'mock'],
+  ['without sending, without actually, without calling, without hitting, without touching, in isolation', 'fake mock'],
   ['terminal, cli, console command', 'command'],
   ['n 1, n+1', 'eager'],
   ['deploy, production server, go live', 'deployment'],
