@@ -4,21 +4,30 @@ import { LruCache } from '../render/lru.js';
 type Highlighter = Awaited<ReturnType<typeof import('shiki')['createHighlighter']>>;
 
 let highlighter: Promise<{ shiki: typeof import('shiki'); highlighter: Highlighter }> | undefined;
+// Set once shiki has loaded, so readiness can be answered without waiting.
+let loaded: { shiki: typeof import('shiki'); highlighter: Highlighter } | undefined;
 const loading = new Map<string, Promise<boolean>>();
+// Languages highlighting no longer waits for: grammar loaded and a first block tokenized (its common
+// rules compiled), or found unknown or broken (rendered plain, nothing to wait for).
+const settled = new Set<string>();
+const warming = new Map<string, Promise<void>>();
 // Keyed by language and the code itself, so equal blocks across pages and versions are highlighted once.
 const cache = new LruCache<string, Element>(2000);
 
 function load() {
   // The JavaScript regex engine needs no WebAssembly: it starts faster and works under every loader
   // (the inlined Oniguruma WASM fails to load through tsx on Node 20).
-  highlighter ??= Promise.all([import('shiki'), import('shiki/engine/javascript')]).then(async ([shiki, engine]) => ({
-    shiki,
-    highlighter: await shiki.createHighlighter({
-      themes: ['github-light', 'github-dark'],
-      langs: [],
-      engine: engine.createJavaScriptRegexEngine({ forgiving: true }),
-    }),
-  }));
+  highlighter ??= Promise.all([import('shiki'), import('shiki/engine/javascript')]).then(async ([shiki, engine]) => {
+    loaded = {
+      shiki,
+      highlighter: await shiki.createHighlighter({
+        themes: ['github-light', 'github-dark'],
+        langs: [],
+        engine: engine.createJavaScriptRegexEngine({ forgiving: true }),
+      }),
+    };
+    return loaded;
+  });
   return highlighter;
 }
 
@@ -62,4 +71,86 @@ export async function highlightCode(code: string, lang: string): Promise<Element
   if (!pre) return null;
   cache.set(key, pre);
   return structuredClone(pre);
+}
+
+// A fenced code block with a language: ```php ... ``` (or ~~~), closed by a fence at least as long.
+const FENCED_BLOCK = /^ {0,3}(`{3,}|~{3,})[ \t]*\{?\.?([A-Za-z0-9_+#.-]+)[^\n]*\n([\s\S]*?)^ {0,3}\1[`~]*[ \t]*$/gm;
+
+/**
+ * The languages named by the code fences of a Markdown text, lower-cased, most used first, each
+ * with its first block as a sample. A cheap scan (no parse), for deciding which grammars to load
+ * before pages are rendered.
+ *
+ * @example
+ * codeLanguages('```php\n$a;\n```\n```shell\nls\n```\n```php\n$b;\n```');
+ * // [{ language: 'php', count: 2, sample: '$a;\n' }, { language: 'shell', count: 1, sample: 'ls\n' }]
+ */
+export function codeLanguages(markdown: string): Array<{ language: string; count: number; sample: string }> {
+  const found = new Map<string, { language: string; count: number; sample: string }>();
+  for (const match of markdown.matchAll(FENCED_BLOCK)) {
+    const language = match[2]!.toLowerCase();
+    const entry = found.get(language);
+    if (entry) entry.count += 1;
+    else found.set(language, { language, count: 1, sample: match[3]! });
+  }
+  return [...found.values()].sort((a, b) => b.count - a.count);
+}
+
+/**
+ * True when highlighting code in these languages would not wait for anything: shiki is loaded and
+ * every language shiki knows has its grammar loaded and warmed. When it returns false it has
+ * started loading what is missing in the background, so a caller that must answer at once can
+ * render without highlighting now and with it a moment later.
+ */
+export function highlightReady(languages: Iterable<string>): boolean {
+  let ready = true;
+  for (const lang of languages) {
+    const language = lang.toLowerCase();
+    if (settled.has(language)) continue;
+    if (loaded && !(language in loaded.shiki.bundledLanguages)) continue;
+    ready = false;
+    void warmLanguage(language);
+  }
+  if (!loaded) void load();
+  return ready;
+}
+
+/**
+ * Loads and warms the grammars of these languages one after another, yielding to the event loop
+ * between them, so a server can prepare the languages its docs use right after it starts without
+ * holding up the requests it answers meanwhile. `samples` gives a code block per language to warm
+ * with (the first block of the docs is a good one); a short generic line is used otherwise.
+ */
+export async function preloadLanguages(
+  languages: Iterable<string>,
+  samples: Record<string, string> = {},
+): Promise<void> {
+  for (const language of languages) {
+    await warmLanguage(language.toLowerCase(), samples[language.toLowerCase()]);
+    await new Promise((resume) => setTimeout(resume, 0));
+  }
+}
+
+function warmLanguage(language: string, sample?: string): Promise<void> {
+  if (settled.has(language)) return Promise.resolve();
+  let pending = warming.get(language);
+  if (!pending) {
+    pending = (async () => {
+      try {
+        if (await ensureLanguage(language)) {
+          // Loading a grammar is cheap; its regular expressions compile when they first match, which
+          // is most of the cost of the first block in a language. Tokenize one block to pay it now.
+          const { highlighter: instance } = await load();
+          instance.codeToTokensBase(sample ?? 'x = 1 // warm-up', { lang: language as never, theme: 'github-light' });
+        }
+      } catch {
+        // A grammar that fails renders as plain code, as highlightCode does for it.
+      } finally {
+        settled.add(language);
+        warming.delete(language);
+      }
+    })();
+    warming.set(language, pending);
+  }
+  return pending;
 }

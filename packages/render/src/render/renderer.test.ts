@@ -34,6 +34,27 @@ describe('links', () => {
   });
 });
 
+describe('article HTML', () => {
+  const body =
+    '## Notes {#custom}\n\n> [!TIP]\n> See [the guide][guide] and a note[^1].\n\n[guide]: other.md\n[^1]: The note.';
+
+  it('renders footnotes and reference links with the same heading ids and callouts as other pages', async () => {
+    const out = await render(body);
+    expect(out.html).toContain('<h2 id="custom">Notes</h2>');
+    expect(out.html).toContain('<div class="callout callout-tip" data-callout="tip">');
+    expect(out.html).toContain('<a href="/docs/13.x/guide/other">the guide</a>');
+    expect(out.html).toContain('<section data-footnotes class="footnotes">');
+  });
+
+  it('writes the same HTML for a page with or without a footnote, apart from the footnote', async () => {
+    const withNote = await render(body);
+    const withoutNote = await render(body.replace('[^1]', '').replace('\n[^1]: The note.', ''));
+    const article = (html: string) =>
+      html.slice(0, html.indexOf('<section data-footnotes')).replace(/<sup>.*?<\/sup>/, '');
+    expect(article(withNote.html)).toBe(`${withoutNote.html}\n`);
+  });
+});
+
 describe('headings and anchors', () => {
   it('drops raw <a name> tags from the agent Markdown and keeps the anchor on the heading', async () => {
     const out = await render(

@@ -13,6 +13,7 @@ import {
 } from '../components/registry.js';
 import { highlightCode } from '../highlight/highlight.js';
 import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
+import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
 import { filterTags } from '../html/tagfilter.js';
 import { resolveLink, replaceVersion } from '../links/links.js';
 import { anchorNamesIn, collectAnchors } from '../markdown/headings.js';
@@ -548,7 +549,15 @@ async function renderPage(
     },
   } as Handlers;
 
+  const serializeOptions: Omit<ArticleHtmlOptions, 'filterComponentHtml'> = {
+    headings: headingInfo,
+    dropped,
+    callouts,
+    highlighted,
+    escapeRaw,
+  };
   const nodesToHtml = (nodes: RootContent[]) =>
+    articleHtml(nodes, { ...serializeOptions, filterComponentHtml: false }) ??
     toHtml(toHast({ type: 'root', children: nodes } as Root, { allowDangerousHtml: true, handlers }) as HastRoot, {
       allowDangerousHtml: true,
     });
@@ -583,10 +592,16 @@ async function renderPage(
     edits.push({ start: component.start, end: component.end, text: markdown });
   }
 
-  const hast = toHast(tree, { allowDangerousHtml: true, handlers }) as HastRoot;
-  if (context.sanitize) sanitizeTree(hast, trusted);
-  else if (!escapeRaw) filterRawNodes(hast);
-  const html = toHtml(hast, { allowDangerousHtml: !context.sanitize });
+  // Sanitizing works on hast; everything else is written straight from mdast (same HTML, no hast tree).
+  let html = context.sanitize
+    ? null
+    : articleHtml(tree.children, { ...serializeOptions, filterComponentHtml: !escapeRaw });
+  if (html === null) {
+    const hast = toHast(tree, { allowDangerousHtml: true, handlers }) as HastRoot;
+    if (context.sanitize) sanitizeTree(hast, trusted);
+    else if (!escapeRaw) filterRawNodes(hast);
+    html = toHtml(hast, { allowDangerousHtml: !context.sanitize });
+  }
 
   const toc: TocEntry[] = headings
     .filter((h) => h.topLevel && h.depth >= 2 && h.depth <= 3)

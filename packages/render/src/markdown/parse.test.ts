@@ -1,0 +1,33 @@
+import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { frontmatter } from 'micromark-extension-frontmatter';
+import { gfm } from 'micromark-extension-gfm';
+import { describe, expect, it } from 'vitest';
+import { parseMarkdown } from './parse.js';
+
+const reference = (markdown: string) =>
+  fromMarkdown(markdown, {
+    extensions: [gfm(), frontmatter(['yaml'])],
+    mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
+  });
+
+const samples: Record<string, string> = {
+  'literal autolinks in paragraphs':
+    'Visit www.example.com, WWW.EXAMPLE.ORG/path?q=1 or https://example.com/a_(b). Mail a.b+c@example.co.uk, mailto:x@y.org or xmpp:me@host.org/res.',
+  'literal autolinks in headings, tables, lists and quotes':
+    '## See www.laravel.com\n\n| a | b |\n| - | - |\n| me@example.com | http://x.y |\n\n- item www.a.com\n  - nested b@c.de\n\n> quoted https://q.example',
+  'addresses that are not links':
+    'user@localhost, @blade, a@b_c.d-, www.x, http://, 1@2.3_ and `www.code.com` in code.',
+  'autolinks inside links and emphasis': '[www.inside.com](https://outer.example) *www.em.com* **x@y.com**',
+  // Each of these is linked by the transform, not by micromark: one per block, so each block counts.
+  'addresses only the transform finds':
+    'mail&#64;example.com\n\n&#119;ww.example.com\n\n_a@b.com_\n\na\\@b.com\n\nx.www.a.com\n\nfoo&amp;www.a.com\n\n| _c@d.org_ |\n| - |\n\n# _e@f.net_',
+  'text without any candidate': '# Title\n\nPlain text, nothing to link.\n\n```\nwww.in-fence.com a@b.com\n```',
+};
+
+describe('parsing Markdown', () => {
+  it.each(Object.entries(samples))('gives the tree mdast-util-gfm gives for %s', (_, markdown) => {
+    expect(parseMarkdown(markdown)).toEqual(reference(markdown));
+  });
+});
