@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig, type KitEnv } from '@kit/core';
-import { createMiniSearchDriver } from '@kit/search/examples/minisearch-driver';
+import { APP_ROOT } from './src/app-root.js';
 
 /**
  * The reference server's config, built from an environment so a test or an embedding host can pass
@@ -8,7 +8,7 @@ import { createMiniSearchDriver } from '@kit/search/examples/minisearch-driver';
  */
 export function referenceConfig(env: KitEnv) {
   // The Laravel corpus sits beside the repository (`../shared/corpora/laravel`); KIT_LARAVEL_PATH overrides.
-  const laravelPath = env.KIT_LARAVEL_PATH ?? resolve(import.meta.dirname, '../../../shared/corpora/laravel');
+  const laravelPath = env.KIT_LARAVEL_PATH ?? resolve(APP_ROOT, '../../../shared/corpora/laravel');
   return defineConfig({
     sets: {
       // Kit's own documentation, from apps/site.
@@ -30,7 +30,10 @@ export function referenceConfig(env: KitEnv) {
         : {}),
     },
     // The worked example of a custom search driver: `search: { driver: 'minisearch' }` on any set uses it.
-    searchDrivers: { minisearch: createMiniSearchDriver },
+    // Imported only when a set names it, so the default start does not load MiniSearch.
+    searchDrivers: {
+      minisearch: async () => (await import('@kit/search/examples/minisearch-driver')).createMiniSearchDriver(),
+    },
     // KIT_MCP_RATE_LIMIT ('requests,minutes') sets every set's web MCP limit, e.g. low to show that several
     // processes sharing KIT_REDIS_URL count one limit, or high for a conformance run.
     ...(env.KIT_MCP_RATE_LIMIT ? { mcp: { web: { rate_limit: env.KIT_MCP_RATE_LIMIT } } } : {}),

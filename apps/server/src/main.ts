@@ -13,12 +13,32 @@ const server = await createReferenceServer({
   ...(isLoopbackHost(hostname) ? { allowedHosts: [...LOOPBACK_HOSTS, new URL(origin).host] } : {}),
 });
 
-const listener = serve({ fetch: server.app.fetch, port, hostname }, (info) => {
+// Grammars and search indexes are prepared in the background once the first response is out (or a
+// second after listening, when nobody asks sooner), so they never slow the first page down.
+let warmTimer: ReturnType<typeof setTimeout> | undefined;
+const warm = () => {
+  clearTimeout(warmTimer);
+  void server.warm();
+};
+let answered = false;
+const fetch: typeof server.app.fetch = async (request, ...rest) => {
+  try {
+    return await server.app.fetch(request, ...rest);
+  } finally {
+    if (!answered) {
+      answered = true;
+      setTimeout(warm, 0);
+    }
+  }
+};
+
+const listener = serve({ fetch, port, hostname }, (info) => {
   const sets = [...server.kit.sets.values()].map(
     (set) => `  ${set.key}: http://localhost:${info.port}/${set.config.route.prefix}`,
   );
   // performance.now() counts from process start, so this includes loading the modules.
   console.log(`Kit reference server ready in ${Math.round(performance.now())} ms\n${sets.join('\n')}`);
+  warmTimer = setTimeout(warm, 1000);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -6,8 +6,7 @@ import { parseDotenv } from '@kit/core/node';
 import { createKitApp, createRedisRateLimitStore } from '@kit/http-hono';
 import { Hono } from 'hono';
 import { referenceConfig } from '../kit.config.js';
-
-const appRoot = new URL('..', import.meta.url).pathname;
+import { APP_ROOT as appRoot } from './app-root.js';
 
 /** Options of the reference server; every one has an environment variable. */
 export interface ReferenceServerOptions {
@@ -32,13 +31,24 @@ export interface ReferenceServerOptions {
   watch?: boolean;
 }
 
+/** What {@link createReferenceServer} gives: the Hono app to serve, the kit, and its life cycle. */
+export interface ReferenceServer {
+  app: Hono;
+  kit: LoadedKit;
+  /**
+   * Prepares each set's default version in the background (code grammars, then the guests' search
+   * index), one set after another. Call it once the server listens: requests are answered meanwhile,
+   * and a search made before it finishes waits for the index being built, not for a second one.
+   */
+  warm(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * The reference host application: a Hono app that mounts every doc set of apps/server/kit.config.ts
  * and sends `/` to the docs.
  */
-export async function createReferenceServer(
-  options: ReferenceServerOptions = {},
-): Promise<{ app: Hono; kit: LoadedKit; close(): Promise<void> }> {
+export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const env = withDotenv(options.env ?? process.env);
   // Built from the env given here, not the one kit.config.ts saw at import, so KIT_LARAVEL in
   // options.env adds the Laravel set without touching process.env.
@@ -65,9 +75,20 @@ export async function createReferenceServer(
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     }),
   );
+  let warming: Promise<void> | null = null;
   return {
     app,
     kit,
+    warm() {
+      warming ??= (async () => {
+        for (const set of kit.sets.values()) {
+          await set.warm?.().catch((error: unknown) => {
+            console.error(`Preparing the "${set.key}" docs failed; they load on first use instead.`, error);
+          });
+        }
+      })();
+      return warming;
+    },
     async close() {
       await kit.close();
       await rateLimitStore?.close();

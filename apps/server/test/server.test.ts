@@ -53,6 +53,16 @@ describe('the reference server with its own docs only', () => {
     expect(text).toContain('/docs/guides/reader-site.md');
   });
 
+  it('answers a search made right after start, while the docs are being prepared, with the right page', async () => {
+    const warming = server.warm();
+    const response = await server.app.request('/docs/_kit/search?q=reader+site+performance');
+    expect(response.status).toBe(200);
+    const { results } = (await response.json()) as { results: Array<{ path: string }> };
+    expect(results.map((hit) => hit.path)).toContain('guides/reader-site');
+    await warming;
+    expect(server.warm()).toBe(warming);
+  });
+
   it('has no Laravel set unless the environment asks for it', async () => {
     expect([...server.kit.sets.keys()]).toEqual(['docs']);
     expect((await server.app.request('/laravel')).status).toBe(404);

@@ -1,4 +1,6 @@
 import { gunzipSync } from 'node:zlib';
+import type { PageRenderer, RenderContext } from '@kit/core';
+import { createRenderer } from '@kit/render';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKitApp, prefersMarkdown } from './app.js';
 import { fixtureKit, recordEvents } from './testing/fixture.js';
@@ -75,6 +77,52 @@ describe('pages', () => {
     const installation = await get('/docs/installation');
     expect(installation.text).not.toContain('href="/docs/2.x/installation"');
     expect(installation.text).toContain('href="/docs/2.x"');
+  });
+
+  it("checks the switcher's other versions page by page instead of listing their pages", async () => {
+    const fresh = fixtureKit();
+    const source = fresh.set('docs').source;
+    const listed: string[] = [];
+    const listPages = source.listPages.bind(source);
+    source.listPages = (version, locale) => {
+      listed.push(version);
+      return listPages(version, locale);
+    };
+    const text = await (await createKitApp({ kit: fresh }).request('/docs/queues')).text();
+    expect(text).toContain('href="/docs/2.x/queues"');
+    expect(listed).not.toContain('2.x');
+  });
+
+  it('sends a page whose code grammar is still loading unhighlighted and keeps it out of every cache', async () => {
+    let ready = false;
+    const contexts: RenderContext[] = [];
+    const base = createRenderer();
+    const renderer: PageRenderer = {
+      render: (page, context) => {
+        contexts.push(context);
+        return base.render(page, context);
+      },
+      highlightReady: () => ready,
+    };
+    const fresh = fixtureKit({}, { renderer, watch: true });
+    try {
+      const freshApp = createKitApp({ kit: fresh });
+      const early = await freshApp.request('/docs/queues');
+      expect(early.status).toBe(200);
+      expect(early.headers.get('cache-control')).toBe('no-store');
+      expect(await early.text()).toContain('Queues run jobs.');
+      expect(contexts.map((context) => context.highlight)).toEqual([false]);
+
+      ready = true;
+      const later = await freshApp.request('/docs/queues');
+      expect(later.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+      // Rendered again with highlighting: the plain page was not answered from the response cache.
+      expect(contexts.map((context) => context.highlight)).toEqual([false, undefined]);
+      await freshApp.request('/docs/queues');
+      expect(contexts).toHaveLength(2);
+    } finally {
+      await Promise.all([...fresh.sets.values()].map((set) => (set as { close?: () => Promise<void> }).close?.()));
+    }
   });
 
   it('answers a missing page with a real 404 page', async () => {

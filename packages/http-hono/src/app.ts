@@ -285,6 +285,14 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     const view = await readerPageView(await viewContext(c, set, options, await assets, await stylesheets()), page);
     let html = renderReaderPage(view);
     if (options.injectHtml) html = html.replace('</body>', `${options.injectHtml}</body>`);
+    if (page.highlightPending) {
+      // Code shown plain while its grammar loads: never kept, here or by a browser or proxy.
+      return sendCached(c, html, {
+        contentType: 'text/html; charset=utf-8',
+        isPrivate,
+        headers: { Vary: PAGE_VARY, Link: link, 'Cache-Control': 'no-store' },
+      });
+    }
     return send(html, 'text/html; charset=utf-8', { Vary: PAGE_VARY, Link: link });
   });
 

@@ -168,7 +168,11 @@ async function siteView(context: ViewContext, place: Place, page: SourcePage | n
   };
 }
 
-/** The same page in another version or locale when the viewer may see it there, else that version's landing page. */
+/**
+ * The same page in another version or locale when the viewer may see it there, else that version's
+ * landing page. Asks for that one page rather than listing the other version's pages, so the first
+ * page a server renders does not read every page of every version.
+ */
 async function samePageUrl(
   set: DocSet,
   viewer: Viewer,
@@ -177,9 +181,8 @@ async function samePageUrl(
   path: string | null,
   landing: string,
 ): Promise<string> {
-  if (path !== null) {
-    const pages = await set.visiblePages({ version, locale }, viewer).catch(() => []);
-    if (pages.some((candidate) => candidate.path === path)) return set.pageUrl({ version, locale, path });
+  if (path !== null && (await set.canView(viewer, { version, locale, path }).catch(() => false))) {
+    return set.pageUrl({ version, locale, path });
   }
   return set.pageUrl({ version, locale, path: landing });
 }

@@ -55,6 +55,10 @@ export function registerServe(program: Command, context: CommandContext): void {
           ),
         );
       });
+      // Code grammars and each set's search index load behind the first requests, not during them.
+      void (async () => {
+        for (const set of kit.sets.values()) await set.warm?.().catch(() => undefined);
+      })();
       const address = server.address() as AddressInfo;
       const host =
         options.host === '0.0.0.0' || options.host === '::'

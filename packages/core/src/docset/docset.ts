@@ -391,8 +391,13 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   async function view(located: Located, purpose: RenderPurpose): Promise<PageView> {
     const { layout } = await loadManifest();
     const target = { version: located.version, locale: located.locale, path: located.page.path };
-    const result = await render(located.page, purpose);
+    // A page whose code grammars are still loading is answered now without highlighting (the agent
+    // render, which never highlights) rather than after a wait of up to seconds; the caller keeps
+    // it out of its caches and the next request gets the highlighted page.
+    const pending = purpose === 'html' && renderer.highlightReady?.(located.page) === false;
+    const result = await render(located.page, pending ? 'agent' : purpose);
     return {
+      ...(pending ? { highlightPending: true } : {}),
       ref: { set: key, ...target },
       page: located.page,
       rendered: result,
@@ -532,7 +537,14 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       }
       const sections: SearchSection[] = [];
       const ids = new Set<string>();
+      let slice = performance.now();
       for (const page of pages) {
+        // Rendering is synchronous work between awaits that resolve at once: hand the event loop
+        // back every few milliseconds so requests keep being answered while an index is built.
+        if (performance.now() - slice > 20) {
+          await new Promise((resume) => setTimeout(resume, 0));
+          slice = performance.now();
+        }
         const result = await render(page, 'agent');
         const target = { version: scope.version, locale: scope.locale, path: page.path };
         const url = pageUrl(layout, target);
@@ -886,6 +898,25 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         }
       }
       return found;
+    },
+
+    async warm(input = {}) {
+      const guest: Viewer = { user: null };
+      let scoped: Awaited<ReturnType<typeof searchScopeFor>>;
+      try {
+        scoped = await searchScopeFor(input, guest);
+      } catch (error) {
+        // A version guests may not see has nothing to prepare for them.
+        if (error instanceof KitError && (error.code === 'version.not_found' || error.code === 'locale.not_found'))
+          return;
+        throw error;
+      }
+      const { scope, searchScope } = scoped;
+      if (renderer.prepareHighlight) {
+        const pages = await visibleInOrder(guest, scope.version, scope.locale.code);
+        await renderer.prepareHighlight(pages);
+      }
+      await indexFor(searchScope, scope.version, scope.layout);
     },
 
     async close() {

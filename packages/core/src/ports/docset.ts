@@ -35,6 +35,11 @@ export interface PageView {
   markdownUrl: string;
   /** Agent Markdown ending with the `content_hash` line. */
   agentMarkdown: string;
+  /**
+   * True when `rendered.html` shows code without highlighting because a grammar was still loading
+   * (the first pages after a server starts). Send it, but keep it out of response caches.
+   */
+  highlightPending?: boolean;
 }
 
 /** What a request path under a set resolves to. */
@@ -129,6 +134,12 @@ export interface DocSet {
   canManage(viewer: Viewer): Promise<boolean>;
   /** Problems the source and renderer found (for validation). */
   problems(): Promise<SourceProblem[]>;
+  /**
+   * Optional: prepares a version (default: the default version and locale) in the background after
+   * a server starts: loads the code grammars its pages use, then builds the guests' search index,
+   * yielding to requests as it goes, so the first reader's page and search do not wait for either.
+   */
+  warm?(input?: { version?: string; locale?: string }): Promise<void>;
 }
 
 /** Several sets with one config and one event bus: what the CLI, the MCP servers and the app use. */

@@ -57,4 +57,15 @@ export interface RenderedPage {
 /** The renderer port, implemented by `@kit/render`. Rendering is cached by content hash. */
 export interface PageRenderer {
   render(page: SourcePage, context: RenderContext): Promise<RenderedPage>;
+  /**
+   * Optional: true when rendering `page` with highlighting would not wait for a grammar to load.
+   * When false, loading has started in the background; a server that must answer at once renders
+   * the page without highlighting (`highlight: false`) and keeps that render out of its caches.
+   */
+  highlightReady?(page: SourcePage): boolean;
+  /**
+   * Optional: loads, in the background and a little at a time, what highlighting these pages needs
+   * (the grammars of their code languages, most used first). Resolves when done.
+   */
+  prepareHighlight?(pages: SourcePage[]): Promise<void>;
 }

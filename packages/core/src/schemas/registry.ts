@@ -6,7 +6,9 @@ import frontmatterSchema from '../../../../schemas/frontmatter.json' with { type
 import manifestSchema from '../../../../schemas/kit.json' with { type: 'json' };
 import navigationSchema from '../../../../schemas/navigation.json' with { type: 'json' };
 import validateSchema from '../../../../schemas/validate.json' with { type: 'json' };
+import { AJV_OPTIONS, schemaFingerprint } from './compile-options.js';
 import { pointerSegment } from './json-text.js';
+import * as precompiled from './validators.generated.js';
 import { nearestKey } from '../util/nearest-key.js';
 
 /** Names under which the schemas are served (`/{prefix}/schemas/{name}.json`). */
@@ -59,26 +61,36 @@ export interface SchemaIssue {
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();
 
-// Compiled on first use, one schema at a time: most processes only ever need one or two.
+/**
+ * The validator of one schema, made on first use: the one compiled ahead of time at build
+ * (validators.generated.ts) while the schema is still the one it was made from, else compiled here.
+ * Most processes only ever need one or two schemas.
+ */
 function validatorFor(name: SchemaName): ValidateFunction {
   const known = compiled.get(name);
   if (known) return known;
+  const validate = precompiledValidator(name) ?? compileValidator(name);
+  compiled.set(name, validate);
+  return validate;
+}
+
+/** The build's validator of a schema, or null when the schema changed after it was generated. */
+export function precompiledValidator(name: SchemaName): ValidateFunction | null {
+  const fingerprints = precompiled.fingerprints as Partial<Record<SchemaName, string>>;
+  const validate = (precompiled as unknown as Partial<Record<SchemaName, ValidateFunction>>)[name];
+  if (!validate || fingerprints[name] !== schemaFingerprint(schemas[name])) return null;
+  return validate;
+}
+
+/** Compiles a schema with ajv now (what a stale or missing precompiled validator falls back to). */
+export function compileValidator(name: SchemaName): ValidateFunction {
   if (!ajv) {
-    ajv = new Ajv2020({
-      allErrors: true,
-      verbose: true,
-      strict: true,
-      strictTypes: false,
-      strictRequired: false,
-      allowUnionTypes: true,
-    });
+    ajv = new Ajv2020(AJV_OPTIONS);
     addFormatsModule.default(ajv);
     // VS Code reads `patternErrorMessage`; Kit uses it for its own messages too.
     ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
   }
-  const validate = ajv.compile(schemas[name]);
-  compiled.set(name, validate);
-  return validate;
+  return ajv.compile(schemas[name]);
 }
 
 /**

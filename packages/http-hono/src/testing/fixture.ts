@@ -8,6 +8,7 @@ import {
   type Kit,
   type KitConfigInput,
   type KitEventMap,
+  type PageRenderer,
   resolveConfig,
 } from '@kit/core';
 import { createRenderer } from '@kit/render';
@@ -78,8 +79,14 @@ function fixtureRoot(): string {
   return root;
 }
 
-/** A real kit over the fixture sets; `overrides` are merged into the written config. */
-export function fixtureKit(overrides: Partial<KitConfigInput> = {}): Kit {
+/**
+ * A real kit over the fixture sets; `overrides` are merged into the written config. `renderer`
+ * replaces the renderer; `watch` makes the sources watch their folders (close the kit after).
+ */
+export function fixtureKit(
+  overrides: Partial<KitConfigInput> = {},
+  options: { renderer?: PageRenderer; watch?: boolean } = {},
+): Kit {
   const config = resolveConfig(
     {
       default: 'docs',
@@ -100,14 +107,19 @@ export function fixtureKit(overrides: Partial<KitConfigInput> = {}): Kit {
     { root: fixtureRoot(), env: {} },
   );
   const events = createEvents();
-  const renderer = createRenderer();
+  const renderer = options.renderer ?? createRenderer();
   return createKit({
     config,
     events,
     sets: Object.values(config.sets).map((setConfig) =>
       createDocSet({
         config: setConfig,
-        source: createFsSource({ root: setConfig.source.path, setKey: setConfig.key, git: false }),
+        source: createFsSource({
+          root: setConfig.source.path,
+          setKey: setConfig.key,
+          git: false,
+          ...(options.watch ? { watch: true } : {}),
+        }),
         renderer,
         search: setConfig.search.driver === 'client' ? createClientSearch({ budgetKb: 300 }) : createServerSearch(),
         events,

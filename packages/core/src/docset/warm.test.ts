@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvedSetConfig } from '../config/types.js';
+import type { SourcePage } from '../model/types.js';
+import type { Viewer } from '../ports/docset.js';
+import { createDocSet } from './docset.js';
+import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
+
+const guest: Viewer = { user: null };
+
+const config = {
+  key: 'docs',
+  route: { prefix: 'docs', domain: null, middleware: ['web'] },
+  source: { driver: 'repository', path: '/tmp/docs', connection: null, cache: null, disk: null },
+  access: { mode: 'public' },
+  html_input: 'escape',
+  integrations: {},
+  snippets: { root: null },
+} as unknown as ResolvedSetConfig;
+
+const pages: MemoryPage[] = [
+  { version: '2.x', locale: 'en', path: 'index', body: '# Welcome\n\nStart here.' },
+  { version: '2.x', locale: 'en', path: 'queues', body: '# Queues\n\n## Retrying\n\nFailed jobs retry three times.' },
+  {
+    version: '2.x',
+    locale: 'en',
+    path: 'secret',
+    body: '# Secret\n\nRetry plans.',
+    frontmatter: { visibility: 'private' },
+  },
+  { version: '1.x', locale: 'en', path: 'index', body: '# Welcome to 1.x\n\nOld retry rules.' },
+];
+
+/** A renderer whose grammars are "loading" until `finishLoading()`, recording what it was asked to prepare. */
+function loadingRenderer() {
+  const renderer = smallRenderer();
+  let ready = false;
+  const prepared: string[][] = [];
+  return Object.assign(renderer, {
+    prepared,
+    finishLoading: () => {
+      ready = true;
+    },
+    highlightReady: (_page: SourcePage) => ready,
+    async prepareHighlight(list: SourcePage[]) {
+      prepared.push(list.map((page) => page.path));
+    },
+  });
+}
+
+function build() {
+  const source = memorySource({ manifest: { versions: ['2.x', '1.x'] }, pages, watch: true });
+  const renderer = loadingRenderer();
+  const search = substringSearch();
+  const docs = createDocSet({ config, source, renderer, search });
+  return { docs, renderer, search };
+}
+
+describe('createDocSet: a server that has just started', () => {
+  it('answers a page whose code grammar is still loading without highlighting, marked so, then highlighted', async () => {
+    const { docs, renderer } = build();
+    const ref = { version: '2.x', locale: 'en', path: 'queues' };
+    const early = await docs.getPage(ref, guest);
+    expect(early?.highlightPending).toBe(true);
+    expect(renderer.contexts.at(-1)?.highlight).toBe(false);
+    expect(early?.rendered.html).toContain('Failed jobs retry three times.');
+
+    renderer.finishLoading();
+    const later = await docs.getPage(ref, guest);
+    expect(later?.highlightPending).toBeUndefined();
+    expect(renderer.contexts.at(-1)?.highlight).not.toBe(false);
+  });
+
+  it('prepares the default version for guests: grammars of its public pages, then its search index', async () => {
+    const { docs, renderer, search } = build();
+    await docs.warm!();
+    expect(renderer.prepared).toEqual([['index', 'queues']]);
+    expect(search.indexed).toHaveLength(1);
+    expect(search.indexed[0]!.scope).toEqual({ set: 'docs', version: '2.x', locale: 'en', audience: 'public' });
+    expect(search.indexed[0]!.sections.map((section) => section.path)).not.toContain('secret');
+  });
+
+  it('answers a search made while the index warms with the right pages, building the index once', async () => {
+    const { docs, search } = build();
+    const warming = docs.warm!();
+    const result = await docs.search({ query: 'retry' }, guest, 'http');
+    expect(result.results.map((hit) => hit.path)).toEqual(['queues']);
+    await warming;
+    expect((await docs.search({ query: 'retry' }, guest, 'http')).results.map((hit) => hit.path)).toEqual(['queues']);
+    expect(search.indexed).toHaveLength(1);
+  });
+
+  it('prepares another version when asked, and nothing for a version guests may not see', async () => {
+    const { docs, search } = build();
+    await docs.warm!({ version: '1.x' });
+    expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x']);
+    await docs.warm!({ version: 'nope' });
+    expect(search.indexed).toHaveLength(1);
+  });
+});
