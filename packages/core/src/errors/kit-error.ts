@@ -43,7 +43,11 @@ export class KitError extends Error {
   readonly code: KitErrorCode;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: KitErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+  constructor(
+    code: KitErrorCode,
+    message: string,
+    options: { cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'KitError';
     this.code = code;

@@ -196,7 +196,9 @@ describe('navigationPages', () => {
   });
 
   it('lists every page of the Laravel navigation once', () => {
-    const { navigation } = parseNavigation(readFileSync(`${process.env.KIT_SHARED_DIR}/corpora/laravel/13.x/navigation.json`, 'utf8'));
+    const { navigation } = parseNavigation(
+      readFileSync(`${process.env.KIT_SHARED_DIR}/corpora/laravel/13.x/navigation.json`, 'utf8'),
+    );
     const pages = navigationPages(navigation!);
     expect(new Set(pages.map((p) => p.path)).size).toBe(pages.length);
     expect(pages[0]).toEqual({ path: 'releases', title: 'Release Notes', group: 'Prologue', labels: ['Prologue'] });

@@ -1,6 +1,13 @@
 import type { ResolvedConfig, ResolvedSetConfig } from '../config/types.js';
 import type { KitEventMap, KitEventName } from '../events/types.js';
-import type { LocaleInfo, NavigationFile, NormalizedManifest, SourcePage, SourceProblem, VersionInfo } from '../model/types.js';
+import type {
+  LocaleInfo,
+  NavigationFile,
+  NormalizedManifest,
+  SourcePage,
+  SourceProblem,
+  VersionInfo,
+} from '../model/types.js';
 import type { ContentSource } from './content-source.js';
 import type { RenderedPage, TocEntry } from './renderer.js';
 import type { SearchResult } from './search-driver.js';
@@ -53,7 +60,11 @@ export interface PageListing {
   set: string;
   version: string;
   locale: string;
-  groups: Array<{ label: string; tab?: string; pages: Array<{ title: string; path: string; description: string | null }> }>;
+  groups: Array<{
+    label: string;
+    tab?: string;
+    pages: Array<{ title: string; path: string; description: string | null }>;
+  }>;
 }
 
 /** `read_page` result. */
