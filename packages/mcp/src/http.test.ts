@@ -187,6 +187,20 @@ describe('the web MCP endpoint over real HTTP', () => {
     expect(response.status).toBe(413);
   });
 
+  it('refuses a body longer than the Content-Length it declares, as only an in-process Request can send', async () => {
+    const request = new Request(`${base}/docs/mcp`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Content-Length': '64',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } }),
+    });
+    const response = await handleMcpHttpRequest(request, { kit, set: 'docs', viewer: guest });
+    expect(response.status).toBe(413);
+  });
+
   it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
     const response = await fetch(`${base}/docs/mcp`, {
       method: 'POST',

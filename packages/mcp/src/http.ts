@@ -1,8 +1,8 @@
 import type { DocSet, Kit, Viewer } from '@kit/core';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpContext, ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
+import { jsonResponse, StatelessJsonTransport } from './json-transport.js';
 import { buildMcpServer } from './server.js';
 
 /** Largest request body the web endpoint reads: 1 MiB. */
@@ -38,10 +38,7 @@ export interface McpHttpOptions {
  * return mcpErrorResponse(429, 'Too many requests: 60 per minute. Retry after 20 seconds.', { 'Retry-After': '20' });
  */
 export function mcpErrorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
-    status,
-    headers: { 'Content-Type': 'application/json', ...headers },
-  });
+  return jsonResponse(status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
 }
 
 /** An allowed entry with a port matches that host and port; one without (`localhost`) matches any port. */
@@ -85,8 +82,18 @@ async function refuseCaller(docSet: DocSet, viewer: Viewer): Promise<Response | 
   return mcpErrorResponse(403, `Your account may not read the docs set "${docSet.key}".`);
 }
 
-/** The body as text, or null as soon as it passes `maxBytes` (a chunked body has no Content-Length to check). */
-async function readBoundedText(request: Request, maxBytes: number): Promise<string | null> {
+/**
+ * The body as text, or null when it passes `maxBytes`. A body with a Content-Length (already held
+ * to the limit) is framed by it, so it is read in one go: on Node that reads the socket directly,
+ * where a body stream meant building a web stream per request, which cost more than the docs call.
+ * A chunked body has no length to check and is read chunk by chunk, cut off once it passes the limit.
+ */
+async function readBoundedText(request: Request, maxBytes: number, framed: boolean): Promise<string | null> {
+  if (framed) {
+    const text = await request.text();
+    // HTTP framing holds on the wire; a Request built in process could still carry a longer body.
+    return text.length * 3 > maxBytes && new TextEncoder().encode(text).byteLength > maxBytes ? null : text;
+  }
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -118,15 +125,24 @@ const MAX_SERVER_KINDS = 64;
 interface PooledServer {
   server: McpServer;
   context: McpContext;
+  /** Connected once; carries this server's requests one at a time. */
+  transport: StatelessJsonTransport;
+}
+
+/** The idle servers of one kind of caller, and the instructions they were built with. */
+interface IdlePool {
+  instructions: string;
+  servers: PooledServer[];
 }
 
 /**
  * Idle web servers per kit, keyed by everything that shapes a server: the set, whether the caller
- * gets `validate_docs` (and which check), the result origin and the instructions text. Building an
- * McpServer with its tools, resource and prompts per request cost more than the docs call itself;
- * a stateless request only needs a fresh transport.
+ * gets `validate_docs` (and which check) and the result origin; a pool built with other instructions
+ * (the set's name changed) is replaced. Building an McpServer with its tools, resource and prompts
+ * per request cost more than the docs call itself, and so did connecting a fresh SDK transport to
+ * it: each server stays connected to its own {@link StatelessJsonTransport}.
  */
-const idleServers = new WeakMap<Kit, Map<string, PooledServer[]>>();
+const idleServers = new WeakMap<Kit, Map<string, IdlePool>>();
 const validatorIds = new WeakMap<ValidateDocs, number>();
 
 let nextValidatorId = 1;
@@ -148,31 +164,40 @@ async function acquireServer(
   const scope = { kind: 'web', set: docSet.key } as const;
   const manages = options.validate !== undefined && (await docSet.canManage(viewer));
   const instructions = await mcpInstructions(kit, scope);
-  const key = JSON.stringify([docSet.key, manages ? validatorId(options.validate!) : 0, origin, instructions]);
+  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${origin}`;
   let byKey = idleServers.get(kit);
   if (!byKey) {
     byKey = new Map();
     idleServers.set(kit, byKey);
   }
-  // The origin comes from the Host header when none is configured: bound the keys a client can mint.
-  if (!byKey.has(key) && byKey.size >= MAX_SERVER_KINDS) byKey.clear();
-  const idle = byKey.get(key) ?? [];
-  byKey.set(key, idle);
-  const pooled =
-    idle.pop() ??
-    (await buildMcpServer({
+  let pool = byKey.get(key);
+  if (!pool || pool.instructions !== instructions) {
+    // The origin comes from the Host header when none is configured: bound the keys a client can mint.
+    if (!pool && byKey.size >= MAX_SERVER_KINDS) byKey.clear();
+    pool = { instructions, servers: [] };
+    byKey.set(key, pool);
+  }
+  const idle = pool.servers;
+  let pooled = idle.pop();
+  if (!pooled) {
+    const built = await buildMcpServer({
       kit,
       scope,
       viewer,
       validate: manages ? options.validate : undefined,
       transport: 'http',
       origin,
-    }));
+    });
+    const transport = new StatelessJsonTransport();
+    await built.server.connect(transport);
+    pooled = { ...built, transport };
+  }
   pooled.context.viewer = viewer;
+  const acquired = pooled;
   return {
-    pooled,
+    pooled: acquired,
     release() {
-      if (idle.length < MAX_IDLE_SERVERS) idle.push(pooled);
+      if (idle.length < MAX_IDLE_SERVERS) idle.push(acquired);
     },
   };
 }
@@ -204,14 +229,15 @@ export async function handleMcpHttpRequest(request: Request, options: McpHttpOpt
     );
   }
   const maxBodyBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBodyBytes) {
+  const contentLength = request.headers.get('content-length');
+  const framed = contentLength !== null && /^\d+$/.test(contentLength);
+  if (framed && Number(contentLength) > maxBodyBytes) {
     return mcpErrorResponse(413, `Request body over ${maxBodyBytes} bytes; send one smaller JSON-RPC message.`);
   }
   const refusedCaller = await refuseCaller(docSet, viewer);
   if (refusedCaller) return refusedCaller;
 
-  const body = await readBoundedText(request, maxBodyBytes);
+  const body = await readBoundedText(request, maxBodyBytes, framed);
   if (body === null) {
     return mcpErrorResponse(413, `Request body over ${maxBodyBytes} bytes; send one smaller JSON-RPC message.`);
   }
@@ -219,41 +245,23 @@ export async function handleMcpHttpRequest(request: Request, options: McpHttpOpt
   try {
     parsedBody = JSON.parse(body);
   } catch {
-    return new Response(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        error: { code: -32700, message: 'Parse error: the body is not JSON. Send one JSON-RPC message as JSON.' },
-        id: null,
-      }),
-      { status: 400, headers: { 'Content-Type': 'application/json' } },
-    );
+    return jsonResponse(400, {
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the body is not JSON. Send one JSON-RPC message as JSON.' },
+      id: null,
+    });
   }
 
-  // Responses are always JSON here, so a client that accepts only JSON (curl, simple scripts) is served too.
-  const headers = new Headers(request.headers);
-  const accept = headers.get('accept') ?? '';
-  const acceptsBoth = accept.includes('text/event-stream') && accept.includes('application/json');
-  if (!acceptsBoth && (accept === '' || accept.includes('application/json') || accept.includes('*/*'))) {
-    headers.set('accept', 'application/json, text/event-stream');
-  }
-  const mcpRequest = new Request(request.url, { method: 'POST', headers });
-
-  // A server built for this kind of caller (same tools offered), now acting for this viewer; the
-  // transport is new, as a stateless transport serves one request.
+  // A server built for this kind of caller (same tools offered), now acting for this viewer alone
+  // until it answers.
   const { pooled, release } = await acquireServer(docSet, options, options.origin ?? new URL(request.url).origin);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
   let response: Response;
   try {
-    await pooled.server.connect(transport);
-    response = await transport.handleRequest(mcpRequest, { parsedBody });
+    response = await pooled.transport.handle(request, parsedBody);
   } catch (error) {
     await pooled.server.close();
     throw error;
   }
-  await pooled.server.close();
   release();
   return response;
 }

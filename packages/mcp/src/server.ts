@@ -2,10 +2,17 @@ import type { Kit, Viewer } from '@kit/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  MessageExtraInfo,
+  RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './context.js';
 import { readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
+import { StatelessJsonTransport } from './json-transport.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerTools } from './tools.js';
@@ -109,7 +116,18 @@ class KitMcpServer extends McpServer {
 
   override async connect(transport: Transport): Promise<void> {
     observeToolCalls(transport, this.context, this.transportName);
+    const observe = transport.onmessage;
     await super.connect(transport);
+    // The SDK's message handler sniffs every message against the response schemas before it
+    // dispatches a request. The web transport knows a request when it sees one, so it hands
+    // requests to the dispatch itself (after the same observer); other messages take the usual way.
+    const dispatch = (this.server as unknown as { _onrequest?: unknown })._onrequest;
+    if (transport instanceof StatelessJsonTransport && typeof dispatch === 'function') {
+      transport.deliverRequest = (message: JSONRPCRequest, extra: MessageExtraInfo) => {
+        observe?.(message, extra);
+        dispatch.call(this.server, message, extra);
+      };
+    }
   }
 }
 

@@ -309,14 +309,20 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         description:
           'Lists pages whose `sources:` frontmatter matches files changed between base (default: the default branch) and head plus uncommitted work; each page is `updated` (the page changed too) or `stale` (update it in the same change). Same check as `kit affected`.',
         inputSchema: toolArguments('affected_pages', {
-          base: z.string().min(1).optional().describe('Commit, branch or tag to compare with. Default: the default branch.'),
+          base: z
+            .string()
+            .min(1)
+            .optional()
+            .describe('Commit, branch or tag to compare with. Default: the default branch.'),
           head: z.string().min(1).optional().describe('Default: HEAD.'),
           uncommitted: z.boolean().optional().describe('Count staged, unstaged and untracked files. Default: true.'),
           set: z.string().min(1).optional().describe('Only this set. Default: every set.'),
           drift: z
             .boolean()
             .optional()
-            .describe('Also list pages that drifted before this change (a source changed after the page). Default: false.'),
+            .describe(
+              'Also list pages that drifted before this change (a source changed after the page). Default: false.',
+            ),
         }),
         annotations: READ_TOOL,
       },
