@@ -11,7 +11,8 @@ function stripTags(html: string): string {
 }
 
 /**
- * Readies rendered article HTML for the reader layout: tables get a scrolling frame, code blocks a
+ * Readies rendered article HTML for the reader layout: tables get a scrolling frame (a focusable,
+ * labelled region, so keyboard readers can scroll a wide table), code blocks a
  * frame the copy button sits in, and headings with an id an anchor link (unless they link to
  * themselves already). Raw HTML inside code is escaped by the pipeline, so matching tags is safe.
  *
@@ -21,7 +22,10 @@ function stripTags(html: string): string {
  */
 export function enhanceArticleHtml(html: string, anchorLabel = 'Link to “{heading}”'): string {
   return html
-    .replace(/<table[\s>][\s\S]*?<\/table>/gi, (table) => `<div class="kit-table-wrap">${table}</div>`)
+    .replace(
+      /<table[\s>][\s\S]*?<\/table>/gi,
+      (table) => `<div class="kit-table-wrap" role="region" aria-label="Table" tabindex="0">${table}</div>`,
+    )
     .replace(/<pre[\s>][\s\S]*?<\/pre>/gi, (pre) => `<div class="kit-code">${pre}</div>`)
     .replace(
       /<h([2-6])(\s[^>]*?\bid="([^"]+)"[^>]*)>([\s\S]*?)<\/h\1>/gi,

@@ -84,7 +84,7 @@ describe('colorModeScript', () => {
 describe('enhanceArticleHtml', () => {
   it('frames tables and code blocks', () => {
     expect(enhanceArticleHtml('<table><tr><td>a</td></tr></table>')).toBe(
-      '<div class="kit-table-wrap"><table><tr><td>a</td></tr></table></div>',
+      '<div class="kit-table-wrap" role="region" aria-label="Table" tabindex="0"><table><tr><td>a</td></tr></table></div>',
     );
     expect(enhanceArticleHtml('<pre class="shiki"><code>&lt;table&gt;</code></pre>')).toBe(
       '<div class="kit-code"><pre class="shiki"><code>&lt;table&gt;</code></pre></div>',
