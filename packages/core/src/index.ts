@@ -48,6 +48,7 @@ export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export { createDocSet, withContentHashLine } from './docset/docset.js';
 export type { CreateKitOptions } from './docset/kit.js';
 export { createKit } from './docset/kit.js';
+export { searchSectionsOf } from './docset/search-sections.js';
 export type { KitErrorCode } from './errors/kit-error.js';
 export { isKitError, KitError } from './errors/kit-error.js';
 export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';

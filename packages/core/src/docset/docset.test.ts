@@ -4,8 +4,8 @@ import { isKitError, type KitError } from '../errors/kit-error.js';
 import { createEvents } from '../events/emitter.js';
 import type { KitEventMap } from '../events/types.js';
 import type { Viewer } from '../ports/docset.js';
-import { createDocSet, withContentHashLine } from './docset.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
+import { createDocSet, withContentHashLine } from './docset.js';
 
 const guest: Viewer = { user: null };
 const reader: Viewer = { user: { id: 2, role: 'reader' } };

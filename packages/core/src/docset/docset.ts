@@ -3,7 +3,7 @@ import type { Gates, ResolvedSetConfig } from '../config/types.js';
 import { KitError } from '../errors/kit-error.js';
 import { createEvents } from '../events/emitter.js';
 import type { KitEventMap } from '../events/types.js';
-import { parseManifestText, normalizeManifest } from '../manifest/normalize.js';
+import { normalizeManifest, parseManifestText } from '../manifest/normalize.js';
 import type {
   LocaleInfo,
   NavEntry,
@@ -43,6 +43,7 @@ import {
   type UrlLayout,
 } from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
+import { searchSectionsOf } from './search-sections.js';
 import { extractRenderedSection, sectionNames } from './sections.js';
 
 export interface CreateDocSetOptions {
@@ -536,7 +537,6 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         return existing;
       }
       const sections: SearchSection[] = [];
-      const ids = new Set<string>();
       let slice = performance.now();
       for (const page of pages) {
         // Rendering is synchronous work between awaits that resolve at once: hand the event loop
@@ -547,25 +547,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         }
         const result = await render(page, 'agent');
         const target = { version: scope.version, locale: scope.locale, path: page.path };
-        const url = pageUrl(layout, target);
-        const twin = markdownUrl(layout, target);
-        for (const section of result.sections) {
-          let id = `${page.path}#${section.anchor ?? ''}`;
-          for (let n = 2; ids.has(id); n++) id = `${page.path}#${section.anchor ?? ''}~${n}`;
-          ids.add(id);
-          sections.push({
-            id,
-            path: page.path,
-            title: page.title,
-            heading: section.heading,
-            headingPath: section.headingPath,
-            ...(section.anchor ? { anchor: section.anchor } : {}),
-            ...(page.description ? { description: page.description } : {}),
-            text: section.text,
-            url: section.anchor ? `${url}#${section.anchor}` : url,
-            markdownUrl: twin,
-          });
-        }
+        sections.push(
+          ...searchSectionsOf(page, result.sections, {
+            url: pageUrl(layout, target),
+            markdownUrl: markdownUrl(layout, target),
+          }),
+        );
       }
       await search.index(scope, sections);
       const state: IndexState = {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ResolvedConfig, ResolvedSetConfig } from '../config/types.js';
 import { isKitError } from '../errors/kit-error.js';
 import { createEvents } from '../events/emitter.js';
-import { createDocSet } from './docset.js';
 import { memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
+import { createDocSet } from './docset.js';
 import { createKit } from './kit.js';
 
 function setConfig(key: string): ResolvedSetConfig {

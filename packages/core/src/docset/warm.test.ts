@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ResolvedSetConfig } from '../config/types.js';
 import type { SourcePage } from '../model/types.js';
 import type { Viewer } from '../ports/docset.js';
-import { createDocSet } from './docset.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
+import { createDocSet } from './docset.js';
 
 const guest: Viewer = { user: null };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config/resolve.js';
-import { createDocSet } from '../docset/docset.js';
 import { type MemoryPage, memorySource, substringSearch } from '../docset/__fixtures__/doubles.js';
+import { createDocSet } from '../docset/docset.js';
 import type { SourcePage } from '../model/types.js';
 import type { PageRenderer, RenderedPage } from '../ports/renderer.js';
 import { validateDocSet } from './validate.js';

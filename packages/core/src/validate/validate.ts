@@ -1,4 +1,5 @@
 import { withContentHashLine } from '../docset/docset.js';
+import { searchSectionsOf } from '../docset/search-sections.js';
 import { KitError } from '../errors/kit-error.js';
 import { normalizeManifest, parseManifestText } from '../manifest/normalize.js';
 import type { NormalizedManifest, SourcePage, SourceProblem } from '../model/types.js';
@@ -271,26 +272,12 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
 
         if (options.searchBudget && versionInfo?.visibility === 'public' && page.visibility === 'public') {
           const target = { version, locale: locale.code, path: page.path };
-          const url = pageUrl(layout, target);
-          const twin = markdownUrl(layout, target);
-          const seen = new Set<string>();
-          for (const section of rendered.sections) {
-            let id = `${page.path}#${section.anchor ?? ''}`;
-            for (let n = 2; seen.has(id); n++) id = `${page.path}#${section.anchor ?? ''}~${n}`;
-            seen.add(id);
-            publicSections.push({
-              id,
-              path: page.path,
-              title: page.title,
-              heading: section.heading,
-              headingPath: section.headingPath,
-              ...(section.anchor ? { anchor: section.anchor } : {}),
-              ...(page.description ? { description: page.description } : {}),
-              text: section.text,
-              url: section.anchor ? `${url}#${section.anchor}` : url,
-              markdownUrl: twin,
-            });
-          }
+          publicSections.push(
+            ...searchSectionsOf(page, rendered.sections, {
+              url: pageUrl(layout, target),
+              markdownUrl: markdownUrl(layout, target),
+            }),
+          );
         }
       }
 

@@ -1,4 +1,4 @@
-import type { PageSection, SearchSection } from '@kit/core';
+import { type PageSection, type SearchSection, searchSectionsOf } from '@kit/core';
 
 /** A page about to be indexed: where it lives and the sections `@kit/render` found in it. */
 export interface IndexablePage {
@@ -20,25 +20,9 @@ export interface IndexablePage {
  *   markdownUrl: '/docs/13.x/routing.md', sections: sectionsFromMarkdown(markdown) });
  */
 export function toSearchSections(page: IndexablePage): SearchSection[] {
-  const seen = new Map<string, number>();
-  return page.sections.map((section) => {
-    const anchor = section.anchor;
-    // A page may repeat an anchor (two `<a name>` tags alike); ids must still be unique.
-    const base = `${page.path}#${anchor ?? ''}`;
-    const repeat = seen.get(base) ?? 0;
-    seen.set(base, repeat + 1);
-    const result: SearchSection = {
-      id: repeat === 0 ? base : `${base}~${repeat + 1}`,
-      path: page.path,
-      title: page.title,
-      heading: section.heading,
-      headingPath: section.headingPath,
-      text: section.text,
-      url: anchor ? `${page.url}#${anchor}` : page.url,
-      markdownUrl: page.markdownUrl,
-    };
-    if (anchor) result.anchor = anchor;
-    if (page.description) result.description = page.description;
-    return result;
-  });
+  return searchSectionsOf(
+    { path: page.path, title: page.title, ...(page.description ? { description: page.description } : {}) },
+    [...page.sections],
+    { url: page.url, markdownUrl: page.markdownUrl },
+  );
 }
