@@ -1,5 +1,5 @@
-import { CommanderError } from 'commander';
 import { isKitError } from '@kit/core';
+import { CommanderError } from 'commander';
 import { createContext } from './context.js';
 import { type CliIo, processIo, writeLine } from './io.js';
 import { createProgram } from './program.js';

@@ -130,6 +130,7 @@ export {
   cleanPagePath,
   createUrlLayout,
   markdownUrl,
+  mcpEndpointPath,
   normalizePrefix,
   pageUrl,
   parseSetUrl,

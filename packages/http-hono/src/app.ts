@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import {
   checkRateLimit,
   createMemoryRateLimitStore,
-  isKitError,
   type DocSet,
+  isKitError,
   type Kit,
   KitError,
+  mcpEndpointPath,
+  normalizePrefix,
   type PageView,
   parseRateLimit,
   type RateLimitStore,
@@ -16,7 +18,7 @@ import {
 } from '@kit/core';
 import type { McpHttpOptions } from '@kit/mcp';
 import { renderNotFoundPage, renderReaderPage } from '@kit/render';
-import { readerAssets, type ReaderAssets } from '@kit/render/assets';
+import { type ReaderAssets, readerAssets } from '@kit/render/assets';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { compress } from 'hono/compress';
@@ -131,7 +133,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
 
   app.get('/schemas/:file', pageMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
 
-  const mcpPath = `/${config.mcp.web.path.replace(/^\/+|\/+$/g, '')}`;
+  const mcpPath = mcpEndpointPath('', config.mcp.web.path);
   app.all(mcpPath, mcpMiddleware, async (c) => {
     if (!config.mcp.web.enabled) return c.notFound();
     const { handleMcpHttpRequest, mcpErrorResponse } = await loadMcp();
@@ -419,11 +421,6 @@ function requestOrigin(c: Context, options: KitAppOptions): string {
   const url = c.req.url;
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);
   return pathStart === -1 ? url : url.slice(0, pathStart);
-}
-
-function normalizePrefix(prefix: string): string {
-  const trimmed = prefix.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? '' : `/${trimmed}`;
 }
 
 /** The Host header, or the request URL's host when a test or proxy sends none. */

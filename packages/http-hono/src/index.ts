@@ -1,8 +1,8 @@
-export { createKitApp, prefersMarkdown, viewerFor } from './app.js';
-export type { KitAppOptions } from './app.js';
-export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
-export type { KitVariables } from './middleware.js';
-export { createRedisRateLimitStore } from './redis-rate-limit.js';
-export { sendCached } from './http-cache.js';
-export { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
 export type { AgentFileRoutesOptions, WellKnownSkillsOptions } from './agent-files/index.js';
+export { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
+export type { KitAppOptions } from './app.js';
+export { createKitApp, prefersMarkdown, viewerFor } from './app.js';
+export { sendCached } from './http-cache.js';
+export type { KitVariables } from './middleware.js';
+export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
+export { createRedisRateLimitStore } from './redis-rate-limit.js';

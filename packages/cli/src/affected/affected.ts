@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { type Kit, KitError } from '@kit/core';
+import type { AffectedPagesInput } from '@kit/mcp';
 import { type AffectedPage, matchAffectedPages, type SourcedPage, sourcesOf } from './match.js';
 
 export interface AffectedPagesOptions {
@@ -220,15 +221,6 @@ function fromProjectToTop(top: string, root: string, file: string): string {
 
 function pageKey(page: { set: string; version: string; locale: string; path: string }): string {
   return `${page.set}\u0000${page.version}\u0000${page.locale}\u0000${page.path}`;
-}
-
-/** The arguments of the local `affected_pages` MCP tool. */
-export interface AffectedPagesInput {
-  base?: string;
-  head?: string;
-  uncommitted?: boolean;
-  set?: string;
-  drift?: boolean;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
 import { isHooksOff } from '@kit/core';
+import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { compileHooks, isPushCommand, readHooksCache } from '../hook/hooks.js';
 import type { CliIo } from '../io.js';

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
 import { KitError } from '@kit/core';
+import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { KitError } from '@kit/core';
+import { KitError, mcpEndpointPath, normalizePrefix } from '@kit/core';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';
@@ -73,12 +73,12 @@ export function registerServe(program: Command, context: CommandContext): void {
         `Kit is serving ${kit.sets.size} doc set${kit.sets.size === 1 ? '' : 's'}${live ? ' with live reload' : ''}:`,
       );
       for (const set of kit.sets.values()) {
-        const prefix = set.config.route.prefix.replace(/^\/+|\/+$/g, '');
-        const base = prefix === '' ? origin : `${origin}/${prefix}`;
+        const prefix = normalizePrefix(set.config.route.prefix);
+        const base = `${origin}${prefix}`;
         writeLine(out, `  ${set.key}`);
         writeLine(out, `    site      ${base}${prefix === '' ? '/' : ''}`);
         if (set.config.mcp.web.enabled)
-          writeLine(out, `    mcp       ${base}/${set.config.mcp.web.path.replace(/^\/+|\/+$/g, '')}`);
+          writeLine(out, `    mcp       ${origin}${mcpEndpointPath(prefix, set.config.mcp.web.path)}`);
         if (set.config.agents.llms_txt) writeLine(out, `    llms.txt  ${base}/llms.txt`);
       }
       writeLine(out, 'Press Ctrl+C to stop.');

@@ -1,4 +1,4 @@
-import type { AccessMode, Gate, Gates, GateSubject, KitUser } from '../config/types.js';
+import type { AccessMode, Gate, GateSubject, Gates, KitUser } from '../config/types.js';
 import type { Visibility } from '../model/types.js';
 
 /** Why access was refused, so each surface answers fittingly (sign-in prompt, 403, or not found). */

@@ -1,4 +1,4 @@
-import type { PageRef, DocSet, Viewer } from '../ports/docset.js';
+import type { DocSet, PageRef, Viewer } from '../ports/docset.js';
 import type { SearchResult } from '../ports/search-driver.js';
 import { markdownUrl } from '../urls/set-urls.js';
 import { type AgentFileScope, agentFilePath, cleanOrigin, layoutOf } from './scope.js';

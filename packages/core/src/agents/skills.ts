@@ -3,7 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils';
 import { parse as parseYaml } from 'yaml';
 import type { SkillFile } from '../model/types.js';
 import type { DocSet, Kit, Viewer } from '../ports/docset.js';
-import { markdownUrl } from '../urls/set-urls.js';
+import { markdownUrl, mcpEndpointPath } from '../urls/set-urls.js';
 import {
   type AgentFile,
   agentFilePath,
@@ -111,9 +111,8 @@ export async function buildSkillMd(set: DocSet, viewer: Viewer, options: { origi
 
   lines.push('## How to use these docs', '');
   if (config.mcp.web.enabled) {
-    const path = config.mcp.web.path.replace(/^\/+|\/+$/g, '');
     lines.push(
-      `- **MCP**: connect to \`${origin}${layout.prefix}/${path}\` (Streamable HTTP). Call \`search_docs\` first, then \`read_page\` for the pages you need, and \`list_pages\` to see the navigation.${config.feedback.enabled ? ' Report a wrong or missing page with `submit_feedback`.' : ''}`,
+      `- **MCP**: connect to \`${origin}${mcpEndpointPath(layout.prefix, config.mcp.web.path)}\` (Streamable HTTP). Call \`search_docs\` first, then \`read_page\` for the pages you need, and \`list_pages\` to see the navigation.${config.feedback.enabled ? ' Report a wrong or missing page with `submit_feedback`.' : ''}`,
     );
   }
   if (config.agents.ask_endpoint) {

@@ -43,6 +43,7 @@ import {
   type UrlLayout,
 } from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
+import { createRenderContext } from './render-context.js';
 import { searchSectionsOf } from './search-sections.js';
 import { extractRenderedSection, sectionNames } from './sections.js';
 
@@ -351,24 +352,17 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   }
 
   function renderContext(layout: UrlLayout, version: string, locale: string, purpose: RenderPurpose): RenderContext {
-    return {
+    return createRenderContext({
       set: key,
+      config,
+      sourceKind: source.kind,
+      layout,
       version,
       locale,
-      versionSegment: version,
-      pageUrl: (path: string) => {
-        const cut = path.indexOf('#');
-        const pagePath = cut === -1 ? path : path.slice(0, cut);
-        const fragment = cut === -1 ? '' : path.slice(cut);
-        return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
-      },
       origin,
-      htmlInput: source.kind === 'database' ? 'escape' : config.html_input,
-      sanitize: source.kind === 'database',
-      snippetsRoot: config.snippets.root,
       // Agent Markdown and search sections never show highlighted code; skipping it is most of a render's cost.
-      ...(purpose === 'agent' ? { highlight: false } : {}),
-    };
+      highlight: purpose === 'html',
+    });
   }
 
   async function render(page: SourcePage, purpose: RenderPurpose): Promise<RenderedPage> {

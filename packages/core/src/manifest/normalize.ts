@@ -8,7 +8,7 @@ import type {
   VersionInfo,
   VersionStatus,
 } from '../model/types.js';
-import { type TextPosition, parseJsonText } from '../schemas/json-text.js';
+import { parseJsonText, type TextPosition } from '../schemas/json-text.js';
 import { readablePath, validateAgainstSchema } from '../schemas/registry.js';
 import { nearestKey } from '../util/nearest-key.js';
 import { isSafeLink, type LinkPolicy } from './links.js';

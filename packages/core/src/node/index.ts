@@ -1,3 +1,3 @@
 export { parseDotenv } from './dotenv.js';
-export { CONFIG_FILE_NAMES, findConfigFile, importConfigFile, loadConfig } from './load-config.js';
 export type { LoadConfigOptions } from './load-config.js';
+export { CONFIG_FILE_NAMES, findConfigFile, importConfigFile, loadConfig } from './load-config.js';

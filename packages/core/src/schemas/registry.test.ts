@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateFrontmatter, type ValidationReport } from './documents.js';
+import { type ValidationReport, validateFrontmatter } from './documents.js';
 import { parseJsonText } from './json-text.js';
 import {
   MANIFEST_SCHEMA_URL,

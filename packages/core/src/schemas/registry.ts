@@ -1,15 +1,15 @@
-import addFormatsModule from 'ajv-formats';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 // The JSON files in the repository's top-level `schemas/` folder are the one source of truth: the
 // HTTP layer serves these objects and ajv validates against the very same objects.
 import frontmatterSchema from '../../../../schemas/frontmatter.json' with { type: 'json' };
 import manifestSchema from '../../../../schemas/kit.json' with { type: 'json' };
 import navigationSchema from '../../../../schemas/navigation.json' with { type: 'json' };
 import validateSchema from '../../../../schemas/validate.json' with { type: 'json' };
+import { nearestKey } from '../util/nearest-key.js';
 import { AJV_OPTIONS, schemaFingerprint } from './compile-options.js';
 import { pointerSegment } from './json-text.js';
 import * as precompiled from './validators.generated.js';
-import { nearestKey } from '../util/nearest-key.js';
 
 /** Names under which the schemas are served (`/{prefix}/schemas/{name}.json`). */
 export type SchemaName = 'larecipe' | 'navigation' | 'frontmatter' | 'validate';

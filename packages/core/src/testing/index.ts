@@ -2,5 +2,6 @@
  * Test helpers for code built on Kit: the contract suites every port implementation runs.
  * Import from `@kit/core/testing` inside vitest only (vitest is a peer dependency).
  */
-export { contractFixture, runSourceContract, unversionedFixture } from './source-contract.js';
+
 export type { SourceContractOptions, SourceFixture, SourceFixturePage } from './source-contract.js';
+export { contractFixture, runSourceContract, unversionedFixture } from './source-contract.js';

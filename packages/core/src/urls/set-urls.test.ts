@@ -5,6 +5,7 @@ import {
   cleanPagePath,
   createUrlLayout,
   markdownUrl,
+  mcpEndpointPath,
   normalizePrefix,
   pageUrl,
   parseSetUrl,
@@ -236,5 +237,13 @@ describe('cleanPagePath and candidatePaths', () => {
     expect(candidatePaths({ path: 'guides', root: false })).toEqual(['guides', 'guides/index']);
     expect(candidatePaths({ path: 'guides/index', root: false })).toEqual(['guides/index']);
     expect(candidatePaths({ path: 'installation', root: true })).toEqual(['installation']);
+  });
+});
+
+describe('mcpEndpointPath', () => {
+  it('puts mcp.web.path under the set prefix, and at the root for a root-mounted set', () => {
+    expect(mcpEndpointPath('docs', 'mcp')).toBe('/docs/mcp');
+    expect(mcpEndpointPath('/docs/', '/agents/mcp/')).toBe('/docs/agents/mcp');
+    expect(mcpEndpointPath('', 'mcp')).toBe('/mcp');
   });
 });

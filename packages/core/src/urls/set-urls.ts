@@ -61,6 +61,18 @@ export function normalizePrefix(prefix: string): string {
 }
 
 /**
+ * The URL path of a set's web MCP endpoint: the set prefix, then `mcp.web.path` (`/mcp` for a
+ * root-mounted set).
+ *
+ * @example
+ * mcpEndpointPath('docs', 'mcp'); // '/docs/mcp'
+ * mcpEndpointPath('', '/mcp/'); // '/mcp'
+ */
+export function mcpEndpointPath(prefix: string, path: string): string {
+  return `${normalizePrefix(prefix)}/${path.trim().replace(/^\/+|\/+$/g, '')}`;
+}
+
+/**
  * The URL layout of a set from its prefix and normalized manifest. The default version and locale
  * are the ones marked `default` (else the first), as the manifest rules say.
  *

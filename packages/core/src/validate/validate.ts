@@ -1,4 +1,5 @@
 import { withContentHashLine } from '../docset/docset.js';
+import { createRenderContext } from '../docset/render-context.js';
 import { searchSectionsOf } from '../docset/search-sections.js';
 import { KitError } from '../errors/kit-error.js';
 import { normalizeManifest, parseManifestText } from '../manifest/normalize.js';
@@ -6,12 +7,12 @@ import type { NormalizedManifest, SourcePage, SourceProblem } from '../model/typ
 import { navigationPages } from '../navigation/pages.js';
 import { parseNavigation } from '../navigation/parse.js';
 import type { DocSet, Viewer } from '../ports/docset.js';
-import type { PageRenderer, RenderContext, RenderedPage } from '../ports/renderer.js';
+import type { PageRenderer, RenderedPage } from '../ports/renderer.js';
 import type { SearchScope, SearchSection } from '../ports/search-driver.js';
 import { findRedirectLoops, findShadowedRedirects, matchRedirect } from '../redirects/redirects.js';
 import type { ValidationIssue, ValidationReport } from '../schemas/documents.js';
 import { parseJsonText } from '../schemas/json-text.js';
-import { cleanPagePath, createUrlLayout, markdownUrl, pageUrl, type UrlLayout } from '../urls/set-urls.js';
+import { createUrlLayout, markdownUrl, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
 import { hasAnchor, type LinkTarget, resolveLinkTarget } from './links.js';
 
@@ -456,33 +457,22 @@ async function renderPage(
   page: SourcePage,
 ): Promise<RenderedPage | null> {
   if (options.renderer) {
-    return options.renderer.render(page, agentContext(docSet, layout, page, options.origin ?? ''));
+    return options.renderer.render(
+      page,
+      createRenderContext({
+        set: docSet.key,
+        config: docSet.config,
+        sourceKind: docSet.source.kind,
+        layout,
+        version: page.version,
+        locale: page.locale,
+        origin: options.origin ?? '',
+        highlight: false,
+      }),
+    );
   }
   const view = await docSet.getPage({ version: page.version, locale: page.locale, path: page.path }, LOCAL);
   return view?.rendered ?? null;
-}
-
-/** The render context the runtime uses for agent Markdown, so a validation render hits the same cache entry. */
-function agentContext(docSet: DocSet, layout: UrlLayout, page: SourcePage, origin: string): RenderContext {
-  const { version, locale } = page;
-  const database = docSet.source.kind === 'database';
-  return {
-    set: docSet.key,
-    version,
-    locale,
-    versionSegment: version,
-    pageUrl: (path: string) => {
-      const cut = path.indexOf('#');
-      const pagePath = cut === -1 ? path : path.slice(0, cut);
-      const fragment = cut === -1 ? '' : path.slice(cut);
-      return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
-    },
-    origin: origin.replace(/\/+$/, ''),
-    htmlInput: database ? 'escape' : docSet.config.html_input,
-    sanitize: database,
-    snippetsRoot: docSet.config.snippets.root,
-    highlight: false,
-  };
 }
 
 /** `manifest.integrations`: a database set reads analytics from configuration only. */

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLlmsFullTxt, type Kit, type KitConfigInput } from '@kit/core';
-import type { Hono } from 'hono';
 import { createFsSource } from '@kit/source-fs';
+import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agentApp, buildKit, fixtures, get, guest, ORIGIN, useFsSource, writeTree } from './__fixtures__/kit.js';
 

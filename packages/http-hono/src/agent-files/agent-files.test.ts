@@ -4,10 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentLinksFor, buildLlmsFullTxt, buildLlmsTxt, buildSitemap, type Kit, type KitConfigInput } from '@kit/core';
-import type { Hono } from 'hono';
 import { createFsSource } from '@kit/source-fs';
+import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agentLinkHeader } from './index.js';
 import {
   agentApp,
   buildKit,
@@ -19,6 +18,7 @@ import {
   useFsSource,
   writeTree,
 } from './__fixtures__/kit.js';
+import { agentLinkHeader } from './index.js';
 
 useFsSource(createFsSource);
 

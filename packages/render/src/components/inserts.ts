@@ -1,16 +1,8 @@
-import type { InsertPoint, RenderContext, SourceProblem } from '@kit/core';
+import { INSERT_POINTS, type InsertPoint, type RenderContext, type SourceProblem } from '@kit/core';
 import { type ComponentRegistry, defaultComponents } from './registry.js';
 
-/** The insert points of the manifest, in page order. */
-export const INSERT_POINTS: readonly InsertPoint[] = [
-  'header.actions',
-  'sidebar.before',
-  'sidebar.after',
-  'article.before',
-  'article.after',
-  'toc.after',
-  'footer',
-];
+/** The insert points of the manifest, in page order (the manifest rules own the list). */
+export { INSERT_POINTS };
 
 export interface InsertOptions {
   /** The manifest's `inserts`: insert point → component names. */

@@ -1,0 +1,45 @@
+import type { ResolvedSetConfig } from '../config/types.js';
+import type { RenderContext } from '../ports/renderer.js';
+import { cleanPagePath, pageUrl, type UrlLayout } from '../urls/set-urls.js';
+
+/**
+ * The render context of one page of a set: where its links point, how raw HTML is treated and
+ * whether code is highlighted. The DocSet and validation both build contexts here, so a validation
+ * render of a page hits the renderer's cache entry the runtime made for agent Markdown.
+ *
+ * @example
+ * createRenderContext({ set: 'docs', config, sourceKind: 'repository', layout, version: '3.x', locale: 'en', origin: '', highlight: false });
+ */
+export function createRenderContext(options: {
+  set: string;
+  config: Pick<ResolvedSetConfig, 'html_input' | 'snippets'>;
+  sourceKind: 'repository' | 'database';
+  layout: UrlLayout;
+  version: string;
+  locale: string;
+  /** Absolute origin for agent Markdown links; a trailing slash is dropped. */
+  origin: string;
+  /** False for agent Markdown, search and validation: none of them shows highlighted code. */
+  highlight: boolean;
+}): RenderContext {
+  const { layout, version, locale } = options;
+  const database = options.sourceKind === 'database';
+  return {
+    set: options.set,
+    version,
+    locale,
+    versionSegment: version,
+    pageUrl: (path: string) => {
+      const cut = path.indexOf('#');
+      const pagePath = cut === -1 ? path : path.slice(0, cut);
+      const fragment = cut === -1 ? '' : path.slice(cut);
+      return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
+    },
+    origin: options.origin.replace(/\/+$/, ''),
+    // A database set always escapes raw HTML and sanitizes what it renders.
+    htmlInput: database ? 'escape' : options.config.html_input,
+    sanitize: database,
+    snippetsRoot: options.config.snippets.root,
+    ...(options.highlight ? {} : { highlight: false }),
+  };
+}
