@@ -1,5 +1,5 @@
 export type { AccessDecision, AccessRefusal, AccessRequest } from './access/access.js';
-export { canAsk, canManage, decideAccess, isSignedIn, visibilityOf } from './access/access.js';
+export { canAsk, canManage, decideAccess, isSharedResponse, isSignedIn, visibilityOf } from './access/access.js';
 export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';
 export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
 export type { AgentFileBundle } from './agents/llms-txt.js';
@@ -48,6 +48,7 @@ export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export { createDocSet, withContentHashLine } from './docset/docset.js';
 export type { CreateKitOptions } from './docset/kit.js';
 export { createKit } from './docset/kit.js';
+export { createRenderContext } from './docset/render-context.js';
 export { searchSectionsOf } from './docset/search-sections.js';
 export type { KitErrorCode } from './errors/kit-error.js';
 export { isKitError, KitError } from './errors/kit-error.js';
@@ -141,5 +142,11 @@ export { deepMerge, isPlainObject } from './util/deep-merge.js';
 export { editDistance, nearestKey } from './util/nearest-key.js';
 export type { LinkOrigin, LinkTarget } from './validate/links.js';
 export { hasAnchor, resolveLinkTarget } from './validate/links.js';
-export type { SearchBudgetCheck, SearchBudgetReport, ValidateDocSetOptions } from './validate/validate.js';
+export type {
+  RenderContextInput,
+  SearchBudgetCheck,
+  SearchBudgetReport,
+  ValidateDocSetOptions,
+  ValidationRenderer,
+} from './validate/validate.js';
 export { mergeValidationReports, VALIDATION_RULES, validateDocSet } from './validate/validate.js';

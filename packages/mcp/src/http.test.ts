@@ -251,6 +251,46 @@ describe('the web MCP endpoint over real HTTP', () => {
     await client.close();
   });
 
+  it('serves protocol 2026-07-28 requests, marking lists shareable only for a guest of a public set', async () => {
+    const listTools = async (url: string, token?: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'tools/list',
+          ...(token && { Authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { result: { cacheScope: string; tools: { name: string }[] } };
+      return [body.result.cacheScope, body.result.tools.some((tool) => tool.name === 'validate_docs')];
+    };
+    expect(await listTools(`${base}/docs/mcp`)).toEqual(['public', false]);
+    expect(await listTools(`${base}/docs/mcp`, 'staff')).toEqual(['private', false]);
+    expect(await listTools(`${base}/docs/mcp`, 'admin')).toEqual(['private', true]);
+    expect(await listTools(`${gatedBase}/docs/mcp`, 'staff')).toEqual(['private', false]);
+    // The caller is still refused before MCP runs, whatever revision it speaks.
+    const refused = await fetch(`${gatedBase}/docs/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'ping' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(refused.status).toBe(401);
+  });
+
   it('acts for each request’s own caller when servers are reused between requests', async () => {
     const staffClient = await connect(`${base}/docs/mcp`, 'staff');
     const guestClient = await connect(`${base}/docs/mcp`);

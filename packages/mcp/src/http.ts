@@ -1,8 +1,9 @@
-import type { DocSet, Kit, Viewer } from '@kit/core';
+import { type DocSet, isSharedResponse, type Kit, type Viewer } from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpContext, ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
 import { jsonResponse, StatelessJsonTransport } from './json-transport.js';
+import type { CacheScope } from './modern.js';
 import { buildMcpServer } from './server.js';
 
 /** Largest request body the web endpoint reads: 1 MiB. */
@@ -155,11 +156,20 @@ function validatorId(validate: ValidateDocs): number {
   return id;
 }
 
+/**
+ * Whether what this caller is served may be cached for other callers too: only when it cannot
+ * depend on who asks, as with the site's own pages (a public set, a guest), and the guest is not
+ * offered `validate_docs` either.
+ */
+function cacheScopeOf(docSet: DocSet, viewer: Viewer, manages: boolean): CacheScope {
+  return isSharedResponse(docSet.config.access.mode, viewer.user) && !manages ? 'public' : 'private';
+}
+
 async function acquireServer(
   docSet: DocSet,
   options: McpHttpOptions,
   origin: string,
-): Promise<{ pooled: PooledServer; release(): void }> {
+): Promise<{ pooled: PooledServer; cacheScope: CacheScope; release(): void }> {
   const { kit, viewer } = options;
   const scope = { kind: 'web', set: docSet.key } as const;
   const manages = options.validate !== undefined && (await docSet.canManage(viewer));
@@ -196,6 +206,7 @@ async function acquireServer(
   const acquired = pooled;
   return {
     pooled: acquired,
+    cacheScope: cacheScopeOf(docSet, viewer, manages),
     release() {
       if (idle.length < MAX_IDLE_SERVERS) idle.push(acquired);
     },
@@ -204,7 +215,8 @@ async function acquireServer(
 
 /**
  * Answers one request to a set's web MCP endpoint (`POST /{prefix}/mcp`): Streamable HTTP,
- * stateless, JSON responses. Before MCP runs it refuses a foreign `Origin` or `Host` (403), any
+ * stateless, JSON responses, for clients of protocol 2026-07-28 (per-request `_meta`, caching
+ * hints: `public` only for a guest of a public set) and of the initialize-based revisions alike. Before MCP runs it refuses a foreign `Origin` or `Host` (403), any
  * method but POST (405), a body over the limit (413) and a caller the set does not admit (401 for
  * a guest, 403 for a signed-in user). Then a server built for this kind of caller answers (reused
  * across requests), so `tools/list` shows exactly the tools they may use, and access is checked
@@ -254,10 +266,14 @@ export async function handleMcpHttpRequest(request: Request, options: McpHttpOpt
 
   // A server built for this kind of caller (same tools offered), now acting for this viewer alone
   // until it answers.
-  const { pooled, release } = await acquireServer(docSet, options, options.origin ?? new URL(request.url).origin);
+  const { pooled, cacheScope, release } = await acquireServer(
+    docSet,
+    options,
+    options.origin ?? new URL(request.url).origin,
+  );
   let response: Response;
   try {
-    response = await pooled.transport.handle(request, parsedBody);
+    response = await pooled.transport.handle(request, parsedBody, { cacheScope });
   } catch (error) {
     await pooled.server.close();
     throw error;

@@ -10,12 +10,35 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CacheScope,
+  discoverReply,
+  isModernMethod,
+  isModernRequest,
+  type ModernReply,
+  methodNotFound,
+  modernError,
+  modernReply,
+  refuseModernMessage,
+  type ServerDescription,
+} from './modern.js';
 
 /** One HTTP request's JSON-RPC requests, answered once every one has its response. */
 interface Exchange {
   ids: RequestId[];
   responses: Map<RequestId, JSONRPCMessage>;
   resolve(response: Response): void;
+  /** Set for a request of the modern revision (one per POST): its method and cache scope. */
+  modern?: { method: string; cacheScope: CacheScope };
+}
+
+/** What {@link StatelessJsonTransport.handle} needs to know about the caller. */
+export interface HandleOptions {
+  /**
+   * Whether results may be shared between callers, for the modern revision's caching hints.
+   * Default: `private`.
+   */
+  cacheScope?: CacheScope;
 }
 
 const encoder = new TextEncoder();
@@ -35,6 +58,10 @@ export function jsonResponse(status: number, value: unknown, headers: Record<str
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return jsonResponse(status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+function replyResponse(reply: ModernReply): Response {
+  return jsonResponse(reply.status, reply.body);
 }
 
 /**
@@ -62,6 +89,10 @@ function isResponse(message: JSONRPCMessage): boolean {
  * unsupported `MCP-Protocol-Version`, 202 for notifications and responses only, and otherwise the
  * responses as one JSON body (an array for a batch). Messages the server sends besides responses
  * (notifications, requests to the client) have no stream to go to and are dropped, as there.
+ *
+ * A POST of the 2026-07-28 revision (see `modern.ts`) is answered by that revision's rules instead:
+ * one message per POST, headers checked against the body, `server/discover` answered here, methods
+ * the revision removed or the server lacks refused with 404, and results shaped for it.
  */
 export class StatelessJsonTransport implements Transport {
   onmessage?: Transport['onmessage'];
@@ -74,6 +105,8 @@ export class StatelessJsonTransport implements Transport {
    * per call, a fifth of what the SDK spends on one.
    */
   deliverRequest?: (message: JSONRPCRequest, extra: MessageExtraInfo) => void;
+  /** The server's identity, capabilities and instructions, for `server/discover` (set on connect). */
+  description?: ServerDescription;
 
   private exchange: Exchange | null = null;
   private closed = false;
@@ -98,6 +131,13 @@ export class StatelessJsonTransport implements Transport {
     exchange.responses.set(id, message);
     if (exchange.responses.size < exchange.ids.length) return;
     this.exchange = null;
+    if (exchange.modern) {
+      const { method, cacheScope } = exchange.modern;
+      exchange.resolve(
+        replyResponse(modernReply(method, message as unknown as Record<string, unknown>, this.description, cacheScope)),
+      );
+      return;
+    }
     const body =
       exchange.ids.length === 1 ? exchange.responses.get(id) : exchange.ids.map((each) => exchange.responses.get(each));
     exchange.resolve(jsonResponse(200, body));
@@ -107,7 +147,7 @@ export class StatelessJsonTransport implements Transport {
    * Answers one POST whose body is already read and parsed. The caller makes sure only one request
    * is under way per transport (the server it is connected to acts for one caller at a time).
    */
-  handle(request: { url: string; headers: Headers }, body: unknown): Promise<Response> {
+  handle(request: { url: string; headers: Headers }, body: unknown, options: HandleOptions = {}): Promise<Response> {
     if (this.closed) return Promise.resolve(jsonRpcError(404, -32001, 'Session not found'));
     if (this.exchange) throw new Error('StatelessJsonTransport carries one request at a time; this one is busy.');
     const { headers } = request;
@@ -123,6 +163,7 @@ export class StatelessJsonTransport implements Transport {
         jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'),
       );
     }
+    if (isModernRequest(headers, body)) return this.handleModern(request, body, options.cacheScope ?? 'private');
     if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
       return Promise.resolve(
         jsonRpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`),
@@ -169,6 +210,45 @@ export class StatelessJsonTransport implements Transport {
     return new Promise<Response>((resolve) => {
       this.exchange = { ids, responses: new Map(), resolve };
       messages.forEach(deliver);
+    });
+  }
+
+  private handleModern(
+    request: { url: string; headers: Headers },
+    body: unknown,
+    cacheScope: CacheScope,
+  ): Promise<Response> {
+    if (Array.isArray(body)) {
+      return Promise.resolve(
+        replyResponse(modernError(400, -32600, 'Invalid Request: send one JSON-RPC message per POST, not a batch.')),
+      );
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(body);
+    if (!parsed.success) {
+      return Promise.resolve(replyResponse(modernError(400, -32700, 'Parse error: Invalid JSON-RPC message')));
+    }
+    const message = parsed.data;
+    if (!('method' in message)) {
+      return Promise.resolve(
+        replyResponse(modernError(400, -32600, 'Invalid Request: a client sends requests and notifications only.')),
+      );
+    }
+    const refused = refuseModernMessage(request.headers, message);
+    if (refused) return Promise.resolve(replyResponse(refused));
+    const extra: MessageExtraInfo = { requestInfo: new LazyRequestInfo(request) };
+    if (!isRequest(message)) {
+      this.onmessage?.(message, extra);
+      return Promise.resolve(new Response(null, { status: 202 }));
+    }
+    const { id, method } = message;
+    if (!isModernMethod(method)) return Promise.resolve(replyResponse(methodNotFound(id, method)));
+    if (method === 'server/discover') {
+      return Promise.resolve(replyResponse(discoverReply(id, this.description, cacheScope)));
+    }
+    return new Promise<Response>((resolve) => {
+      this.exchange = { ids: [id], responses: new Map(), resolve, modern: { method, cacheScope } };
+      if (this.deliverRequest) this.deliverRequest(message, extra);
+      else this.onmessage?.(message, extra);
     });
   }
 }

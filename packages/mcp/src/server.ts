@@ -20,6 +20,13 @@ import { registerTools } from './tools.js';
 /** Name and version the server reports in `initialize`. */
 export const MCP_SERVER_INFO = { name: 'kit', title: 'Kit docs', version: '3.0.0' } as const;
 
+/**
+ * What every Kit server offers, as `server/discover` reports it. No `listChanged`: a server's offer
+ * is fixed once built and no list-change notification is ever sent (the SDK still adds the flag to
+ * what `initialize` reports, which stays as it was for clients of earlier revisions).
+ */
+const SERVER_CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
+
 export interface CreateMcpServerOptions {
   kit: Kit;
   /** `{ kind: 'local' }`: every set, `set` argument on the tools. `{ kind: 'web', set }`: that set only. */
@@ -101,13 +108,13 @@ const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
 class KitMcpServer extends McpServer {
   constructor(
-    instructions: string,
+    private readonly instructions: string,
     private readonly context: McpContext,
     private readonly transportName: 'stdio' | 'http',
   ) {
     super(MCP_SERVER_INFO, {
       instructions,
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      capabilities: SERVER_CAPABILITIES,
       jsonSchemaValidator: sharedJsonSchemaValidator,
       // Kit's arguments are a handful of flat fields; anything larger is not a real call.
       maxToolInputElements: 1000,
@@ -118,11 +125,18 @@ class KitMcpServer extends McpServer {
     observeToolCalls(transport, this.context, this.transportName);
     const observe = transport.onmessage;
     await super.connect(transport);
+    if (!(transport instanceof StatelessJsonTransport)) return;
+    // For `server/discover` of the 2026-07-28 revision, which the SDK does not know.
+    transport.description = {
+      serverInfo: MCP_SERVER_INFO,
+      capabilities: SERVER_CAPABILITIES,
+      instructions: this.instructions,
+    };
     // The SDK's message handler sniffs every message against the response schemas before it
     // dispatches a request. The web transport knows a request when it sees one, so it hands
     // requests to the dispatch itself (after the same observer); other messages take the usual way.
     const dispatch = (this.server as unknown as { _onrequest?: unknown })._onrequest;
-    if (transport instanceof StatelessJsonTransport && typeof dispatch === 'function') {
+    if (typeof dispatch === 'function') {
       transport.deliverRequest = (message: JSONRPCRequest, extra: MessageExtraInfo) => {
         observe?.(message, extra);
         dispatch.call(this.server, message, extra);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AccessMode, Gate, Gates } from '../config/types.js';
 import type { Visibility } from '../model/types.js';
-import { canAsk, canManage, decideAccess, isSignedIn, visibilityOf } from './access.js';
+import { canAsk, canManage, decideAccess, isSharedResponse, isSignedIn, visibilityOf } from './access.js';
 
 const member = { id: 1, name: 'Taylor' };
 const users = { guest: null, member } as const;
@@ -163,5 +163,15 @@ describe('the local operator', () => {
       });
       expect(decision.allowed).toBe(true);
     }
+  });
+});
+
+describe('shared (cacheable) responses', () => {
+  it('are only those of a public set read by a guest', () => {
+    expect(isSharedResponse('public', null)).toBe(true);
+    expect(isSharedResponse('public', undefined)).toBe(true);
+    expect(isSharedResponse('public', { id: 0 })).toBe(false);
+    expect(isSharedResponse('auth', null)).toBe(false);
+    expect(isSharedResponse('gate', { id: 1 })).toBe(false);
   });
 });

@@ -32,6 +32,15 @@ export function isSignedIn(user: KitUser | null | undefined): boolean {
 }
 
 /**
+ * Whether a response may be shared between callers (HTTP caches, MCP `cacheScope: public`): only
+ * when it cannot depend on who asks, which means a public set read by a guest. Anything a
+ * signed-in user or a member of an `auth`/`gate` set receives is private to them.
+ */
+export function isSharedResponse(mode: AccessMode, user: KitUser | null | undefined): boolean {
+  return mode === 'public' && !isSignedIn(user);
+}
+
+/**
  * Reads a `visibility` value the way the manifest rules say: `public` (trimmed, case-insensitive)
  * or absent is public, any other value is private, so a typo never publishes private content.
  *
