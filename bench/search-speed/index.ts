@@ -87,7 +87,7 @@ console.log(
 console.log(
   `  client index                ${kb(report.bytes)} raw, ${kb(report.gzipBytes)} gzipped (budget ${report.budgetKb} KB, ${report.overBudget ? 'OVER' : 'within'}); per 1,000 sections ${kb(report.bytes * perThousand)} raw, ${kb(report.gzipBytes * perThousand)} gzipped; leads ${report.leadChars} chars`,
 );
-console.log(`  client index load (parse)   ${ms(parseClient)}`);
+console.log(`  client index load + model   ${ms(parseClient)}`);
 for (const [name, samples] of [
   ['server search', serverSmall],
   ['queryClientIndex (browser)', browserSmall],

@@ -14,7 +14,9 @@ export interface ServerSearchOptions {
 /**
  * The `server` search driver: a BM25F ranker over page title, heading path, description and
  * body, with Porter stemming, prefix matching of the word being typed and one- or two-edit typo
- * tolerance. Indexes live in memory, one per (set, version, locale, audience).
+ * tolerance, whose first pages are reordered by a semantic match learned from the set itself
+ * (latent semantic analysis, see `engine/semantic.ts`). Indexes live in memory, one per (set,
+ * version, locale, audience).
  *
  * @example
  * const search = createServerSearch();

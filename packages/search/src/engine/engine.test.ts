@@ -184,6 +184,23 @@ describe('makeSnippet', () => {
     expect(hit!.snippet).toContain('Retrying failed jobs');
   });
 
+  it('finds whole words only, next to accented letters and in texts whose lowercase is longer', () => {
+    const filler = 'Filler words about nothing in particular. '.repeat(20);
+    const texts = [
+      // `jobé` is not the word `job`: matched inside such words, the first line would win the window.
+      `${filler}Retryé failedé jobé stay unmatched. ${filler}Retry a failed JOB here. ${filler}`,
+      // `İ` lowercases to two characters, which would shift positions found in the lowercase.
+      `${'İ '.repeat(60)}${filler}Retrying failed jobs: a failed job is retried. ${filler}`,
+    ];
+    for (const text of texts) {
+      const index = buildEngineIndex([{ ...sections[0]!, text }]);
+      const outcome = rankSections(index, 'retry failed job', 8);
+      const [hit] = toSearchHits(index, outcome);
+      expect(hit!.snippet).toBe(makeSnippet(text, outcome.matchedTerms));
+      expect(hit!.snippet).toMatch(/Retry(ing)? a? ?failed/);
+    }
+  });
+
   it('returns a short text whole', () => {
     expect(makeSnippet('  Short\n text. ', new Set())).toBe('Short text.');
   });

@@ -16,11 +16,24 @@ function surfacesOf(index: EngineIndex, term: number): string[] {
 }
 
 const ASCII_WORD = /^[a-z0-9]+$/;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+/** Whether the UTF-16 unit at `at` belongs to a word (as `tokenize` reads words); false outside the text. */
+function isWordChar(text: string, at: number): boolean {
+  if (at < 0 || at >= text.length) return false;
+  const code = text.charCodeAt(at);
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+  // A surrogate half stands for a letter of another plane as often as not: read the whole code point.
+  const start = code >= 0xdc00 && code <= 0xdfff && at > 0 ? at - 1 : at;
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(start)!));
+}
 
 /**
- * Finds the matched words of long section texts with one native regular expression of their
- * written forms instead of tokenizing and stemming every word of every hit's text. Only for plain
- * ASCII forms, whose lowercase is the form; otherwise snippets tokenize.
+ * Finds the matched words of long section texts by searching the lowercased text for each of their
+ * written forms (native substring search) and keeping whole words, instead of tokenizing and
+ * stemming every word of every hit's text. Only for plain ASCII forms, whose lowercase is the
+ * form; otherwise snippets tokenize. No per-query regular expression is compiled: a new one costs
+ * more than the search itself on the first texts it reads.
  */
 function locatorFor(index: EngineIndex, terms: ReadonlySet<string>): MatchLocator | undefined {
   const termOfSurface = new Map<string, string>();
@@ -33,14 +46,21 @@ function locatorFor(index: EngineIndex, terms: ReadonlySet<string>): MatchLocato
     }
   }
   if (termOfSurface.size === 0) return undefined;
-  const alternatives = [...termOfSurface.keys()].sort((a, b) => b.length - a.length).join('|');
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])(?:${alternatives})(?![\\p{L}\\p{N}\\p{M}])`, 'giu');
-  return (text) =>
-    Array.from(text.matchAll(pattern), (match) => ({
-      term: termOfSurface.get(match[0].toLowerCase())!,
-      start: match.index,
-      end: match.index + match[0].length,
-    }));
+  const surfaces = [...termOfSurface];
+  return (text) => {
+    const lower = text.toLowerCase();
+    // A few characters lowercase to two (`İ`): offsets would shift, so such texts tokenize.
+    if (lower.length !== text.length) return undefined;
+    const found: Array<{ term: string; start: number; end: number }> = [];
+    for (const [surface, term] of surfaces) {
+      for (let at = lower.indexOf(surface); at !== -1; at = lower.indexOf(surface, at + 1)) {
+        const end = at + surface.length;
+        if (!isWordChar(lower, at - 1) && !isWordChar(lower, end)) found.push({ term, start: at, end });
+      }
+    }
+    // Whole words never overlap, so their order is the order of their starts.
+    return found.sort((a, b) => a.start - b.start);
+  };
 }
 
 /** Turns ranked sections into the specification's result items; `texts` (by section) overrides stored texts for snippets. */

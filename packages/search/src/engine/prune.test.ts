@@ -96,7 +96,7 @@ describe('pruned ranking', () => {
 
   it('agrees with exhaustive scoring under other weights too', () => {
     const index = buildEngineIndex(generatedCorpus(150, 3));
-    const params = { ...DEFAULT_RANKING, title: 9, page: 1.5, bBody: 0.3, k1: 2 };
+    const params = { ...DEFAULT_RANKING, title: 9, page: 1.5, spread: 0.5, bBody: 0.3, k1: 2 };
     for (const query of generatedQueries(60, 5)) {
       expect(rankSections(index, query, 8, params).hits).toEqual(
         rankSections(index, query, 8, params, { exhaustive: true }).hits,

@@ -1,6 +1,8 @@
 import { analyzeQuery, type QueryWord } from '../text/analyze.js';
 import { relatedTerms } from '../text/related.js';
 import { expand } from './expand.js';
+import { MAX_SEARCH_LIMIT } from './limit.js';
+import { type SemanticModel, semanticModelOf } from './semantic.js';
 import type { EngineIndex } from './types.js';
 
 /** BM25F weights. One object so the quality benchmark can tune them on its tuning split. */
@@ -39,6 +41,12 @@ export interface RankingParams {
    * moves up among the results without displacing the best match; 0 turns it off.
    */
   titleCoverage: number;
+  /**
+   * Weight of the semantic match (see `semantic.ts`): the cosine between the query's and a page's
+   * latent vectors, in units of the best result's score, added to the pages the words ranked first
+   * so that among them the page about the question's subject wins; 0 turns it off.
+   */
+  semantic: number;
 }
 
 export const DEFAULT_RANKING: RankingParams = {
@@ -60,6 +68,7 @@ export const DEFAULT_RANKING: RankingParams = {
   related: 0.6,
   part: 0.5,
   titleCoverage: 0.5,
+  semantic: 0.3,
 };
 
 /** One ranked section: the best of its page. */
@@ -87,6 +96,11 @@ export interface RankOptions {
  * the first results are the same whatever `limit` asks for (up to it).
  */
 const TITLE_COVERAGE_POOL = 10;
+/**
+ * Pages the semantic match reorders: the most any search returns, so the first results are the
+ * same whatever `limit` asks for.
+ */
+const SEMANTIC_POOL = MAX_SEARCH_LIMIT;
 const EMPTY_IDS = new Uint32Array(0);
 const EMPTY_TFS = new Uint16Array(0);
 const NO_PAGE = 0xffffffff;
@@ -97,11 +111,20 @@ const EAGER_PAGES = 32;
  * scores they bound) can never prune a page that would have made the results.
  */
 const BOUND_SLACK = 1 + 1e-9;
+/**
+ * Query words whose per-page bounds are kept for stopping a page's exact scoring early, and
+ * cursors whose presence on a page is remembered so that scoring skips the absent ones; a query
+ * with more still ranks the same, only without these shortcuts for the words past it.
+ */
+const TRACKED_GROUPS = 32;
+const TRACKED_CURSORS = 32;
 
 /** Where one term's four posting lists stand while pages are visited in order. */
 interface TermCursor {
   term: number;
   share: number;
+  /** Bit of the cursor in a page's presence mask (`TRACKED_CURSORS` or more: not tracked). */
+  bit: number;
   bodyIds: Uint32Array;
   bodyTfs: Uint16Array;
   bodyAt: number;
@@ -119,6 +142,8 @@ interface TermCursor {
 /** One query word: the index terms it stands for (exact, prefix, typo, related), scored as their best. */
 interface WordGroup {
   cursors: TermCursor[];
+  /** The most the word can add to any page's score (from the impacts of its terms). */
+  reach: number;
 }
 
 /** A 32-bit float at least `value` (plus slack for the sums it is later part of). */
@@ -169,6 +194,8 @@ class Ranker {
   private readonly impactPages: Uint32Array[];
   private readonly impactSection: Float32Array[];
   private readonly impactPage: Float32Array[];
+  /** Per term: the most its impacts add to any page's bound at share 1. */
+  private readonly termMax: Float64Array;
   /** Per-page scratch of a query's first phase. */
   private readonly bound: Float64Array;
   private readonly wordSection: Float64Array;
@@ -176,6 +203,14 @@ class Ranker {
   private readonly candidates: Uint32Array;
   private readonly wordPages: Uint32Array;
   private readonly pageNorm: Float64Array;
+  /**
+   * Field weight over length normalization, per section (body, heading path) and per page (title,
+   * description): what one occurrence adds, computed once instead of per posting.
+   */
+  private readonly bodyUnit: Float64Array;
+  private readonly headUnit: Float64Array;
+  private readonly titleUnit: Float64Array;
+  private readonly descUnit: Float64Array;
   private readonly avg: { body: number; head: number; title: number; desc: number };
   private readonly acc: Float64Array;
   private readonly touched: Int32Array;
@@ -185,6 +220,12 @@ class Ranker {
   private pageTf = 0;
   /** Set by `scoreWord`: the word's best section score on the page. */
   private wordBest = 0;
+  /** Best section total so far on the current page. */
+  private runningBest = 0;
+  /** Per page and tracked word: the word's bound on the page (`TRACKED_GROUPS` slots a page). */
+  private readonly groupBound: Float64Array;
+  /** Per page: which tracked cursors have postings on it (filled in by `boundPages`). */
+  private readonly presence: Uint32Array;
   private readonly word: Float64Array;
   private readonly wordMark: Uint8Array;
   private readonly wordList: Int32Array;
@@ -193,6 +234,8 @@ class Ranker {
   private readonly totalMark: Uint8Array;
   private readonly totalList: Int32Array;
   private totalCount = 0;
+  /** The index's latent vectors, when `params.semantic` asks for them. */
+  private readonly model: SemanticModel | null;
 
   constructor(
     private readonly index: EngineIndex,
@@ -216,6 +259,23 @@ class Ranker {
     for (let s = 0; s < sectionCount; s++) pageLen[index.sectionPage[s]!]! += index.bodyLen[s]! + index.headLen[s]!;
     const avgPage = pageCount ? pageLen.reduce((a, b) => a + b, 0) / pageCount || 1 : 1;
     this.pageNorm = pageLen.map((length) => 1 - params.bBody + (params.bBody * length) / avgPage);
+    const { avg } = this;
+    this.bodyUnit = Float64Array.from(
+      index.bodyLen,
+      (length) => params.body / (1 - params.bBody + (params.bBody * length) / avg.body),
+    );
+    this.headUnit = Float64Array.from(
+      index.headLen,
+      (length) => params.head / (1 - params.bHead + (params.bHead * length) / avg.head),
+    );
+    this.titleUnit = Float64Array.from(
+      index.titleLen,
+      (length) => params.title / (1 - params.bTitle + (params.bTitle * length) / avg.title),
+    );
+    this.descUnit = Float64Array.from(
+      index.descLen,
+      (length) => params.desc / (1 - params.bDesc + (params.bDesc * length) / avg.desc),
+    );
     this.acc = new Float64Array(maxSections);
     this.touched = new Int32Array(maxSections);
     this.word = new Float64Array(maxSections);
@@ -230,6 +290,9 @@ class Ranker {
     this.wordPage = new Float64Array(pageCount);
     this.candidates = new Uint32Array(pageCount);
     this.wordPages = new Uint32Array(pageCount);
+    this.groupBound = new Float64Array(pageCount * TRACKED_GROUPS);
+    this.presence = new Uint32Array(pageCount);
+    this.model = params.semantic > 0 ? semanticModelOf(index) : null;
 
     const termCount = index.terms.length;
     this.idfSection = new Float64Array(termCount);
@@ -237,6 +300,8 @@ class Ranker {
     this.impactPages = new Array(termCount);
     this.impactSection = new Array(termCount);
     this.impactPage = new Array(termCount);
+    this.termMax = new Float64Array(termCount);
+    const sectionWeight = params.section + params.spread;
     const k1 = params.k1;
     // A term meets each page at most once, so page-sized buffers hold any term's pages.
     const seenPages = new Uint32Array(pageCount);
@@ -279,6 +344,12 @@ class Ranker {
       }
       this.impactSection[term] = sectionImpact;
       this.impactPage[term] = pageImpact;
+      let most = 0;
+      for (let i = 0; i < pages; i++) {
+        const value = sectionWeight * sectionImpact[i]! + params.page * pageImpact[i]!;
+        if (value > most) most = value;
+      }
+      this.termMax[term] = most;
     }
   }
 
@@ -292,6 +363,7 @@ class Ranker {
     return {
       term,
       share,
+      bit: TRACKED_CURSORS,
       bodyIds: body.ids[term] ?? EMPTY_IDS,
       bodyTfs: body.tfs[term] ?? EMPTY_TFS,
       bodyAt: 0,
@@ -329,7 +401,7 @@ class Ranker {
    * title and description add to each section in `whole`, and the page's own count in `pageTf`.
    */
   private accumulate(cursor: TermCursor, page: number, start: number, count: number): void {
-    const { index, params, acc, touched, avg } = this;
+    const { params, acc, touched, bodyUnit, headUnit } = this;
     const end = start + count;
     let touchedCount = 0;
     let raw = 0;
@@ -340,7 +412,7 @@ class Ranker {
       const local = section - start;
       const tf = cursor.bodyTfs[at]!;
       if (acc[local] === 0) touched[touchedCount++] = local;
-      acc[local]! += (params.body * tf) / (1 - params.bBody + (params.bBody * index.bodyLen[section]!) / avg.body);
+      acc[local]! += bodyUnit[section]! * tf;
       raw += params.body * tf;
     }
     cursor.bodyAt = at;
@@ -351,7 +423,7 @@ class Ranker {
       const local = section - start;
       const tf = cursor.headTfs[at]!;
       if (acc[local] === 0) touched[touchedCount++] = local;
-      acc[local]! += (params.head * tf) / (1 - params.bHead + (params.bHead * index.headLen[section]!) / avg.head);
+      acc[local]! += headUnit[section]! * tf;
       raw += params.head * tf;
     }
     cursor.headAt = at;
@@ -361,16 +433,13 @@ class Ranker {
     let whole = 0;
     at = seek(cursor.titleIds, cursor.titleAt, page);
     if (at < cursor.titleIds.length && cursor.titleIds[at] === page) {
-      whole +=
-        (params.title * cursor.titleTfs[at]!) /
-        (1 - params.bTitle + (params.bTitle * index.titleLen[page]!) / avg.title);
+      whole += this.titleUnit[page]! * cursor.titleTfs[at]!;
       at++;
     }
     cursor.titleAt = at;
     at = seek(cursor.descIds, cursor.descAt, page);
     if (at < cursor.descIds.length && cursor.descIds[at] === page) {
-      whole +=
-        (params.desc * cursor.descTfs[at]!) / (1 - params.bDesc + (params.bDesc * index.descLen[page]!) / avg.desc);
+      whole += this.descUnit[page]! * cursor.descTfs[at]!;
       at++;
     }
     cursor.descAt = at;
@@ -394,9 +463,13 @@ class Ranker {
   private scoreWord(group: WordGroup, page: number, start: number, count: number): number {
     const { acc, touched, params } = this;
     const k1 = params.k1;
+    const present = this.presence[page]!;
     let pageWord = 0;
     this.wordCount = 0;
     for (const cursor of group.cursors) {
+      // A tracked cursor without postings on the page adds nothing; its lists are read from where
+      // they stand when a later page needs them.
+      if (cursor.bit < TRACKED_CURSORS && (present & (1 << cursor.bit)) === 0) continue;
       this.accumulate(cursor, page, start, count);
       const whole = this.whole;
       const touchedCount = this.touchedCount;
@@ -427,6 +500,7 @@ class Ranker {
         this.totalList[this.totalCount++] = local;
       }
       this.total[local]! += this.word[local]!;
+      if (this.total[local]! > this.runningBest) this.runningBest = this.total[local]!;
       this.word[local] = 0;
       this.wordMark[local] = 0;
     }
@@ -456,6 +530,7 @@ class Ranker {
       this.totalMark[local] = 0;
     }
     this.totalCount = 0;
+    this.runningBest = 0;
   }
 
   /** Puts every cursor back at the head of its lists, for a page before the ones read so far. */
@@ -470,21 +545,42 @@ class Ranker {
     }
   }
 
-  /** Exact score of one page: its best section (local index, or -1) and score. */
-  private scorePage(groups: WordGroup[], page: number, forward: boolean): RankedSection | null {
+  /**
+   * Exact score of one page: its best section (local index, or -1) and score. Returns null early,
+   * without finishing, once what the words scored so far plus the bounds of the words left cannot
+   * reach `threshold` (the page could not make the results).
+   */
+  private scorePage(
+    groups: WordGroup[],
+    page: number,
+    forward: boolean,
+    threshold = Number.NEGATIVE_INFINITY,
+  ): RankedSection | null {
     if (!forward) this.rewind(groups);
+    const { params } = this;
     const start = this.index.pageStart[page]!;
     const count = this.index.pageStart[page + 1]! - start;
+    const tracked = groups.length <= TRACKED_GROUPS && threshold > Number.NEGATIVE_INFINITY;
+    const slots = page * TRACKED_GROUPS;
+    let remaining = 0;
+    if (tracked) for (let g = 0; g < groups.length; g++) remaining += this.groupBound[slots + g]!;
     let pageTotal = 0;
     let spread = 0;
-    for (const group of groups) {
-      pageTotal += this.scoreWord(group, page, start, count);
+    for (let g = 0; g < groups.length; g++) {
+      pageTotal += this.scoreWord(groups[g]!, page, start, count);
       spread += this.wordBest;
+      if (!tracked) continue;
+      remaining -= this.groupBound[slots + g]!;
+      const reach =
+        params.section * this.runningBest + params.spread * spread + params.page * pageTotal + Math.max(0, remaining);
+      if (reach * BOUND_SLACK < threshold) {
+        this.clearPage();
+        return null;
+      }
     }
     const best = this.bestSection();
     this.clearPage();
     if (best.local < 0) return null;
-    const { params } = this;
     return {
       section: start + best.local,
       score: params.section * best.total + params.spread * spread + params.page * pageTotal,
@@ -500,16 +596,46 @@ class Ranker {
     const { bound, wordSection, wordPage, candidates, wordPages } = this;
     const weight = this.params.page;
     const sectionWeight = this.params.section + this.params.spread;
+    const { groupBound, presence } = this;
+    const tracked = groups.length <= TRACKED_GROUPS;
     let candidateCount = 0;
-    for (const group of groups) {
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      if (group.cursors.length === 1) {
+        // One term: its impacts are the word's, with no best-of-terms to take first.
+        const cursor = group.cursors[0]!;
+        const pages = this.impactPages[cursor.term]!;
+        const sectionImpact = this.impactSection[cursor.term]!;
+        const pageImpact = this.impactPage[cursor.term]!;
+        const sectionShare = sectionWeight * cursor.share;
+        const pageShare = weight * cursor.share;
+        const bit = cursor.bit < TRACKED_CURSORS ? 1 << cursor.bit : 0;
+        for (let i = 0; i < pages.length; i++) {
+          const page = pages[i]!;
+          presence[page]! |= bit;
+          if (bound[page] === 0) {
+            candidates[candidateCount++] = page;
+            if (tracked) {
+              for (let slot = page * TRACKED_GROUPS, end = slot + groups.length; slot < end; slot++)
+                groupBound[slot] = 0;
+            }
+          }
+          const value = sectionShare * sectionImpact[i]! + pageShare * pageImpact[i]!;
+          bound[page]! += value;
+          if (tracked) groupBound[page * TRACKED_GROUPS + g] = value;
+        }
+        continue;
+      }
       let wordCount = 0;
       for (const cursor of group.cursors) {
         const pages = this.impactPages[cursor.term]!;
         const sectionImpact = this.impactSection[cursor.term]!;
         const pageImpact = this.impactPage[cursor.term]!;
         const share = cursor.share;
+        const bit = cursor.bit < TRACKED_CURSORS ? 1 << cursor.bit : 0;
         for (let i = 0; i < pages.length; i++) {
           const page = pages[i]!;
+          presence[page]! |= bit;
           if (wordSection[page] === 0 && wordPage[page] === 0) wordPages[wordCount++] = page;
           const section = share * sectionImpact[i]!;
           const whole = share * pageImpact[i]!;
@@ -519,8 +645,16 @@ class Ranker {
       }
       for (let i = 0; i < wordCount; i++) {
         const page = wordPages[i]!;
-        if (bound[page] === 0) candidates[candidateCount++] = page;
-        bound[page]! += sectionWeight * wordSection[page]! + weight * wordPage[page]!;
+        if (bound[page] === 0) {
+          candidates[candidateCount++] = page;
+          // Slots of earlier queries' words: this query's words the page lacks bound it at 0.
+          if (tracked) {
+            for (let slot = page * TRACKED_GROUPS, end = slot + groups.length; slot < end; slot++) groupBound[slot] = 0;
+          }
+        }
+        const value = sectionWeight * wordSection[page]! + weight * wordPage[page]!;
+        bound[page]! += value;
+        if (tracked) groupBound[page * TRACKED_GROUPS + g] = value;
         wordSection[page] = 0;
         wordPage[page] = 0;
       }
@@ -570,34 +704,62 @@ class Ranker {
         seeds.splice(at, 0, page);
         if (seeds.length > limit) seeds.pop();
       }
+      // All of them are scored, so in page order: each list is read forward once.
+      seeds.sort((a, b) => a - b);
+      this.rewind(groups);
       for (const page of seeds) {
-        offer(this.scorePage(groups, page, false));
+        offer(this.scorePage(groups, page, true));
         bound[page] = Number.NaN; // scored: no comparison keeps it below
       }
       const threshold = () => (top.length === limit ? top[limit - 1]!.score : Number.NEGATIVE_INFINITY);
       const floor = threshold();
-      const rest: number[] = [];
-      for (const page of candidates) if (bound[page]! >= floor) rest.push(page);
-      rest.sort((a, b) => bound[b]! - bound[a]! || a - b);
       // The next best bounds, in bound order, raise the threshold fast; the rest are visited in page
       // order, where reading each term's postings moves forward instead of searching from the head.
-      const eager = Math.min(rest.length, EAGER_PAGES);
-      let at = 0;
-      for (; at < eager; at++) {
-        const page = rest[at]!;
-        // A bound equal to the threshold may still tie it and win on the earlier section.
-        if (bound[page]! < threshold()) break;
-        offer(this.scorePage(groups, page, false));
+      const eager: number[] = [];
+      for (const page of candidates) {
+        const value = bound[page]!;
+        // NaN (scored seeds) fails every comparison.
+        if (!(value >= floor)) continue;
+        if (eager.length === EAGER_PAGES) {
+          const last = eager[EAGER_PAGES - 1]!;
+          if (value < bound[last]! || (value === bound[last]! && page > last)) continue;
+        }
+        let at = eager.length;
+        while (at > 0) {
+          const before = eager[at - 1]!;
+          if (bound[before]! > value || (bound[before]! === value && before < page)) break;
+          at--;
+        }
+        eager.splice(at, 0, page);
+        if (eager.length > EAGER_PAGES) eager.pop();
       }
-      if (at === eager) {
-        const late = rest.slice(eager).filter((page) => bound[page]! >= threshold());
-        late.sort((a, b) => a - b);
+      let stopped = false;
+      for (const page of eager) {
+        // A bound equal to the threshold may still tie it and win on the earlier section.
+        if (bound[page]! < threshold()) {
+          stopped = true;
+          break;
+        }
+        offer(this.scorePage(groups, page, false, threshold()));
+        bound[page] = Number.NaN;
+      }
+      if (!stopped) {
+        let lateCount = 0;
+        const late = this.wordPages; // free after the first phase
+        const rising = threshold();
+        for (const page of candidates) if (bound[page]! >= rising) late[lateCount++] = page;
+        const ordered = late.subarray(0, lateCount).sort();
         this.rewind(groups);
-        for (const page of late) if (bound[page]! >= threshold()) offer(this.scorePage(groups, page, true));
+        for (const page of ordered) {
+          if (bound[page]! >= threshold()) offer(this.scorePage(groups, page, true, threshold()));
+        }
       }
       return top;
     } finally {
-      for (const page of candidates) bound[page] = 0;
+      for (const page of candidates) {
+        bound[page] = 0;
+        this.presence[page] = 0;
+      }
     }
   }
 
@@ -652,6 +814,39 @@ class Ranker {
     return [first, ...rest];
   }
 
+  /**
+   * Reorders hits by their score plus the semantic match of their page: the cosine between the
+   * page's latent vector and the query's (each word's terms weighted by their shares, so one word
+   * weighs as one however many forms it matched), times `params.semantic` and the first hit's score.
+   */
+  semanticRerank(groups: WordGroup[], hits: RankedSection[]): RankedSection[] {
+    const model = this.model;
+    if (!model || hits.length < 2) return hits;
+    const { dims, termVectors, termWeights, pageVectors } = model;
+    const query = new Float64Array(dims);
+    for (const group of groups) {
+      let shares = 0;
+      for (const cursor of group.cursors) shares += cursor.share;
+      for (const cursor of group.cursors) {
+        const weight = (termWeights[cursor.term]! * cursor.share) / shares;
+        if (weight === 0) continue;
+        const base = cursor.term * dims;
+        for (let c = 0; c < dims; c++) query[c]! += weight * termVectors[base + c]!;
+      }
+    }
+    let norm = 0;
+    for (let c = 0; c < dims; c++) norm += query[c]! * query[c]!;
+    if (norm === 0) return hits;
+    const scale = (this.params.semantic * hits[0]!.score) / Math.sqrt(norm);
+    const reranked = hits.map((hit) => {
+      const base = this.index.sectionPage[hit.section]! * dims;
+      let cosine = 0;
+      for (let c = 0; c < dims; c++) cosine += query[c]! * pageVectors[base + c]!;
+      return { section: hit.section, score: hit.score + scale * Math.max(0, cosine) };
+    });
+    return reranked.sort((a, b) => b.score - a.score || a.section - b.section);
+  }
+
   /** Turns query words into groups of the index terms they match, with cursors. */
   groupsOf(query: string, matchedTerms: Set<string>): WordGroup[] {
     const groups: WordGroup[] = [];
@@ -662,17 +857,29 @@ class Ranker {
         matchedTerms.add(this.index.terms[term]!);
         cursors.push(this.cursor(term, share));
       }
-      if (cursors.length > 0) groups.push({ cursors });
+      if (cursors.length > 0) groups.push({ cursors, reach: 0 });
     }
     if (this.params.related > 0) {
       for (const related of relatedTerms(query)) {
         const term = this.index.termId.get(related);
         if (term === undefined || !this.occurs(term)) continue;
         matchedTerms.add(related);
-        groups.push({ cursors: [this.cursor(term, this.params.related)] });
+        groups.push({ cursors: [this.cursor(term, this.params.related)], reach: 0 });
       }
     }
-    return groups;
+    // Words that can add the most first: a page that cannot make the results is then found out
+    // after its first words (see `scorePage`).
+    for (const group of groups) {
+      for (const cursor of group.cursors)
+        group.reach = Math.max(group.reach, cursor.share * this.termMax[cursor.term]!);
+    }
+    const ordered = groups
+      .map((group, at) => ({ group, at }))
+      .sort((a, b) => b.group.reach - a.group.reach || a.at - b.at)
+      .map((entry) => entry.group);
+    let bit = 0;
+    for (const group of ordered) for (const cursor of group.cursors) cursor.bit = bit++;
+    return ordered;
   }
 }
 
@@ -705,7 +912,8 @@ export function prepareRanking(index: EngineIndex, params: RankingParams = DEFAU
  * description and section body, plus a share of the whole page's BM25 score so a section of the
  * page that is about the question wins over a stray mention. Returns the best section of each of
  * the best `limit` pages; after the first, pages whose title the query has move up (see
- * `RankingParams.titleCoverage`).
+ * `RankingParams.titleCoverage`), then the first 20 are reordered by their semantic match (see
+ * `RankingParams.semantic`).
  */
 export function rankSections(
   index: EngineIndex,
@@ -719,7 +927,9 @@ export function rankSections(
   const ranker = rankerFor(index, params);
   const groups = ranker.groupsOf(query, matchedTerms);
   if (groups.length === 0) return { hits: [], matchedTerms };
-  const pool = params.titleCoverage > 0 ? Math.max(limit, TITLE_COVERAGE_POOL) : limit;
+  let pool = limit;
+  if (params.titleCoverage > 0) pool = Math.max(pool, TITLE_COVERAGE_POOL);
+  if (params.semantic > 0) pool = Math.max(pool, SEMANTIC_POOL);
   const hits = ranker.run(groups, pool, options.exhaustive === true);
-  return { hits: ranker.promoteTitles(groups, hits).slice(0, limit), matchedTerms };
+  return { hits: ranker.semanticRerank(groups, ranker.promoteTitles(groups, hits)).slice(0, limit), matchedTerms };
 }

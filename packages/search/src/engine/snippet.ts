@@ -6,8 +6,11 @@ export const SNIPPET_LENGTH = 160;
 /** Characters of a section searched for matched words. */
 const SNIPPET_SCAN_CHARS = 12_000;
 
-/** Where the matched words of a query occur in a text, in order, as `tokenize` would find them. */
-export type MatchLocator = (text: string) => Array<{ term: string; start: number; end: number }>;
+/**
+ * Where the matched words of a query occur in a text, in order, as `tokenize` would find them;
+ * undefined when it cannot tell for this text (snippets then tokenize it).
+ */
+export type MatchLocator = (text: string) => Array<{ term: string; start: number; end: number }> | undefined;
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -33,7 +36,7 @@ export function makeSnippet(
   const clean = collapse(text.length > SNIPPET_SCAN_CHARS ? text.slice(0, SNIPPET_SCAN_CHARS) : text);
   if (clean.length <= maxLength) return clean;
   const budget = maxLength - 2;
-  const hits = locate ? locate(clean) : tokenize(clean).filter((token) => terms.has(token.term));
+  const hits = locate?.(clean) ?? tokenize(clean).filter((token) => terms.has(token.term));
   let start = 0;
   if (hits.length > 0) {
     // Window starting at each hit; keep the one holding the most distinct matched terms.
