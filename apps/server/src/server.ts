@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LoadedKit, loadKit } from '@kit/cli';
+// The subpath, not the package root: the server needs no CLI commands (and none of their libraries).
+import { type LoadedKit, loadKit } from '@kit/cli/load-kit';
 import { type KitEnv, resolveConfig } from '@kit/core';
 import { parseDotenv } from '@kit/core/node';
 import { createKitApp, createRedisRateLimitStore } from '@kit/http-hono';

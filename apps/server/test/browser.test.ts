@@ -312,6 +312,34 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('reads the English interface strings of an Arabic page left to right', async () => {
+    const { page, errors } = await open(`${bilingualHttp.origin}/handbook/ar/setup`);
+    expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+    const title = page.locator('.kit-feedback-title');
+    await title.waitFor({ state: 'visible' });
+    expect(await title.textContent()).toBe('Was this page helpful?');
+    // Where the browser draws the first and the last character: isolated as a left-to-right run, the
+    // question mark sits right of the "W"; left to the page's direction it would jump to the left
+    // end ("?Was this page helpful").
+    const edges = await title.evaluate((heading) => {
+      const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+      const text = walker.nextNode() as Text;
+      const xOf = (index: number) => {
+        const range = document.createRange();
+        range.setStart(text, index);
+        range.setEnd(text, index + 1);
+        return range.getBoundingClientRect().x;
+      };
+      return { first: xOf(0), last: xOf(text.data.length - 1) };
+    });
+    expect(edges.last).toBeGreaterThan(edges.first);
+    // The heading itself still follows the page: it starts at the right edge of the article.
+    const heading = (await title.boundingBox())!;
+    const article = (await page.locator('.kit-article').boundingBox())!;
+    expect(heading.x + heading.width).toBeGreaterThan(article.x + article.width - 80);
+    expect(errors).toEqual([]);
+  });
+
   it('has no serious accessibility violation on the 404 page', async () => {
     const { page } = await open(`${referenceHttp.origin}/laravel/no-such-page`);
     expect(await page.locator('.kit-notfound').count()).toBe(1);

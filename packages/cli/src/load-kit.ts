@@ -13,7 +13,7 @@ import {
   type SearchDriver,
   type SearchDriverEntry,
 } from '@kit/core';
-import { loadConfig } from '@kit/core/node';
+import { loadConfig, projectCacheDir } from '@kit/core/node';
 import { createNodeRenderer } from '@kit/render/node';
 import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from '@kit/search';
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
@@ -52,7 +52,8 @@ export interface LoadedKit extends Kit {
  * for repository sets, `createDbSource` over `openDatabase` for database sets, one database per
  * named connection), one renderer, the search driver `search.driver` names (built-ins plus the
  * config's `searchDrivers`, registered through the search registry while the kit lives), and
- * `createKit`. Every CLI command, the local MCP server and `kit serve` start here.
+ * `createKit`. Every CLI command, the local MCP server and `kit serve` start here. A host
+ * application imports it alone from `@kit/cli/load-kit`, without the commands and their libraries.
  *
  * @example
  * const kit = await loadKit({ cwd: '/path/to/project' });
@@ -149,6 +150,7 @@ async function createSource(
       setKey: setConfig.key,
       git: options.git !== false,
       watch: options.watch === true,
+      cacheDir: projectCacheDir(config.root),
     });
   }
   // Loaded only for database sets: drizzle and the database drivers stay out of repository projects.

@@ -4,6 +4,7 @@ import {
   createMemoryRateLimitStore,
   type DocSet,
   isKitError,
+  isSharedResponse,
   type Kit,
   KitError,
   mcpEndpointPath,
@@ -16,6 +17,7 @@ import {
   schemaNames,
   type Viewer,
 } from '@kit/core';
+import { projectCacheDir } from '@kit/core/node';
 import type { McpHttpOptions } from '@kit/mcp';
 import { renderNotFoundPage, renderReaderPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
@@ -48,6 +50,11 @@ export interface KitAppOptions {
   origin?: string;
   /** Extra HTML injected before `</body>` of every page (the CLI's live-reload script). */
   injectHtml?: string;
+  /**
+   * Where the built reader script and stylesheet are kept between runs, so a restart with unchanged
+   * reader sources does not build them again. Default `<root>/.kit/cache`; null keeps nothing on disk.
+   */
+  cacheDir?: string | null;
 }
 
 type Env = { Variables: KitVariables };
@@ -73,7 +80,8 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const { kit } = options;
   const rateLimits = options.rateLimitStore ?? createMemoryRateLimitStore();
   const app = new Hono<Env>();
-  const assets = loadAssets();
+  const cacheDir = options.cacheDir === undefined ? projectCacheDir(kit.config.root) : options.cacheDir;
+  const assets = loadAssets(cacheDir);
 
   app.use('*', userResolution(kit));
   const compressor = compress();
@@ -349,9 +357,10 @@ function loadMcp(): Promise<typeof import('@kit/mcp')> {
   return mcpModule;
 }
 
-function loadAssets(): Promise<ReaderAssets> {
+function loadAssets(cacheDir: string | null): Promise<ReaderAssets> {
   return readerAssets({
     clientSearch: { module: '@kit/search/client', resolveDir: new URL('.', import.meta.url).pathname },
+    ...(cacheDir ? { cacheDir } : {}),
   });
 }
 
@@ -399,7 +408,7 @@ export function viewerFor(c: Context): Viewer {
 
 /** A response depends on who asks unless the set is public and the reader is a guest. */
 function isPrivateFor(set: DocSet, c: Context): boolean {
-  return set.config.access.mode !== 'public' || currentUser(c) !== null;
+  return !isSharedResponse(set.config.access.mode, currentUser(c));
 }
 
 /** Rate limits count per caller: the user when signed in, else the address. */

@@ -4,4 +4,6 @@
  */
 declare module 'kit:client-search' {
   export const queryClientIndex: import('../src/reader/client-logic.js').ClientIndexQuery | undefined;
+  /** Optional: decodes the index and prepares ranking ahead of the first query. */
+  export const prepareClientIndex: ((serialized: string) => void) | undefined;
 }

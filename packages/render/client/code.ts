@@ -1,4 +1,5 @@
 import type { ReaderClientConfig } from '../src/reader/client-config.js';
+import { setUiText } from './ui-text.js';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -45,7 +46,8 @@ export function initCodeCopy(config: ReaderClientConfig): void {
       const code = pre.querySelector('code') ?? pre;
       if (!(await copyText(code.textContent ?? ''))) return;
       button.dataset.copied = '';
-      button.innerHTML = `${CHECK_ICON}<span>${config.strings.copied}</span>`;
+      button.innerHTML = `${CHECK_ICON}<span></span>`;
+      setUiText(button.querySelector('span')!, config, 'copied');
       button.setAttribute('aria-label', config.strings.copied);
       clearTimeout(reset);
       reset = setTimeout(() => {

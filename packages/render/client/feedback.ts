@@ -1,5 +1,6 @@
 import type { ReaderClientConfig } from '../src/reader/client-config.js';
 import { feedbackPayload } from '../src/reader/client-logic.js';
+import { setUiText } from './ui-text.js';
 
 /**
  * "Was this page helpful?": a yes/no choice opens an optional comment box; sending posts JSON to
@@ -39,9 +40,9 @@ export function initFeedback(config: ReaderClientConfig): void {
       if (!response.ok) throw new Error(`feedback answered ${response.status}`);
       form.hidden = true;
       for (const button of choices) button.disabled = true;
-      status.textContent = config.strings.thanks;
+      setUiText(status, config, 'thanks');
     } catch {
-      status.textContent = config.strings.feedbackFailed;
+      setUiText(status, config, 'feedbackFailed');
     } finally {
       if (submit) submit.disabled = false;
     }

@@ -3,7 +3,7 @@
  * without it; it adds search, the phone drawer, the color toggle, menus, copy buttons, scroll-spy,
  * freshness dots and the feedback widget.
  */
-import { queryClientIndex } from 'kit:client-search';
+import * as clientSearch from 'kit:client-search';
 import { CLIENT_CONFIG_ID, type ReaderClientConfig } from '../src/reader/client-config.js';
 import { initCodeCopy } from './code.js';
 import { initColorMode } from './color-mode.js';
@@ -33,7 +33,7 @@ function start(): void {
     () => initColorMode(config),
     () => initDrawer(),
     () => initSwitchers(),
-    () => initSearch(config, queryClientIndex),
+    () => initSearch(config, clientSearch.queryClientIndex, clientSearch.prepareClientIndex),
     () => initCodeCopy(config),
     () => initTocSpy(),
     () => initFreshness(config),

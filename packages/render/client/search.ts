@@ -7,6 +7,7 @@ import {
   highlightSnippet,
   isSafeUrl,
 } from '../src/reader/client-logic.js';
+import { setUiText } from './ui-text.js';
 
 const LIMIT = 10;
 
@@ -17,13 +18,17 @@ function isTyping(target: EventTarget | null): boolean {
   return element.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName);
 }
 
-export function initSearch(config: ReaderClientConfig, queryClientIndex: ClientIndexQuery | undefined): void {
+export function initSearch(
+  config: ReaderClientConfig,
+  queryClientIndex: ClientIndexQuery | undefined,
+  prepareClientIndex?: (serialized: string) => void,
+): void {
   const dialog = document.getElementById('kit-search') as HTMLDialogElement | null;
   const input = document.getElementById('kit-search-input') as HTMLInputElement | null;
   const list = document.getElementById('kit-search-results') as HTMLUListElement | null;
   const status = dialog?.querySelector<HTMLElement>('.kit-search-status');
   if (!dialog || !input || !list || !status) return;
-  const backend = chooseSearchBackend(config, queryClientIndex);
+  const backend = chooseSearchBackend(config, queryClientIndex, undefined, prepareClientIndex);
   let opener: HTMLElement | null = null;
   let sequence = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -56,7 +61,8 @@ export function initSearch(config: ReaderClientConfig, queryClientIndex: ClientI
       })
       .join('');
     input.setAttribute('aria-expanded', String(hits.length > 0));
-    status.textContent = hits.length ? '' : config.strings.searchNoResults;
+    if (hits.length) status.textContent = '';
+    else setUiText(status, config, 'searchNoResults');
     select(hits.length ? 0 : -1);
   };
 
@@ -69,17 +75,18 @@ export function initSearch(config: ReaderClientConfig, queryClientIndex: ClientI
       return;
     }
     if (!backend) {
-      status.textContent = config.strings.searchUnavailable;
+      setUiText(status, config, 'searchUnavailable');
       return;
     }
-    status.textContent = list.childElementCount ? '' : config.strings.searchLoading;
+    if (list.childElementCount) status.textContent = '';
+    else setUiText(status, config, 'searchLoading');
     try {
       const hits = await backend(query.trim(), LIMIT);
       if (mine === sequence) render(hits, query);
     } catch {
       if (mine === sequence) {
         list.innerHTML = '';
-        status.textContent = config.strings.searchUnavailable;
+        setUiText(status, config, 'searchUnavailable');
       }
     }
   };
@@ -88,6 +95,7 @@ export function initSearch(config: ReaderClientConfig, queryClientIndex: ClientI
     if (dialog.open) return;
     opener = document.activeElement as HTMLElement | null;
     dialog.showModal();
+    backend?.prepare?.();
     if (query !== undefined) input.value = query;
     input.focus();
     input.select();

@@ -19,9 +19,9 @@ import {
   parseManifestText,
   parsePageFile,
 } from '@kit/core';
-import { type FSWatcher, watch as watchFolder } from 'chokidar';
-import { type GitLocation, historyFingerprint, type LastChange, locateGitRepository, readLastChanges } from './git.js';
+import { createGitHistory, type GitHistory, type LastChange } from './git.js';
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
+import { type FolderWatcher, watchFolder } from './watch.js';
 
 /** Options of {@link createFsSource}. */
 export interface FsSourceOptions {
@@ -39,6 +39,12 @@ export interface FsSourceOptions {
    * @default false
    */
   watch?: boolean;
+  /**
+   * A folder to keep what is slow to find out between runs: the git history of the set, keyed by
+   * the repository's state, so a restart without new commits starts no `git` process. The CLI
+   * and the reference server pass `<project>/.kit/cache`.
+   */
+  cacheDir?: string;
 }
 
 /** A repository set's content source. */
@@ -74,9 +80,11 @@ interface PageFileRef {
  *
  * Pages are cached in memory by file modification time and size, so listing a version twice reads
  * only files that changed. Where the folder is in a git repository, each page carries its last
- * change (one `git log` for the whole folder) and, when the manifest names a repository, an edit
- * link of the shape `{docsUrl}/edit/{branch}/{docsPath}/{file}`. With `watch: true` the folder is
- * watched (chokidar) and every change is told to `watch()` listeners.
+ * change (one `git log` for the whole folder, kept in `cacheDir` between runs) as its provenance
+ * and update date; outside git a page has neither. When the manifest names a repository, pages
+ * carry an edit link of the shape `{docsUrl}/edit/{branch}/{docsPath}/{file}`. With `watch: true`
+ * the folder is watched (one system watch per folder) and every change is told to `watch()`
+ * listeners.
  *
  * @example
  * const source = createFsSource({ root: 'docs', setKey: 'docs', watch: process.env.NODE_ENV !== 'production' });
@@ -97,9 +105,8 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   const listeners = new Set<(change: ContentChange) => void>();
   let manifestState: ManifestState | null = null;
   let realRootPromise: Promise<string | null> | null = null;
-  let gitLocation: Promise<GitLocation | null> | null = null;
-  let history: { fingerprint: string; changes: Promise<Map<string, LastChange>> } | null = null;
-  let watcher: FSWatcher | null = null;
+  let gitHistory: GitHistory | null = null;
+  let watcher: FolderWatcher | null = null;
   let closed = false;
   let watchProblem: SourceProblem | null = null;
   const recordWatchError = (error: unknown) => {
@@ -238,14 +245,8 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     if (!useGit || !state.manifest.provenance) return null;
     const base = await realRoot();
     if (!base) return null;
-    gitLocation ??= locateGitRepository(base);
-    const location = await gitLocation;
-    if (!location) return null;
-    const fingerprint = await historyFingerprint(location);
-    if (!history || history.fingerprint !== fingerprint) {
-      history = { fingerprint, changes: readLastChanges(base, location).catch(() => new Map()) };
-    }
-    return history.changes;
+    gitHistory ??= createGitHistory(base, options.cacheDir);
+    return gitHistory.lastChanges();
   };
 
   const readPage = async (
@@ -277,7 +278,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       cached = { fingerprint, parsed: parsePageFile(text, ref.file) };
       pageCache.set(ref.file, cached);
     }
-    return toSourcePage(state.manifest, ref, version, locale, cached.parsed, changes?.get(ref.file), info.mtime);
+    return toSourcePage(state.manifest, ref, version, locale, cached.parsed, changes?.get(ref.file));
   };
 
   const emit = (change: ContentChange) => {
@@ -336,21 +337,14 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
         const base = await realRoot();
         if (!base || closed) return;
         await currentManifest();
+        if (closed) return;
         const started = watchFolder(base, {
-          ignoreInitial: true,
-          followSymlinks: false,
-          ignored: (path: string) =>
-            relative(base, path)
-              .split(sep)
-              .some((segment) => isIgnoredName(segment)),
+          ignored: isIgnoredName,
+          onEvent: (event, path) => void onFileEvent(event, path),
+          onError: recordWatchError,
         });
         watcher = started;
-        started.on('error', recordWatchError);
-        started.on('all', (event, path) => {
-          void onFileEvent(event, path);
-        });
-        await new Promise<void>((resolveReady) => started.once('ready', () => resolveReady()));
-        if (closed) await started.close();
+        await started.ready;
       })().catch(recordWatchError)
     : Promise.resolve();
 
@@ -462,7 +456,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       listeners.clear();
       const running = watcher;
       watcher = null;
-      if (running) await running.close();
+      running?.close();
     },
   };
 
@@ -510,7 +504,6 @@ function toSourcePage(
   locale: string,
   parsed: ParsedPageFile,
   change: LastChange | undefined,
-  modified: Date,
 ): SourcePage {
   const links = repositoryLinks(manifest);
   const provenance: Provenance | undefined =
@@ -534,7 +527,9 @@ function toSourcePage(
     bodyLine: parsed.bodyLine,
     file: ref.file,
     ...(links ? { editUrl: links.edit(ref.file) } : {}),
-    updatedAt: provenance?.date ?? modified.toISOString(),
+    // Only a commit dates a change: a file's time is when it was checked out or copied, so a fresh
+    // clone would mark every page as just updated. Without git history a page has no update date.
+    ...(change ? { updatedAt: isoDate(change.date) } : {}),
     ...(provenance ? { provenance } : {}),
     visibility: parsed.visibility,
     problems: parsed.problems.map((problem) => ({ ...problem })),

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFsSource } from './fs-source.js';
@@ -125,12 +126,33 @@ describe('git provenance and edit links', () => {
     expect(logCalls()).toBe(2);
   });
 
-  it('leaves provenance off for uncommitted pages, and updatedAt falls back to the file time', async () => {
+  it('gives uncommitted pages no provenance and no update date (the file time is not one)', async () => {
     writeAt(docs, 'draft.md', '# Draft\n');
     const page = await createFsSource({ root: docs, setKey: 'docs' }).getPage('current', 'en', 'draft');
     expect(page?.provenance).toBeUndefined();
+    expect(page?.updatedAt).toBeUndefined();
     expect(page?.editUrl).toBe('https://github.com/acme/app/edit/trunk/docs/draft.md');
-    expect(Number.isNaN(Date.parse(page!.updatedAt!))).toBe(false);
+  });
+
+  it('keeps the history in cacheDir, so a restart without new commits starts no git process', async () => {
+    const cacheDir = join(repo, '.kit', 'cache');
+    const before = await createFsSource({ root: docs, setKey: 'docs', cacheDir }).listPages('current', 'en');
+    expect(logCalls()).toBe(1);
+    await vi.waitFor(() => expect(readdirSync(join(cacheDir, 'git'))).toHaveLength(1));
+
+    gitCalls.length = 0;
+    const restarted = await createFsSource({ root: docs, setKey: 'docs', cacheDir }).listPages('current', 'en');
+    expect(gitCalls).toEqual([]);
+    expect(restarted.map((page) => [page.path, page.provenance, page.updatedAt])).toEqual(
+      before.map((page) => [page.path, page.provenance, page.updatedAt]),
+    );
+
+    writeAt(docs, 'index.md', '# Home, again\n');
+    const third = commitAll(repo, 'Touch the home page', { name: 'Cleo', date: '2024-06-01T00:00:00Z' });
+    const after = await createFsSource({ root: docs, setKey: 'docs', cacheDir }).getPage('current', 'en', 'index');
+    expect(after?.provenance).toMatchObject({ author: 'Cleo', commit: third });
+    expect(after?.updatedAt).toBe('2024-06-01T00:00:00.000Z');
+    expect(logCalls()).toBe(1);
   });
 
   it('starts no git process when git is turned off, and reads none when the manifest turns provenance off', async () => {
@@ -146,12 +168,19 @@ describe('git provenance and edit links', () => {
 });
 
 describe('a folder outside any git repository', () => {
-  it('serves pages without provenance', async () => {
+  beforeEach(() => {
+    gitCalls.length = 0;
+  });
+
+  it('serves pages without provenance and without an update date, starting no git process', async () => {
     const root = folders.folder();
     writeAt(root, 'index.md', '# Home\n');
     const [page] = await createFsSource({ root, setKey: 'docs' }).listPages('current', 'en');
     expect(page?.title).toBe('Home');
     expect(page?.provenance).toBeUndefined();
+    // A copied or freshly checked-out file is "modified" now: its time would mark every page as new.
+    expect(page?.updatedAt).toBeUndefined();
+    expect(gitCalls).toEqual([]);
   });
 });
 

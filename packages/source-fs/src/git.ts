@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /** Where a folder sits in its git repository. */
 export interface GitLocation {
@@ -30,8 +31,27 @@ function runGit(cwd: string, args: string[]): Promise<string> {
   });
 }
 
+/**
+ * The `.git` entry (folder or file) in `folder` or the nearest folder above it, or null. Git finds
+ * a repository the same way, so without one there is no repository and no `git` process to start.
+ */
+export async function findGitEntry(folder: string): Promise<string | null> {
+  for (let current = folder; ; current = dirname(current)) {
+    const entry = join(current, '.git');
+    if (
+      await stat(entry).then(
+        () => true,
+        () => false,
+      )
+    )
+      return entry;
+    if (dirname(current) === current) return null;
+  }
+}
+
 /** The repository holding `folder`, or null when it is not in one (or git is not installed). */
 export async function locateGitRepository(folder: string): Promise<GitLocation | null> {
+  if ((await findGitEntry(folder)) === null) return null;
   try {
     const output = await runGit(folder, ['rev-parse', '--show-prefix', '--absolute-git-dir']);
     const [prefix = '', gitDir = ''] = output.replace(/\n$/, '').split('\n');
@@ -102,4 +122,116 @@ export function parseLastChanges(output: string, prefix: string): Map<string, La
     }
   }
   return changes;
+}
+
+/** The git history of one set folder, read once per repository state. */
+export interface GitHistory {
+  /** The last change of every file under the folder, or null when the folder is in no repository. */
+  lastChanges(): Promise<Map<string, LastChange> | null>;
+}
+
+interface HistoryCacheFile {
+  version: 1;
+  folder: string;
+  /** The `.git` entry found above the folder when the cache was written. */
+  entry: string;
+  location: GitLocation;
+  fingerprint: string;
+  changes: Array<[file: string, commit: string, author: string, date: string]>;
+}
+
+const HISTORY_CACHE_VERSION = 1;
+
+/**
+ * The history of `folder`: {@link readLastChanges} again only when {@link historyFingerprint} moved.
+ * With `cacheDir`, the result is also kept on disk keyed by the repository's state, so a restart
+ * without new commits, checkouts or resets reads it back without starting `git` at all (the
+ * repository is found by its `.git` entry, and the history state from files under it).
+ *
+ * @example
+ * const history = createGitHistory('/repo/docs', '/repo/.kit/cache');
+ * (await history.lastChanges())?.get('index.md'); // { commit, author, date }
+ */
+export function createGitHistory(folder: string, cacheDir?: string): GitHistory {
+  const cacheFile = cacheDir
+    ? join(cacheDir, 'git', `${createHash('sha256').update(folder).digest('hex').slice(0, 24)}.json`)
+    : null;
+  let stored: Promise<HistoryCacheFile | null> | null = null;
+  let location: Promise<{ entry: string; location: GitLocation } | null> | null = null;
+  let current: { fingerprint: string; changes: Promise<Map<string, LastChange>> } | null = null;
+
+  const readStored = () => {
+    stored ??= cacheFile
+      ? readFile(cacheFile, 'utf8').then(
+          (text) => {
+            const parsed = JSON.parse(text) as HistoryCacheFile;
+            return parsed.version === HISTORY_CACHE_VERSION && parsed.folder === folder ? parsed : null;
+          },
+          () => null,
+        )
+      : Promise.resolve(null);
+    return stored;
+  };
+
+  const locate = async () => {
+    const entry = await findGitEntry(folder);
+    if (entry === null) return null;
+    // The same `.git` entry as when the cache was written: the repository and the folder's place in
+    // it are the same, no need to ask git again.
+    const known = await readStored();
+    if (known && known.entry === entry) return { entry, location: known.location };
+    const found = await locateGitRepository(folder);
+    return found ? { entry, location: found } : null;
+  };
+
+  const read = async (entry: string, where: GitLocation, fingerprint: string) => {
+    const known = await readStored();
+    if (
+      known &&
+      known.fingerprint === fingerprint &&
+      known.location.gitDir === where.gitDir &&
+      known.location.prefix === where.prefix
+    ) {
+      return new Map(known.changes.map(([file, commit, author, date]) => [file, { commit, author, date }]));
+    }
+    const changes = await readLastChanges(folder, where);
+    if (cacheFile) {
+      const record: HistoryCacheFile = {
+        version: HISTORY_CACHE_VERSION,
+        folder,
+        entry,
+        location: where,
+        fingerprint,
+        changes: [...changes].map(([file, change]) => [file, change.commit, change.author, change.date]),
+      };
+      stored = Promise.resolve(record);
+      // A cache that cannot be written only costs the next start a `git log`.
+      void writeAtomically(cacheFile, JSON.stringify(record)).catch(() => undefined);
+    }
+    return changes;
+  };
+
+  return {
+    async lastChanges() {
+      location ??= locate();
+      const found = await location;
+      if (!found) return null;
+      const fingerprint = await historyFingerprint(found.location);
+      if (!current || current.fingerprint !== fingerprint) {
+        current = {
+          fingerprint,
+          changes: read(found.entry, found.location, fingerprint).catch(() => new Map<string, LastChange>()),
+        };
+      }
+      return current.changes;
+    },
+  };
+}
+
+/** Writes a file whole or not at all: a reader never sees half of it. */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(temporary, text);
+  await rename(temporary, file);
 }

@@ -1,4 +1,4 @@
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContentChange } from '@kit/core';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -93,6 +93,38 @@ describe('watching a set folder', () => {
       expect(changes).toContainEqual({ kind: 'manifest' });
       expect((await source.listPages('3.x', 'en')).map((page) => page.path)).toEqual(['new']);
     });
+  });
+
+  it('sees a page an editor saves by renaming a temporary file over it', async () => {
+    const root = versionedSet();
+    const { source, changes } = await watched(root);
+    expect((await source.getPage('2.x', 'en', 'guide'))?.title).toBe('Guide');
+
+    writeFileSync(join(root, '2.x/.guide.md.swp'), '# Saved atomically\n');
+    renameSync(join(root, '2.x/.guide.md.swp'), join(root, '2.x/guide.md'));
+    await eventually(() =>
+      expect(changes).toContainEqual({ kind: 'page', version: '2.x', locale: 'en', path: 'guide' }),
+    );
+    expect((await source.getPage('2.x', 'en', 'guide'))?.title).toBe('Saved atomically');
+    // The hidden temporary file is never reported.
+    expect(changes.some((change) => 'path' in change && String(change.path).includes('swp'))).toBe(false);
+  });
+
+  it('forgets the pages of a removed folder and watches a folder created later, with its files', async () => {
+    const root = versionedSet();
+    const { source } = await watched(root);
+    expect((await source.listPages('2.x', 'ar')).map((page) => page.path)).toEqual(['intro']);
+
+    rmSync(join(root, '2.x/ar'), { recursive: true });
+    await eventually(async () => expect(await source.listPages('2.x', 'ar')).toEqual([]));
+
+    writeAt(root, '2.x/ar/deep/nested.md', '# متداخل\n');
+    await eventually(async () =>
+      expect((await source.listPages('2.x', 'ar')).map((page) => page.path)).toEqual(['deep/nested']),
+    );
+    // A file written into the new folder afterwards is seen too: the folder is watched now.
+    writeAt(root, '2.x/ar/deep/nested.md', '# تغيير\n');
+    await eventually(async () => expect((await source.getPage('2.x', 'ar', 'deep/nested'))?.title).toBe('تغيير'));
   });
 
   it('stops telling listeners once closed', async () => {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/core/node', () => {
-  it('exports the config loader and its helpers, nothing else', async () => {
+  it('exports the config loader, its helpers and the cache folder, nothing else', async () => {
     expect(Object.keys(await import('@kit/core/node')).sort()).toEqual([
       'CONFIG_FILE_NAMES',
       'findConfigFile',
       'importConfigFile',
       'loadConfig',
       'parseDotenv',
+      'projectCacheDir',
     ]);
   });
 

@@ -1,5 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { KitError } from '../errors/kit-error.js';
 // The JSON files in the repository's top-level `schemas/` folder are the one source of truth: the
 // HTTP layer serves these objects and ajv validates against the very same objects.
 import frontmatterSchema from '../../../../schemas/frontmatter.json' with { type: 'json' };
@@ -82,15 +82,40 @@ export function precompiledValidator(name: SchemaName): ValidateFunction | null 
   return validate;
 }
 
-/** Compiles a schema with ajv now (what a stale or missing precompiled validator falls back to). */
+/**
+ * Compiles a schema with ajv now (what a stale or missing precompiled validator falls back to).
+ * ajv itself, about a hundred CommonJS files, is loaded here on first use: a process whose
+ * precompiled validators are current never loads it, which saves a good part of starting up.
+ */
 export function compileValidator(name: SchemaName): ValidateFunction {
   if (!ajv) {
-    ajv = new Ajv2020(AJV_OPTIONS);
-    addFormatsModule.default(ajv);
+    const require = nodeRequire();
+    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const addFormats = require('ajv-formats') as typeof import('ajv-formats');
+    ajv = new Ajv(AJV_OPTIONS);
+    addFormats.default(ajv);
     // VS Code reads `patternErrorMessage`; Kit uses it for its own messages too.
     ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
   }
   return ajv.compile(schemas[name]);
+}
+
+/**
+ * `require` for loading ajv synchronously (validation is synchronous), found through
+ * `process.getBuiltinModule` so this module keeps no Node-only import and still loads in browsers,
+ * where validators are always the precompiled ones.
+ */
+function nodeRequire(): (id: string) => unknown {
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+    ?.getBuiltinModule;
+  const nodeModule = getBuiltinModule?.('node:module') as typeof import('node:module') | undefined;
+  if (!nodeModule) {
+    throw new KitError(
+      'internal',
+      'A schema changed since its validator was compiled ahead of time, and ajv cannot be loaded here to compile it. Run `pnpm --filter @kit/core generate:validators` (the core build does it).',
+    );
+  }
+  return nodeModule.createRequire(import.meta.url);
 }
 
 /**

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   agentApp,
   buildKit,
+  commitTree,
   fixtures,
   get,
   guest,
@@ -299,16 +300,25 @@ describe('/.well-known/agent-skills/index.json', () => {
 
 describe('sitemap.xml', () => {
   it('validates against the sitemaps.org schema with lastmod and hreflang alternates', async () => {
-    const response = await get(app, '/docs/sitemap.xml');
+    const committed = writeTree(referenceFiles);
+    commitTree(committed, '2026-03-01T09:00:00Z');
+    const response = await get(agentApp(buildKit(committed, sets(), { git: true })), '/docs/sitemap.xml');
     expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     const xml = await response.text();
     const result = xmllint(xml, 'sitemap.xsd');
     expect(result.ok, result.output).toBe(true);
     expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
-    expect(xml).toMatch(/<lastmod>\d{4}-\d\d-\d\dT[\d:.]+Z<\/lastmod>/);
+    expect(xml).toContain('<lastmod>2026-03-01T09:00:00.000Z</lastmod>');
     expect(xml).toContain('<xhtml:link rel="alternate" hreflang="ar" href="https://docs.test/docs/ar/queues"/>');
     expect(xml).toContain('<xhtml:link rel="alternate" hreflang="x-default" href="https://docs.test/docs/queues"/>');
     expect(xml).toContain('<loc>https://docs.test/docs/2.x/queues</loc>');
+  });
+
+  it('gives no lastmod outside git: a file time is when the file was copied, not when the page changed', async () => {
+    const xml = await (await get(app, '/docs/sitemap.xml')).text();
+    expect(xmllint(xml, 'sitemap.xsd').ok).toBe(true);
+    expect(xml).toContain('<loc>https://docs.test/docs/2.x/queues</loc>');
+    expect(xml).not.toContain('<lastmod>');
   });
 
   it('holds only public pages, even when staff asks', async () => {

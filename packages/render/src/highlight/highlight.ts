@@ -2,10 +2,15 @@ import type { Element } from 'hast';
 import { LruCache } from '../render/lru.js';
 
 type Highlighter = Awaited<ReturnType<typeof import('shiki')['createHighlighter']>>;
+interface Loaded {
+  shiki: typeof import('shiki');
+  highlighter: Highlighter;
+  toHtml: typeof import('hast-util-to-html').toHtml;
+}
 
-let highlighter: Promise<{ shiki: typeof import('shiki'); highlighter: Highlighter }> | undefined;
+let highlighter: Promise<Loaded> | undefined;
 // Set once shiki has loaded, so readiness can be answered without waiting.
-let loaded: { shiki: typeof import('shiki'); highlighter: Highlighter } | undefined;
+let loaded: Loaded | undefined;
 const loading = new Map<string, Promise<boolean>>();
 // Languages highlighting no longer waits for: grammar loaded and a first block tokenized (its common
 // rules compiled), or found unknown or broken (rendered plain, nothing to wait for).
@@ -17,17 +22,21 @@ const cache = new LruCache<string, Element>(2000);
 function load() {
   // The JavaScript regex engine needs no WebAssembly: it starts faster and works under every loader
   // (the inlined Oniguruma WASM fails to load through tsx on Node 20).
-  highlighter ??= Promise.all([import('shiki'), import('shiki/engine/javascript')]).then(async ([shiki, engine]) => {
-    loaded = {
-      shiki,
-      highlighter: await shiki.createHighlighter({
-        themes: ['github-light', 'github-dark'],
-        langs: [],
-        engine: engine.createJavaScriptRegexEngine({ forgiving: true }),
-      }),
-    };
-    return loaded;
-  });
+  // shiki writes its own HTML with hast-util-to-html, so it comes along at no extra cost.
+  highlighter ??= Promise.all([import('shiki'), import('shiki/engine/javascript'), import('hast-util-to-html')]).then(
+    async ([shiki, engine, html]) => {
+      loaded = {
+        shiki,
+        highlighter: await shiki.createHighlighter({
+          themes: ['github-light', 'github-dark'],
+          langs: [],
+          engine: engine.createJavaScriptRegexEngine({ forgiving: true }),
+        }),
+        toHtml: html.toHtml,
+      };
+      return loaded;
+    },
+  );
   return highlighter;
 }
 
@@ -73,6 +82,15 @@ export async function highlightCode(code: string, lang: string): Promise<Element
   return structuredClone(pre);
 }
 
+/**
+ * The HTML of a block {@link highlightCode} gave. Synchronous: such a block exists only once the
+ * highlighter (and the serializer loaded with it) is there.
+ */
+export function highlightedHtml(element: Element): string {
+  if (!loaded) throw new Error('highlightedHtml needs a block highlightCode returned.');
+  return loaded.toHtml(element, { allowDangerousHtml: true });
+}
+
 // A fenced code block with a language: ```php ... ``` (or ~~~), closed by a fence at least as long.
 const FENCED_BLOCK = /^ {0,3}(`{3,}|~{3,})[ \t]*\{?\.?([A-Za-z0-9_+#.-]+)[^\n]*\n([\s\S]*?)^ {0,3}\1[`~]*[ \t]*$/gm;
 
@@ -98,9 +116,11 @@ export function codeLanguages(markdown: string): Array<{ language: string; count
 
 /**
  * True when highlighting code in these languages would not wait for anything: shiki is loaded and
- * every language shiki knows has its grammar loaded and warmed. When it returns false it has
- * started loading what is missing in the background, so a caller that must answer at once can
- * render without highlighting now and with it a moment later.
+ * every language shiki knows has its grammar loaded and warmed. When it returns false it starts
+ * loading what is missing in the background, {@link BACKGROUND_START_MS} later, so a caller that
+ * must answer at once can render without highlighting now and with it a moment later, and the page
+ * it is answering does not share the processor with compiling grammars. A server that calls
+ * {@link preloadLanguages} once its first page is out starts sooner.
  */
 export function highlightReady(languages: Iterable<string>): boolean {
   let ready = true;
@@ -109,10 +129,30 @@ export function highlightReady(languages: Iterable<string>): boolean {
     if (settled.has(language)) continue;
     if (loaded && !(language in loaded.shiki.bundledLanguages)) continue;
     ready = false;
-    void warmLanguage(language);
+    requested.add(language);
   }
-  if (!loaded) void load();
+  if (!ready || !loaded) startInBackground();
   return ready;
+}
+
+/** How long {@link highlightReady} waits before loading what it was asked about. */
+export const BACKGROUND_START_MS = 250;
+
+// Languages asked about by highlightReady and not loading yet.
+const requested = new Set<string>();
+let backgroundTimer: ReturnType<typeof setTimeout> | undefined;
+
+function startInBackground(): void {
+  if (backgroundTimer) return;
+  backgroundTimer = setTimeout(() => {
+    backgroundTimer = undefined;
+    void load();
+    const languages = [...requested];
+    requested.clear();
+    void preloadLanguages(languages);
+  }, BACKGROUND_START_MS);
+  // Loading grammars nobody waits for must not keep a finished process alive.
+  backgroundTimer.unref?.();
 }
 
 /**

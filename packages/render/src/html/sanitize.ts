@@ -1,5 +1,4 @@
 import type { Element, Nodes as HastNodes, Root as HastRoot } from 'hast';
-import { fromHtml } from 'hast-util-from-html';
 import { isSafeUrl } from '../links/links.js';
 import { filterTags } from './tagfilter.js';
 
@@ -86,9 +85,14 @@ function decodeURIComponentSafe(value: string): string {
  * `style`, no script-capable elements, no `javascript:`/`data:`/`vbscript:` URLs, and every id and
  * name prefixed with `user-content-` (fragment links follow) so page ids cannot clobber globals.
  * Elements in `trusted` (highlighted code Kit produced itself) are left as they are.
- * Raw HTML left in the tree (component output) is parsed and cleaned the same way.
+ * Raw HTML left in the tree (component output) is parsed with `parseFragment` (hast-util-from-html,
+ * which the renderer loads only for pages it sanitizes) and cleaned the same way.
  */
-export function sanitizeTree(tree: HastRoot, trusted: WeakSet<object> = new WeakSet()): void {
+export function sanitizeTree(
+  tree: HastRoot,
+  trusted: WeakSet<object>,
+  parseFragment: (html: string) => HastNodes[],
+): void {
   const walk = (node: HastNodes, parent: { children: HastNodes[] } | null, index: number): number => {
     if (trusted.has(node)) return index + 1;
     if (node.type === 'element') {
@@ -98,7 +102,7 @@ export function sanitizeTree(tree: HastRoot, trusted: WeakSet<object> = new Weak
       }
       cleanElement(node);
     } else if (node.type === 'raw' && parent) {
-      const parsed = fromHtml(node.value, { fragment: true }).children as HastNodes[];
+      const parsed = parseFragment(node.value);
       parent.children.splice(index, 1, ...parsed);
       return index;
     }

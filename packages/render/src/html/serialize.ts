@@ -1,8 +1,8 @@
 import type { Element } from 'hast';
-import { toHtml } from 'hast-util-to-html';
 import type { Blockquote, Code, Heading, List, ListItem, Nodes, Parents, Root, RootContent, Table } from 'mdast';
 import { normalizeUri } from 'micromark-util-sanitize-uri';
 import { trimLines } from 'trim-lines';
+import { highlightedHtml } from '../highlight/highlight.js';
 import type { HeadingInfo } from '../markdown/headings.js';
 import { filterTags } from './tagfilter.js';
 
@@ -165,7 +165,7 @@ class ArticleWriter {
       case 'code': {
         const highlighted = options.highlighted.get(node);
         if (highlighted) {
-          out.push(toHtml(highlighted, { allowDangerousHtml: true }));
+          out.push(highlightedHtml(highlighted));
           return;
         }
         const language = node.lang ? node.lang.split(/\s+/)[0] : undefined;

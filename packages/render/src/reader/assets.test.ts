@@ -1,12 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isKitError } from '@kit/core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildReaderAssets, readerAssets } from './assets.js';
 
 const BUDGET_BYTES = 50 * 1024;
+
+async function freshAssetsModule(): Promise<typeof import('./assets.js')> {
+  vi.resetModules();
+  return import('./assets.js');
+}
 
 describe('reader assets', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'kit-reader-assets-'));
@@ -47,6 +52,34 @@ describe('reader assets', () => {
     expect(plugged.js.body).toContain('PLUGGED_SEARCH_MARKER');
     expect(plain.js.body).not.toContain('PLUGGED_SEARCH_MARKER');
     expect(plugged.js.name).not.toBe(plain.js.name);
+  });
+
+  it('keeps the build in cacheDir and rebuilds when a source file changes', async () => {
+    const cacheDir = join(scratch, 'cache');
+    const module = join(scratch, 'cached-search.mjs');
+    const write = (marker: string) =>
+      writeFileSync(module, `export function queryClientIndex() { return [{ title: '${marker}', url: '/' }]; }\n`);
+    write('FIRST_MARKER');
+    const options = { clientSearch: { module }, minify: false, cacheDir };
+    const built = await buildReaderAssets({ clientSearch: { module }, minify: false });
+    // readerAssets keeps one build per process; a fresh import stands for the next run.
+    const first = await (await freshAssetsModule()).readerAssets(options);
+    expect(first.js).toEqual(built.js);
+    const [file] = readdirSync(join(cacheDir, 'reader-assets'));
+    const cached = JSON.parse(readFileSync(join(cacheDir, 'reader-assets', file!), 'utf8'));
+    expect(Object.keys(cached.inputs)).toContain(module);
+
+    // An unchanged source reads the kept build back; proven by what the file says, not by esbuild.
+    cached.js.body = `${cached.js.body}/* from the cache */`;
+    writeFileSync(join(cacheDir, 'reader-assets', file!), JSON.stringify(cached));
+    const second = await (await freshAssetsModule()).readerAssets(options);
+    expect(second.js.body).toContain('/* from the cache */');
+
+    write('SECOND_MARKER');
+    const third = await (await freshAssetsModule()).readerAssets(options);
+    expect(third.js.body).toContain('SECOND_MARKER');
+    expect(third.js.body).not.toContain('/* from the cache */');
+    expect(third.js.name).not.toBe(first.js.name);
   });
 
   it('names the missing client search module and how to fix it', async () => {

@@ -4,9 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isKitError, KitError } from '@kit/core';
-import * as esbuild from 'esbuild';
+import type * as Esbuild from 'esbuild';
 
 /** One built file: a content-hashed name (`reader.3f9a1c2b.js`) and its text. */
 export interface ReaderAsset {
@@ -29,12 +32,18 @@ export interface BuildReaderAssetsOptions {
   clientSearch?: { module: string; resolveDir?: string };
   /** Minify (default true). */
   minify?: boolean;
+  /**
+   * A folder to keep the built files in between runs (a server passes `<project>/.kit/cache`),
+   * with the content hash of every source file that went into them: a restart whose sources are
+   * unchanged reads them back instead of starting esbuild.
+   */
+  cacheDir?: string;
 }
 
 /** Where the client sources live: `client/` beside `src/` and `dist/` (same depth from both). */
 export const READER_CLIENT_DIR = fileURLToPath(new URL('../../client/', import.meta.url));
 
-function clientSearchPlugin(option: BuildReaderAssetsOptions['clientSearch']): esbuild.Plugin {
+function clientSearchPlugin(option: BuildReaderAssetsOptions['clientSearch']): Esbuild.Plugin {
   return {
     name: 'kit-client-search',
     setup(build) {
@@ -70,6 +79,12 @@ function hashName(base: string, ext: string, body: string): string {
  * app.get(`/_kit/${js.name}`, (c) => c.body(js.body, 200, { 'content-type': js.contentType }));
  */
 export async function buildReaderAssets(options: BuildReaderAssetsOptions = {}): Promise<ReaderAssets> {
+  return (await build(options)).assets;
+}
+
+/** The build and the source files that went into it (absolute paths), for the cache. */
+async function build(options: BuildReaderAssetsOptions): Promise<{ assets: ReaderAssets; inputs: string[] }> {
+  const esbuild = await import('esbuild');
   const minify = options.minify ?? true;
   const entry = `${READER_CLIENT_DIR}index.ts`;
   if (!existsSync(entry)) {
@@ -90,6 +105,7 @@ export async function buildReaderAssets(options: BuildReaderAssetsOptions = {}):
       legalComments: 'none',
       conditions: ['kit-source', 'browser', 'import', 'default'],
       logLevel: 'silent',
+      metafile: true,
       plugins: [clientSearchPlugin(options.clientSearch)],
     }),
     esbuild.build({
@@ -99,6 +115,7 @@ export async function buildReaderAssets(options: BuildReaderAssetsOptions = {}):
       minify,
       target: ['chrome100', 'firefox100', 'safari15'],
       logLevel: 'silent',
+      metafile: true,
     }),
   ]).catch((error: unknown) => {
     // esbuild wraps what a plugin throws; hand the caller the KitError with its fix.
@@ -107,20 +124,95 @@ export async function buildReaderAssets(options: BuildReaderAssetsOptions = {}):
   });
   const js = script.outputFiles[0]!.text;
   const css = style.outputFiles[0]!.text;
+  // Metafile paths are relative to esbuild's working folder, the process's current one.
+  const inputs = [...Object.keys(script.metafile.inputs), ...Object.keys(style.metafile.inputs)].map((path) =>
+    resolve(path),
+  );
   return {
-    js: { name: hashName('reader', 'js', js), body: js, contentType: 'text/javascript; charset=utf-8' },
-    css: { name: hashName('reader', 'css', css), body: css, contentType: 'text/css; charset=utf-8' },
+    assets: {
+      js: { name: hashName('reader', 'js', js), body: js, contentType: JS_TYPE },
+      css: { name: hashName('reader', 'css', css), body: css, contentType: CSS_TYPE },
+    },
+    inputs: [...new Set(inputs)].sort(),
   };
+}
+
+const JS_TYPE = 'text/javascript; charset=utf-8';
+const CSS_TYPE = 'text/css; charset=utf-8';
+const ASSET_CACHE_VERSION = 1;
+
+interface AssetCacheFile {
+  version: number;
+  esbuild: string;
+  /** Every source file of the build, with the SHA-256 of its content. */
+  inputs: Record<string, string>;
+  js: { name: string; body: string };
+  css: { name: string; body: string };
+}
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** The installed esbuild's version, read from its package.json (no need to load esbuild itself). */
+async function esbuildVersion(): Promise<string> {
+  const file = createRequire(import.meta.url).resolve('esbuild/package.json');
+  return (JSON.parse(await readFile(file, 'utf8')) as { version: string }).version;
+}
+
+/** The cached build when every recorded source file still has the content it was built from. */
+async function readCachedBuild(file: string): Promise<ReaderAssets | null> {
+  try {
+    const cached = JSON.parse(await readFile(file, 'utf8')) as AssetCacheFile;
+    if (cached.version !== ASSET_CACHE_VERSION || cached.esbuild !== (await esbuildVersion())) return null;
+    const entries = Object.entries(cached.inputs);
+    if (entries.length === 0) return null;
+    const current = await Promise.all(entries.map(([path]) => readFile(path).then(sha256)));
+    if (entries.some(([, hash], index) => current[index] !== hash)) return null;
+    return {
+      js: { ...cached.js, contentType: JS_TYPE },
+      css: { ...cached.css, contentType: CSS_TYPE },
+    };
+  } catch {
+    return null;
+  }
+}
+
+async function writeCachedBuild(file: string, assets: ReaderAssets, inputs: string[]): Promise<void> {
+  const hashes = await Promise.all(inputs.map((path) => readFile(path).then(sha256)));
+  const record: AssetCacheFile = {
+    version: ASSET_CACHE_VERSION,
+    esbuild: await esbuildVersion(),
+    inputs: Object.fromEntries(inputs.map((path, index) => [path, hashes[index]!])),
+    js: { name: assets.js.name, body: assets.js.body },
+    css: { name: assets.css.name, body: assets.css.body },
+  };
+  await mkdir(dirname(file), { recursive: true });
+  // Write then rename, so another process starting at the same time never reads half a file.
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(temporary, JSON.stringify(record));
+  await rename(temporary, file);
+}
+
+/** The build, from `cacheDir` when its sources are unchanged, else built (and kept there). */
+async function cachedBuild(options: BuildReaderAssetsOptions, key: string): Promise<ReaderAssets> {
+  if (!options.cacheDir) return (await build(options)).assets;
+  const file = join(options.cacheDir, 'reader-assets', `${sha256(`${READER_CLIENT_DIR}\0${key}`).slice(0, 24)}.json`);
+  const cached = await readCachedBuild(file);
+  if (cached) return cached;
+  const { assets, inputs } = await build(options);
+  // A cache that cannot be written only means building again next time.
+  await writeCachedBuild(file, assets, inputs).catch(() => undefined);
+  return assets;
 }
 
 const cache = new Map<string, Promise<ReaderAssets>>();
 
 /**
- * The built reader assets, built once per process (per `clientSearch` choice) and cached. The
- * HTTP layer serves them and passes their URLs to the layout.
+ * The built reader assets, built once per process (per `clientSearch` choice) and cached; with
+ * `cacheDir`, also kept on disk for the next run. The HTTP layer serves them and passes their URLs
+ * to the layout.
  *
  * @example
- * const assets = await readerAssets();
+ * const assets = await readerAssets({ cacheDir: '.kit/cache' });
  * view.assets = { js: `/docs/_kit/${assets.js.name}`, css: `/docs/_kit/${assets.css.name}` };
  */
 export function readerAssets(options: BuildReaderAssetsOptions = {}): Promise<ReaderAssets> {
@@ -131,7 +223,7 @@ export function readerAssets(options: BuildReaderAssetsOptions = {}): Promise<Re
   ]);
   let built = cache.get(key);
   if (!built) {
-    built = buildReaderAssets(options);
+    built = cachedBuild(options, key);
     // A failed build is not cached, so fixing the cause and retrying works.
     built.catch(() => cache.delete(key));
     cache.set(key, built);
@@ -158,6 +250,7 @@ export interface ReaderDevServer {
 export async function startReaderDevServer(
   options: { port?: number; host?: string } & BuildReaderAssetsOptions = {},
 ): Promise<ReaderDevServer> {
+  const esbuild = await import('esbuild');
   const context = await esbuild.context({
     entryPoints: [
       { in: `${READER_CLIENT_DIR}index.ts`, out: 'reader' },

@@ -32,6 +32,17 @@ export interface ReaderClientConfig {
     colorModeLight: string;
     colorModeDark: string;
   };
+  /**
+   * Language and direction of each of `strings` that is not in the page's language; the script
+   * writes those inside an element carrying them, isolated from the page's direction.
+   */
+  stringLanguages?: Partial<Record<keyof ReaderClientConfig['strings'], UiLanguage>>;
+}
+
+/** The language of an interface string and its writing direction. */
+export interface UiLanguage {
+  lang: string;
+  dir: 'ltr' | 'rtl';
 }
 
 /** localStorage key of the reader's color mode choice (`light`, `dark` or `system`). */

@@ -24,7 +24,8 @@ export type ClientIndexQuery = (
   limit: number,
 ) => ClientSearchHit[] | Promise<ClientSearchHit[]>;
 
-export type SearchBackend = (query: string, limit: number) => Promise<ClientSearchHit[]>;
+/** Searches; `prepare`, when there is one, starts the download and decoding before the first query. */
+export type SearchBackend = ((query: string, limit: number) => Promise<ClientSearchHit[]>) & { prepare?: () => void };
 
 /** `GET <serverSearchUrl>?q=&version=&locale=` for the current version and locale. */
 export function serverSearchRequestUrl(base: string, query: string, version: string, locale: string): string {
@@ -56,6 +57,7 @@ export function chooseSearchBackend(
   config: ReaderClientConfig,
   queryClientIndex: ClientIndexQuery | undefined,
   fetchText: (url: string) => Promise<string> = defaultFetchText,
+  prepareClientIndex?: (serialized: string) => void,
 ): SearchBackend | null {
   const search = config.search;
   if (!search) return null;
@@ -63,7 +65,7 @@ export function chooseSearchBackend(
   if (search.driver === 'client' && queryClientIndex && search.clientIndexUrl) {
     const indexUrl = search.clientIndexUrl;
     let index: Promise<string> | null = null;
-    return async (query, limit) => {
+    const backend: SearchBackend = async (query, limit) => {
       index ??= fetchText(indexUrl);
       let serialized: string;
       try {
@@ -75,6 +77,19 @@ export function chooseSearchBackend(
       }
       return await queryClientIndex(serialized, query, limit);
     };
+    // Opening the dialog downloads and decodes the index while the reader types, so the first
+    // query does not wait for the download, the parse and the ranking model.
+    backend.prepare = () => {
+      if (index) return;
+      index = fetchText(indexUrl);
+      index.then(
+        (serialized) => prepareClientIndex?.(serialized),
+        () => {
+          index = null;
+        },
+      );
+    };
+    return backend;
   }
   return server;
 }

@@ -150,6 +150,24 @@ describe('search backend', () => {
     expect(fetchText).toHaveBeenCalledWith('/docs/_kit/index.json');
   });
 
+  it('starts the download and prepares the index when the dialog opens, before the first query', async () => {
+    const fetchText = vi.fn(async () => 'serialized-index');
+    const prepare = vi.fn();
+    const query = vi.fn(() => [{ title: 'Hit', url: '/x' }]);
+    const backend = chooseSearchBackend(
+      config({ search: { driver: 'client', clientIndexUrl: '/docs/_kit/index.json', serverSearchUrl: null } }),
+      query,
+      fetchText,
+      prepare,
+    );
+    backend!.prepare!();
+    backend!.prepare!();
+    await vi.waitFor(() => expect(prepare).toHaveBeenCalledWith('serialized-index'));
+    await backend!('a', 3);
+    expect(fetchText).toHaveBeenCalledTimes(1);
+    expect(prepare).toHaveBeenCalledTimes(1);
+  });
+
   it('falls back to the server when the client index cannot be downloaded', async () => {
     vi.stubGlobal(
       'fetch',

@@ -339,3 +339,20 @@ describe('renderNotFoundPage', () => {
     expect(none).toContain('Go to the home page');
   });
 });
+
+describe('interface strings in another language than the page', () => {
+  const arabic = { ...view(), lang: 'ar', dir: 'rtl' as const };
+
+  it('isolates the English defaults on an Arabic page, and writes its own translations plainly', () => {
+    const html = renderReaderPage({ ...arabic, strings: { helpfulQuestion: 'هل كانت هذه الصفحة مفيدة؟' } });
+    expect(html).toContain('<h2 class="kit-feedback-title" id="kit-feedback-title">هل كانت هذه الصفحة مفيدة؟</h2>');
+    expect(html).toContain('<span lang="en" dir="ltr">On this page</span>');
+    expect(clientConfig(html).stringLanguages?.searchNoResults).toEqual({ lang: 'en', dir: 'ltr' });
+  });
+
+  it('marks a site’s own strings with stringsLang when they are not in the page’s language', () => {
+    const html = renderReaderPage({ ...view(), strings: { onThisPage: 'في هذه الصفحة' }, stringsLang: 'ar' });
+    expect(html).toContain('<span lang="ar" dir="rtl">في هذه الصفحة</span>');
+    expect(html).toContain('<h2 class="kit-feedback-title" id="kit-feedback-title">Was this page helpful?</h2>');
+  });
+});

@@ -1,9 +1,9 @@
-import type { InsertPoint, TocEntry } from '@kit/core';
+import { type InsertPoint, localeDirection, type TocEntry } from '@kit/core';
 import { enhanceArticleHtml } from './article.js';
-import { CLIENT_CONFIG_ID, type ReaderClientConfig } from './client-config.js';
+import { CLIENT_CONFIG_ID, type ReaderClientConfig, type UiLanguage } from './client-config.js';
 import { escapeHtml, isExternal, jsonForScript, nonceAttr, safeHref } from './html.js';
 import { icon } from './icons.js';
-import { DEFAULT_READER_STRINGS } from './strings.js';
+import { DEFAULT_READER_STRINGS, DEFAULT_READER_STRINGS_LANG } from './strings.js';
 import { colorModeScript, themeCss } from './theme.js';
 import type {
   ReaderLink,
@@ -21,10 +21,39 @@ interface Context {
   view: ReaderSiteView;
   t: ReaderStrings;
   now: number;
+  /** The interface strings whose language is not the page's, with that language and its direction. */
+  foreign: Partial<Record<keyof ReaderStrings, UiLanguage>>;
 }
 
 function strings(view: ReaderSiteView): ReaderStrings {
   return { ...DEFAULT_READER_STRINGS, ...view.strings };
+}
+
+const primaryLanguage = (tag: string) => tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+
+/**
+ * Which interface strings are in another language than the page: the English defaults on a page
+ * in any other language, and a site's own `strings` when `stringsLang` says they are.
+ */
+function foreignStrings(view: ReaderSiteView): Context['foreign'] {
+  const page = primaryLanguage(view.lang);
+  const foreign: Context['foreign'] = {};
+  for (const key of Object.keys(DEFAULT_READER_STRINGS) as Array<keyof ReaderStrings>) {
+    const lang = view.strings?.[key] !== undefined ? (view.stringsLang ?? view.lang) : DEFAULT_READER_STRINGS_LANG;
+    if (primaryLanguage(lang) !== page) foreign[key] = { lang, dir: localeDirection(lang) };
+  }
+  return foreign;
+}
+
+/**
+ * An interface string as HTML: escaped and, when it is in another language than the page, inside
+ * a `<span lang dir>`. The `dir` isolates it (unicode-bidi: isolate), so on a right-to-left page an
+ * English "Was this page helpful?" keeps its question mark at its end instead of showing
+ * "?Was this page helpful".
+ */
+function ui(ctx: Context, key: keyof ReaderStrings, html = escapeHtml(ctx.t[key])): string {
+  const foreign = ctx.foreign[key];
+  return foreign ? `<span lang="${escapeHtml(foreign.lang)}" dir="${foreign.dir}">${html}</span>` : html;
 }
 
 function insert(view: ReaderSiteView, point: InsertPoint, className: string): string {
@@ -99,7 +128,7 @@ function brand(view: ReaderSiteView): string {
 
 function statusBadge(ctx: Context, status: ReaderVersion['status']): string {
   if (status === 'deprecated' || status === 'archived') {
-    return `<span class="kit-badge kit-badge-warning">${icon('warning', { size: 12 })}${escapeHtml(ctx.t[status])}</span>`;
+    return `<span class="kit-badge kit-badge-warning">${icon('warning', { size: 12 })}${ui(ctx, status)}</span>`;
   }
   return '';
 }
@@ -167,7 +196,7 @@ function header(ctx: Context): string {
   const cta = view.navbar.cta ? link(view.navbar.cta, ' class="kit-cta"') : '';
   const searchButton = view.search
     ? `<button type="button" class="kit-search-button" data-kit-search-open data-js-only aria-haspopup="dialog" aria-keyshortcuts="/ Control+K Meta+K">` +
-      `${icon('search', { size: 16 })}<span class="kit-search-label">${escapeHtml(t.search)}</span><kbd class="kit-kbd">/</kbd></button>`
+      `${icon('search', { size: 16 })}<span class="kit-search-label">${ui(ctx, 'search')}</span><kbd class="kit-kbd">/</kbd></button>`
     : '';
   return (
     `<header class="kit-header">` +
@@ -224,7 +253,7 @@ function navItems(ctx: Context, items: ReaderNavItem[], activeUrl: string | null
       const active = item.url === activeUrl ? ' aria-current="page"' : '';
       const updated = item.updatedAt && ctx.view.freshDays > 0 ? ` data-updated="${escapeHtml(item.updatedAt)}"` : '';
       const fresh = isFresh(ctx, item.updatedAt)
-        ? `<span class="kit-fresh-dot" data-kit-fresh title="${escapeHtml(ctx.t.newPage)}"><span class="kit-sr-only">${escapeHtml(`(${ctx.t.newPage})`)}</span></span>`
+        ? `<span class="kit-fresh-dot" data-kit-fresh title="${escapeHtml(ctx.t.newPage)}"><span class="kit-sr-only">${ui(ctx, 'newPage', escapeHtml(`(${ctx.t.newPage})`))}</span></span>`
         : '';
       return `<li><a class="kit-nav-link" href="${escapeHtml(href)}" data-path="${escapeHtml(item.path)}"${updated}${active}><span>${escapeHtml(item.title)}</span>${fresh}</a></li>`;
     })
@@ -292,12 +321,12 @@ function formatDate(iso: string, lang: string): string {
 }
 
 function pageMeta(ctx: Context, page: ReaderPageView['page']): string {
-  const { t, view } = ctx;
+  const { view } = ctx;
   const parts: string[] = [];
   const edit = safeHref(page.editUrl);
   if (edit) {
     parts.push(
-      `<a class="kit-edit-link" href="${escapeHtml(edit)}" rel="noopener noreferrer">${icon('edit', { size: 15 })}${escapeHtml(t.editPage)}</a>`,
+      `<a class="kit-edit-link" href="${escapeHtml(edit)}" rel="noopener noreferrer">${icon('edit', { size: 15 })}${ui(ctx, 'editPage')}</a>`,
     );
   }
   const provenance = page.provenance;
@@ -305,11 +334,11 @@ function pageMeta(ctx: Context, page: ReaderPageView['page']): string {
     const bits: string[] = [];
     if (provenance.date) {
       bits.push(
-        `${escapeHtml(t.lastUpdated)} <time datetime="${escapeHtml(provenance.date)}">${escapeHtml(formatDate(provenance.date, view.lang))}</time>`,
+        `${ui(ctx, 'lastUpdated')} <time datetime="${escapeHtml(provenance.date)}">${escapeHtml(formatDate(provenance.date, view.lang))}</time>`,
       );
     }
     if (provenance.author)
-      bits.push(`${escapeHtml(t.by)} <span class="kit-author">${escapeHtml(provenance.author)}</span>`);
+      bits.push(`${ui(ctx, 'by')} <span class="kit-author">${escapeHtml(provenance.author)}</span>`);
     if (provenance.commit) {
       const short = escapeHtml(provenance.commit.slice(0, 7));
       const commitUrl = safeHref(provenance.commitUrl);
@@ -325,19 +354,19 @@ function pageMeta(ctx: Context, page: ReaderPageView['page']): string {
 }
 
 function feedbackWidget(ctx: Context): string {
-  const { view, t } = ctx;
+  const { view } = ctx;
   if (!view.feedback.enabled) return '';
   return (
     `<section class="kit-feedback" data-kit-feedback data-js-only aria-labelledby="kit-feedback-title">` +
-    `<h2 class="kit-feedback-title" id="kit-feedback-title">${escapeHtml(t.helpfulQuestion)}</h2>` +
+    `<h2 class="kit-feedback-title" id="kit-feedback-title">${ui(ctx, 'helpfulQuestion')}</h2>` +
     `<div class="kit-feedback-choices">` +
-    `<button type="button" class="kit-button" data-helpful="true" aria-pressed="false">${icon('thumbUp', { size: 16 })}${escapeHtml(t.yes)}</button>` +
-    `<button type="button" class="kit-button" data-helpful="false" aria-pressed="false">${icon('thumbDown', { size: 16 })}${escapeHtml(t.no)}</button>` +
+    `<button type="button" class="kit-button" data-helpful="true" aria-pressed="false">${icon('thumbUp', { size: 16 })}${ui(ctx, 'yes')}</button>` +
+    `<button type="button" class="kit-button" data-helpful="false" aria-pressed="false">${icon('thumbDown', { size: 16 })}${ui(ctx, 'no')}</button>` +
     `</div>` +
     `<form class="kit-feedback-form" hidden>` +
-    `<label for="kit-feedback-comment">${escapeHtml(t.commentLabel)}</label>` +
+    `<label for="kit-feedback-comment">${ui(ctx, 'commentLabel')}</label>` +
     `<textarea id="kit-feedback-comment" name="comment" rows="3" maxlength="2000"></textarea>` +
-    `<button type="submit" class="kit-button kit-button-primary">${escapeHtml(t.send)}</button>` +
+    `<button type="submit" class="kit-button kit-button-primary">${ui(ctx, 'send')}</button>` +
     `</form>` +
     `<p class="kit-feedback-status" role="status" aria-live="polite"></p>` +
     `</section>`
@@ -352,10 +381,10 @@ function pager(ctx: Context, page: ReaderPageView['page']): string {
   return (
     `<nav class="kit-pager" aria-label="${escapeHtml(`${t.previous} / ${t.next}`)}">` +
     (prev
-      ? `<a class="kit-pager-prev" href="${escapeHtml(prev)}" rel="prev"><span class="kit-pager-dir">${icon('arrowLeft', { size: 14, flip: true })}${escapeHtml(t.previous)}</span><span class="kit-pager-title">${escapeHtml(page.prev!.label)}</span></a>`
+      ? `<a class="kit-pager-prev" href="${escapeHtml(prev)}" rel="prev"><span class="kit-pager-dir">${icon('arrowLeft', { size: 14, flip: true })}${ui(ctx, 'previous')}</span><span class="kit-pager-title">${escapeHtml(page.prev!.label)}</span></a>`
       : '<span></span>') +
     (next
-      ? `<a class="kit-pager-next" href="${escapeHtml(next)}" rel="next"><span class="kit-pager-dir">${escapeHtml(t.next)}${icon('arrowRight', { size: 14, flip: true })}</span><span class="kit-pager-title">${escapeHtml(page.next!.label)}</span></a>`
+      ? `<a class="kit-pager-next" href="${escapeHtml(next)}" rel="next"><span class="kit-pager-dir">${ui(ctx, 'next')}${icon('arrowRight', { size: 14, flip: true })}</span><span class="kit-pager-title">${escapeHtml(page.next!.label)}</span></a>`
       : '') +
     `</nav>`
   );
@@ -370,19 +399,19 @@ function versionNotice(ctx: Context): string {
   const message = escapeHtml(t.oldVersionNotice)
     .replace('{version}', `<strong><bdi>${escapeHtml(current.label)}</bdi></strong>`)
     .replace('{status}', escapeHtml(t[current.status].toLowerCase()));
-  const latestLink = latest ? link({ label: t.latestVersion, href: latest.url }) : '';
-  return `<div class="kit-version-notice" role="note">${icon('warning', { size: 16 })}<p>${message} ${latestLink}</p></div>`;
+  const latestLink = latest ? link({ label: t.latestVersion, href: latest.url }, '', ui(ctx, 'latestVersion')) : '';
+  return `<div class="kit-version-notice" role="note">${icon('warning', { size: 16 })}<p>${ui(ctx, 'oldVersionNotice', message)} ${latestLink}</p></div>`;
 }
 
 function footer(ctx: Context): string {
-  const { view, t } = ctx;
+  const { view } = ctx;
   const links = view.footer.links
     .map((item) => link(item))
     .filter(Boolean)
     .map((a) => `<li>${a}</li>`)
     .join('');
   const credit = view.footer.credit
-    ? `<p class="kit-credit">${escapeHtml(t.credit)} <a href="https://kit.dev" rel="noopener">Kit</a></p>`
+    ? `<p class="kit-credit">${ui(ctx, 'credit')} <a href="https://kit.dev" rel="noopener">Kit</a></p>`
     : '';
   return (
     `<footer class="kit-footer">` +
@@ -402,7 +431,7 @@ function searchDialog(ctx: Context): string {
     `<dialog class="kit-search-dialog" id="kit-search" aria-labelledby="kit-search-label">` +
     `<div class="kit-search-panel">` +
     `<form class="kit-search-form" role="search" method="dialog">` +
-    `<label id="kit-search-label" for="kit-search-input" class="kit-sr-only">${escapeHtml(t.search)}</label>` +
+    `<label id="kit-search-label" for="kit-search-input" class="kit-sr-only">${ui(ctx, 'search')}</label>` +
     `${icon('search')}` +
     `<input id="kit-search-input" type="search" autocomplete="off" spellcheck="false" placeholder="${escapeHtml(t.searchPlaceholder)}" role="combobox" aria-expanded="false" aria-controls="kit-search-results" aria-autocomplete="list">` +
     `<button type="button" class="kit-search-close" data-kit-search-close aria-label="${escapeHtml(t.close)}"><kbd class="kit-kbd">Esc</kbd></button>` +
@@ -412,6 +441,15 @@ function searchDialog(ctx: Context): string {
     `</div></dialog>`
   );
 }
+
+const CLIENT_TEXT_STRINGS = [
+  'searchNoResults',
+  'searchUnavailable',
+  'searchLoading',
+  'copied',
+  'thanks',
+  'feedbackFailed',
+] as const satisfies ReadonlyArray<keyof ReaderClientConfig['strings'] & keyof ReaderStrings>;
 
 function clientConfig(ctx: Context, page: { path: string | null; updatedAt: string | null }): string {
   const { view, t } = ctx;
@@ -444,6 +482,13 @@ function clientConfig(ctx: Context, page: { path: string | null; updatedAt: stri
       colorModeDark: `${t.colorMode}: ${t.colorModeDark}`,
     },
   };
+  // The strings the script writes as text (the rest go into aria-label attributes).
+  const foreign: NonNullable<ReaderClientConfig['stringLanguages']> = {};
+  for (const key of CLIENT_TEXT_STRINGS) {
+    const language = ctx.foreign[key];
+    if (language) foreign[key] = language;
+  }
+  if (Object.keys(foreign).length > 0) config.stringLanguages = foreign;
   return `<script type="application/json" id="${CLIENT_CONFIG_ID}">${jsonForScript(config)}</script>`;
 }
 
@@ -464,10 +509,10 @@ function shell(
     page: { path: string | null; updatedAt: string | null };
   },
 ): string {
-  const { view, t } = ctx;
+  const { view } = ctx;
   return (
     `${htmlOpen(view)}\n${head(ctx, input.title, input.headExtra)}\n<body>\n` +
-    `<a class="kit-skip-link" href="#kit-content">${escapeHtml(t.skipToContent)}</a>\n` +
+    `<a class="kit-skip-link" href="#kit-content">${ui(ctx, 'skipToContent')}</a>\n` +
     `${header(ctx)}\n<div class="kit-layout">\n${sidebar(ctx, input.activeUrl)}\n` +
     `<div class="kit-body">\n${input.main}\n${footer(ctx)}\n</div>\n</div>\n` +
     `${searchDialog(ctx)}\n${clientConfig(ctx, input.page)}\n</body>\n</html>\n`
@@ -476,7 +521,12 @@ function shell(
 
 function context(view: ReaderSiteView): Context {
   const parsed = view.now ? Date.parse(view.now) : Number.NaN;
-  return { view, t: strings(view), now: Number.isFinite(parsed) ? parsed : Date.now() };
+  return {
+    view,
+    t: strings(view),
+    now: Number.isFinite(parsed) ? parsed : Date.now(),
+    foreign: foreignStrings(view),
+  };
 }
 
 /**
@@ -499,7 +549,7 @@ export function renderReaderPage(view: ReaderPageView): string {
   const toc = tocList(page.toc);
   // Below the wide layout the table of contents folds into the article, right under the title.
   const inlineToc = toc
-    ? `<details class="kit-toc-inline"><summary>${escapeHtml(t.onThisPage)}${icon('chevronDown', { size: 14 })}</summary><nav aria-label="${escapeHtml(t.onThisPage)}">${toc}</nav></details>`
+    ? `<details class="kit-toc-inline"><summary>${ui(ctx, 'onThisPage')}${icon('chevronDown', { size: 14 })}</summary><nav aria-label="${escapeHtml(t.onThisPage)}">${toc}</nav></details>`
     : '';
   const article = enhanceArticleHtml(page.html, t.headingAnchor);
   const updatedAt =
@@ -524,7 +574,7 @@ export function renderReaderPage(view: ReaderPageView): string {
     (toc || view.inserts?.['toc.after']
       ? `<aside class="kit-toc" aria-labelledby="kit-toc-title"><div class="kit-toc-inner">` +
         (toc
-          ? `<h2 class="kit-toc-title" id="kit-toc-title">${escapeHtml(t.onThisPage)}</h2><nav aria-labelledby="kit-toc-title" data-kit-toc>${toc}</nav>`
+          ? `<h2 class="kit-toc-title" id="kit-toc-title">${ui(ctx, 'onThisPage')}</h2><nav aria-labelledby="kit-toc-title" data-kit-toc>${toc}</nav>`
           : '') +
         insert(view, 'toc.after', 'kit-toc-after') +
         `</div></aside>`
@@ -571,18 +621,18 @@ export function renderNotFoundPage(view: ReaderNotFoundView): string {
   const { t } = ctx;
   const search = view.search
     ? `<form class="kit-notfound-search" role="search" data-kit-search-form data-js-only>` +
-      `<label for="kit-notfound-q" class="kit-sr-only">${escapeHtml(t.search)}</label>` +
+      `<label for="kit-notfound-q" class="kit-sr-only">${ui(ctx, 'search')}</label>` +
       `${icon('search')}<input id="kit-notfound-q" name="q" type="search" placeholder="${escapeHtml(t.searchPlaceholder)}" autocomplete="off">` +
-      `<button type="submit" class="kit-button kit-button-primary">${escapeHtml(t.search)}</button></form>`
+      `<button type="submit" class="kit-button kit-button-primary">${ui(ctx, 'search')}</button></form>`
     : '';
   const main =
     `<main class="kit-main" id="kit-content" tabindex="-1"><div class="kit-notfound">` +
     `<p class="kit-notfound-code" aria-hidden="true">404</p>` +
-    `<h1>${escapeHtml(t.notFoundTitle)}</h1>` +
-    `<p class="kit-notfound-text">${escapeHtml(t.notFoundText)}</p>` +
+    `<h1>${ui(ctx, 'notFoundTitle')}</h1>` +
+    `<p class="kit-notfound-text">${ui(ctx, 'notFoundText')}</p>` +
     (view.requestedPath ? `<p class="kit-notfound-path"><code>${escapeHtml(view.requestedPath)}</code></p>` : '') +
     search +
-    `<p><a class="kit-button" href="${escapeHtml(safeHref(view.homeUrl) ?? '/')}">${icon('arrowLeft', { size: 16, flip: true })}${escapeHtml(t.backHome)}</a></p>` +
+    `<p><a class="kit-button" href="${escapeHtml(safeHref(view.homeUrl) ?? '/')}">${icon('arrowLeft', { size: 16, flip: true })}${ui(ctx, 'backHome')}</a></p>` +
     `</div></main>`;
   return shell(ctx, {
     title: `${t.notFoundTitle} · ${view.name}`,

@@ -1,5 +1,8 @@
 import type { ReaderStrings } from './types.js';
 
+/** The language of {@link DEFAULT_READER_STRINGS}. */
+export const DEFAULT_READER_STRINGS_LANG = 'en';
+
 /** English interface strings; a site passes `strings` in its view to translate any of them. */
 export const DEFAULT_READER_STRINGS: ReaderStrings = {
   skipToContent: 'Skip to content',

@@ -156,6 +156,12 @@ export interface ReaderSiteView {
   now?: string;
   /** Interface strings, for translated sites; English defaults. */
   strings?: Partial<ReaderStrings>;
+  /**
+   * Language (BCP 47) of `strings`; default: the page's `lang`. An interface string in another
+   * language than the page (an English default on an Arabic page) is marked with its `lang` and
+   * `dir`, so it reads in its own direction: "Was this page helpful?" keeps its `?` at the end.
+   */
+  stringsLang?: string;
 }
 
 /** A documentation page. */

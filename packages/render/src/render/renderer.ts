@@ -1,9 +1,8 @@
 import type { PageRenderer, RenderContext, RenderedPage, SourcePage, SourceProblem, TocEntry } from '@kit/core';
 import GithubSlugger from 'github-slugger';
-import type { Element, ElementContent, Root as HastRoot } from 'hast';
-import { toHtml } from 'hast-util-to-html';
+import type { Element, ElementContent, Root as HastRoot, Nodes as HastNodes } from 'hast';
 import type { Blockquote, Code, Html, Nodes, Parents, Root, RootContent } from 'mdast';
-import { type Handlers, defaultHandlers, toHast } from 'mdast-util-to-hast';
+import type { Handlers } from 'mdast-util-to-hast';
 import {
   type ComponentProps,
   type ComponentRegistry,
@@ -31,6 +30,38 @@ import {
 } from '../snippets/policy.js';
 import { type Edit, applyEdits } from './edits.js';
 import { LruCache } from './lru.js';
+
+interface HastTools {
+  toHast: typeof import('mdast-util-to-hast').toHast;
+  defaultHandlers: typeof import('mdast-util-to-hast').defaultHandlers;
+  toHtml: typeof import('hast-util-to-html').toHtml;
+}
+
+let hastTools: Promise<HastTools> | undefined;
+/**
+ * The hast road (mdast-util-to-hast, hast-util-to-html), loaded the first time a page needs it:
+ * sanitized pages and the node types `articleHtml` leaves to it. Most pages never do, and these
+ * libraries are a good part of what a server would otherwise load before its first page.
+ */
+function loadHastTools(): Promise<HastTools> {
+  hastTools ??= Promise.all([import('mdast-util-to-hast'), import('hast-util-to-html')]).then(([toHast, toHtml]) => ({
+    toHast: toHast.toHast,
+    defaultHandlers: toHast.defaultHandlers,
+    toHtml: toHtml.toHtml,
+  }));
+  return hastTools;
+}
+
+let fragmentParser: Promise<(html: string) => HastNodes[]> | undefined;
+/** The HTML parser sanitizing needs for raw HTML (parse5 underneath), loaded for the first sanitized page. */
+function loadFragmentParser(): Promise<(html: string) => HastNodes[]> {
+  fragmentParser ??= import('hast-util-from-html').then(
+    ({ fromHtml }) =>
+      (html: string) =>
+        fromHtml(html, { fragment: true }).children as HastNodes[],
+  );
+  return fragmentParser;
+}
 
 export interface RendererOptions {
   /** Components PascalCase tags resolve to; default: the registry `registerComponent` fills. */
@@ -505,49 +536,55 @@ async function renderPage(
   }
 
   const escapeRaw = context.sanitize || context.htmlInput !== 'allow';
-  const handlers: Handlers = {
-    heading(state, node) {
-      const element = defaultHandlers.heading(state, node);
-      const heading = headingInfo.get(node);
-      if (heading) element.properties.id = heading.id;
-      if (heading?.alias) {
-        element.children.unshift({ type: 'element', tagName: 'span', properties: { id: heading.alias }, children: [] });
-      }
-      return element;
-    },
-    html(_state, node) {
-      if (dropped.has(node)) return undefined;
-      if (escapeRaw) return { type: 'text', value: node.value };
-      return { type: 'raw', value: filterTags(node.value) } as unknown as ElementContent;
-    },
-    paragraph(state, node) {
-      if (dropped.has(node)) return undefined;
-      return defaultHandlers.paragraph(state, node);
-    },
-    blockquote(state, node) {
-      const kind = callouts.get(node);
-      if (!kind) return defaultHandlers.blockquote(state, node);
-      const title: Element = {
-        type: 'element',
-        tagName: 'p',
-        properties: { className: ['callout-title'] },
-        children: [{ type: 'text', value: kind.charAt(0).toUpperCase() + kind.slice(1) }],
-      };
-      return {
-        type: 'element',
-        tagName: 'div',
-        properties: { className: ['callout', `callout-${kind}`], dataCallout: kind },
-        children: state.wrap([title, ...state.all(node)], true),
-      };
-    },
-    code(state, node) {
-      return highlighted.get(node) ?? defaultHandlers.code(state, node);
-    },
-    kitComponent(state, node: ComponentNode) {
-      if (node.html !== undefined) return { type: 'raw', value: node.html } as unknown as ElementContent;
-      return state.all(node as unknown as Parents);
-    },
-  } as Handlers;
+  const hastHandlers = ({ defaultHandlers }: HastTools): Handlers =>
+    ({
+      heading(state, node) {
+        const element = defaultHandlers.heading(state, node);
+        const heading = headingInfo.get(node);
+        if (heading) element.properties.id = heading.id;
+        if (heading?.alias) {
+          element.children.unshift({
+            type: 'element',
+            tagName: 'span',
+            properties: { id: heading.alias },
+            children: [],
+          });
+        }
+        return element;
+      },
+      html(_state, node) {
+        if (dropped.has(node)) return undefined;
+        if (escapeRaw) return { type: 'text', value: node.value };
+        return { type: 'raw', value: filterTags(node.value) } as unknown as ElementContent;
+      },
+      paragraph(state, node) {
+        if (dropped.has(node)) return undefined;
+        return defaultHandlers.paragraph(state, node);
+      },
+      blockquote(state, node) {
+        const kind = callouts.get(node);
+        if (!kind) return defaultHandlers.blockquote(state, node);
+        const title: Element = {
+          type: 'element',
+          tagName: 'p',
+          properties: { className: ['callout-title'] },
+          children: [{ type: 'text', value: kind.charAt(0).toUpperCase() + kind.slice(1) }],
+        };
+        return {
+          type: 'element',
+          tagName: 'div',
+          properties: { className: ['callout', `callout-${kind}`], dataCallout: kind },
+          children: state.wrap([title, ...state.all(node)], true),
+        };
+      },
+      code(state, node) {
+        return highlighted.get(node) ?? defaultHandlers.code(state, node);
+      },
+      kitComponent(state, node: ComponentNode) {
+        if (node.html !== undefined) return { type: 'raw', value: node.html } as unknown as ElementContent;
+        return state.all(node as unknown as Parents);
+      },
+    }) as Handlers;
 
   const serializeOptions: Omit<ArticleHtmlOptions, 'filterComponentHtml'> = {
     headings: headingInfo,
@@ -556,11 +593,16 @@ async function renderPage(
     highlighted,
     escapeRaw,
   };
-  const nodesToHtml = (nodes: RootContent[]) =>
-    articleHtml(nodes, { ...serializeOptions, filterComponentHtml: false }) ??
-    toHtml(toHast({ type: 'root', children: nodes } as Root, { allowDangerousHtml: true, handlers }) as HastRoot, {
+  const nodesToHtml = async (nodes: RootContent[]) => {
+    const html = articleHtml(nodes, { ...serializeOptions, filterComponentHtml: false });
+    if (html !== null) return html;
+    const tools = await loadHastTools();
+    const hast = tools.toHast({ type: 'root', children: nodes } as Root, {
       allowDangerousHtml: true,
-    });
+      handlers: hastHandlers(tools),
+    }) as HastRoot;
+    return tools.toHtml(hast, { allowDangerousHtml: true });
+  };
 
   for (const component of componentNodes) {
     const definition = components.get(component.name);
@@ -573,14 +615,17 @@ async function renderPage(
       );
       component.html = escapeHtml(source.slice(component.start, component.innerStart));
       const closing = source.slice(component.innerEnd, component.end);
-      const inner = nodesToHtml(component.children);
+      const inner = await nodesToHtml(component.children);
       component.html = `${component.html}${inner}${escapeHtml(closing)}`;
       continue;
     }
     const base = { render: context, pagePath: page.path };
     const hasChildren = component.children.length > 0;
     const [html, markdown] = await Promise.all([
-      definition.html(component.props, hasChildren ? { ...base, children: nodesToHtml(component.children) } : base),
+      definition.html(
+        component.props,
+        hasChildren ? { ...base, children: await nodesToHtml(component.children) } : base,
+      ),
       definition.markdown(
         component.props,
         hasChildren
@@ -597,10 +642,11 @@ async function renderPage(
     ? null
     : articleHtml(tree.children, { ...serializeOptions, filterComponentHtml: !escapeRaw });
   if (html === null) {
-    const hast = toHast(tree, { allowDangerousHtml: true, handlers }) as HastRoot;
-    if (context.sanitize) sanitizeTree(hast, trusted);
+    const tools = await loadHastTools();
+    const hast = tools.toHast(tree, { allowDangerousHtml: true, handlers: hastHandlers(tools) }) as HastRoot;
+    if (context.sanitize) sanitizeTree(hast, trusted, await loadFragmentParser());
     else if (!escapeRaw) filterRawNodes(hast);
-    html = toHtml(hast, { allowDangerousHtml: !context.sanitize });
+    html = tools.toHtml(hast, { allowDangerousHtml: !context.sanitize });
   }
 
   const toc: TocEntry[] = headings

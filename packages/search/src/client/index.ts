@@ -3,7 +3,7 @@ import type { SearchHit } from '@kit/core';
 import { CLIENT_INDEX_FORMAT, deserializeIndex, type SerializedIndex } from '../engine/codec.js';
 import { toSearchHits } from '../engine/hits.js';
 import { assertSearchQuery, normalizeSearchLimit } from '../engine/limit.js';
-import { rankSections } from '../engine/rank.js';
+import { prepareRanking, rankSections } from '../engine/rank.js';
 import type { EngineIndex } from '../engine/types.js';
 
 export type { SerializedIndex } from '../engine/codec.js';
@@ -54,4 +54,16 @@ export function queryClientIndex(
   const count = normalizeSearchLimit(limit);
   const index = loadClientIndex(serialized);
   return toSearchHits(index, rankSections(index, query, count), options.sectionTexts);
+}
+
+/**
+ * Decodes a client index and prepares its ranking (term statistics, the semantic model) ahead of the first
+ * query: the reader calls it when the search dialog opens, so the first keystroke is answered
+ * without waiting for that work.
+ *
+ * @example
+ * prepareClientIndex(await fetch(indexUrl).then((response) => response.text()));
+ */
+export function prepareClientIndex(serialized: string | SerializedIndex): void {
+  prepareRanking(loadClientIndex(serialized));
 }

@@ -1,6 +1,6 @@
 import type { SearchScope, SearchSection } from '@kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { queryClientIndex } from '../client/index.js';
+import { prepareClientIndex, queryClientIndex } from '../client/index.js';
 import { contractSections } from '../testing/index.js';
 import { createClientSearch } from './client.js';
 import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from './registry.js';
@@ -32,6 +32,15 @@ describe('client driver', () => {
       const onServer = (await driver.search(scope, query, { limit: 8 })).map(({ snippet, ...rest }) => rest);
       expect(inBrowser).toEqual(onServer);
     }
+  });
+
+  it('answers the same after the index was prepared ahead of the first query', async () => {
+    const driver = createClientSearch();
+    await driver.index(scope, contractSections.public);
+    const shipped = (await driver.clientIndex(scope))!;
+    const cold = queryClientIndex(`${shipped.body} `, 'queues retry', 8);
+    prepareClientIndex(shipped.body);
+    expect(queryClientIndex(shipped.body, 'queues retry', 8)).toEqual(cold);
   });
 
   it('ranks like the server driver', async () => {

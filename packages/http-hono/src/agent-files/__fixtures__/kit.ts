@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -101,6 +102,26 @@ export function writeTree(files: Record<string, string>, copy?: { from: string; 
   return root;
 }
 
+/**
+ * Makes `root` a git repository with everything in it committed at `date`: repository sets date
+ * their pages by commits only (sitemap lastmod, freshness), never by file times.
+ */
+export function commitTree(root: string, date: string): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root };
+  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) delete env[name];
+  Object.assign(env, {
+    GIT_AUTHOR_NAME: 'Fixture',
+    GIT_AUTHOR_EMAIL: 'fixture@example.com',
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_NAME: 'Fixture',
+    GIT_COMMITTER_EMAIL: 'fixture@example.com',
+    GIT_COMMITTER_DATE: date,
+  });
+  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'Fixture']]) {
+    execFileSync('git', args, { cwd: root, env, stdio: 'ignore' });
+  }
+}
+
 interface TestUser {
   role: 'staff' | 'reader';
 }
@@ -124,8 +145,11 @@ export function useFsSource(factory: FsSourceFactory): void {
   fsSource = factory;
 }
 
-/** A real kit (fs source, renderer, server search) over `root`, with the given config. */
-export function buildKit(root: string, input: KitConfigInput): Kit {
+/**
+ * A real kit (fs source, renderer, server search) over `root`, with the given config; `git` reads
+ * the folder's history (see {@link commitTree}).
+ */
+export function buildKit(root: string, input: KitConfigInput, options: { git?: boolean } = {}): Kit {
   const createFsSource = fsSource;
   if (!createFsSource) throw new Error('Call useFsSource(createFsSource) in the test file first.');
   const config = resolveConfig(
@@ -143,7 +167,7 @@ export function buildKit(root: string, input: KitConfigInput): Kit {
     sets: Object.values(config.sets).map((setConfig) =>
       createDocSet({
         config: setConfig,
-        source: createFsSource({ root: setConfig.source.path, setKey: setConfig.key, git: false }),
+        source: createFsSource({ root: setConfig.source.path, setKey: setConfig.key, git: options.git === true }),
         renderer,
         search: createServerSearch(),
         events,

@@ -1,0 +1,142 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createDocSet, createEvents, createKit, type Kit, resolveConfig } from '@kit/core';
+import { createRenderer, type ReaderClientConfig } from '@kit/render';
+import { createServerSearch } from '@kit/search';
+import { createFsSource } from '@kit/source-fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createKitApp } from './app.js';
+import { fixtureKit } from './testing/fixture.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function writeSet(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'kit-reader-view-'));
+  folders.push(root);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, 'docs', name)), { recursive: true });
+    writeFileSync(join(root, 'docs', name), text);
+  }
+  return root;
+}
+
+/** A kit over `<root>/docs` as a repository set reads it, git history included. */
+function kitOver(root: string): Kit {
+  const config = resolveConfig(
+    { sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } },
+    {
+      root,
+      env: {},
+    },
+  );
+  const events = createEvents();
+  return createKit({
+    config,
+    events,
+    sets: Object.values(config.sets).map((setConfig) =>
+      createDocSet({
+        config: setConfig,
+        source: createFsSource({ root: setConfig.source.path, setKey: setConfig.key }),
+        renderer: createRenderer(),
+        search: createServerSearch(),
+        events,
+      }),
+    ),
+  });
+}
+
+function git(repo: string, args: string[], date?: Date): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: repo };
+  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) delete env[name];
+  if (date) {
+    const when = date.toISOString();
+    Object.assign(env, {
+      GIT_AUTHOR_NAME: 'Ann',
+      GIT_AUTHOR_EMAIL: 'ann@example.com',
+      GIT_AUTHOR_DATE: when,
+      GIT_COMMITTER_NAME: 'Ann',
+      GIT_COMMITTER_EMAIL: 'ann@example.com',
+      GIT_COMMITTER_DATE: when,
+    });
+  }
+  execFileSync('git', args, { cwd: repo, env, stdio: 'ignore' });
+}
+
+const PAGES = {
+  'kit.json': JSON.stringify({ name: 'Handbook' }),
+  'navigation.json': JSON.stringify({ groups: [{ label: 'Start', pages: ['index', 'old', 'new'] }] }),
+  'index.md': '# Home\n\nWelcome.\n',
+  'old.md': '# Old\n\nUnchanged for a while.\n',
+  'new.md': '# New\n\nJust written.\n',
+};
+
+function clientConfig(html: string): ReaderClientConfig {
+  const match = /<script type="application\/json" id="kit-reader-config">([^<]*)<\/script>/.exec(html);
+  return JSON.parse(match![1]!) as ReaderClientConfig;
+}
+
+describe('interface strings on a right-to-left page', () => {
+  const app = createKitApp({ kit: fixtureKit() });
+
+  it('marks the English strings of an Arabic page with their language and direction', async () => {
+    const html = await (await app.request('/docs/ar')).text();
+    expect(html).toMatch(/<html[^>]*dir="rtl"/);
+    // dir isolates the string: the question mark stays at the end of the English question.
+    expect(html).toContain(
+      '<h2 class="kit-feedback-title" id="kit-feedback-title"><span lang="en" dir="ltr">Was this page helpful?</span></h2>',
+    );
+    expect(html).toContain(
+      '<a class="kit-skip-link" href="#kit-content"><span lang="en" dir="ltr">Skip to content</span></a>',
+    );
+    // The strings the script writes later (feedback thanks, search status) carry the same marks.
+    expect(clientConfig(html).stringLanguages?.thanks).toEqual({ lang: 'en', dir: 'ltr' });
+  });
+
+  it('leaves the strings of an English page unmarked', async () => {
+    const html = await (await app.request('/docs')).text();
+    expect(html).toContain('<h2 class="kit-feedback-title" id="kit-feedback-title">Was this page helpful?</h2>');
+    expect(html).not.toContain('<span lang="en" dir="ltr">');
+    expect(clientConfig(html).stringLanguages).toBeUndefined();
+  });
+});
+
+describe('freshness dots and update dates', () => {
+  it('shows no dot and no update date outside git, however new the files are', async () => {
+    // Written a moment ago: the files' own time says "changed today" for every page.
+    const root = writeSet(PAGES);
+    const html = await (await createKitApp({ kit: kitOver(root) }).request('/docs/new')).text();
+    expect(html).not.toContain('data-kit-fresh');
+    expect(html).not.toContain('data-updated=');
+    expect(html).not.toContain('Last updated');
+    expect(clientConfig(html).updatedAt).toBeNull();
+  });
+
+  it('dates pages by their last commit: a dot for a page committed within fresh_days, none for older', async () => {
+    const root = writeSet(PAGES);
+    git(root, ['init', '-q', '-b', 'main']);
+    git(root, ['add', 'docs/kit.json', 'docs/navigation.json', 'docs/index.md', 'docs/old.md']);
+    const tenDaysAgo = new Date(Date.now() - 10 * DAY);
+    git(root, ['commit', '-q', '-m', 'Old pages'], tenDaysAgo);
+    git(root, ['add', 'docs/new.md']);
+    const anHourAgo = new Date(Math.floor((Date.now() - HOUR) / 1000) * 1000);
+    git(root, ['commit', '-q', '-m', 'New page'], anHourAgo);
+
+    const html = await (await createKitApp({ kit: kitOver(root) }).request('/docs/new')).text();
+    const link = (path: string) =>
+      new RegExp(`<a class="kit-nav-link"[^>]*data-path="${path}"[^>]*>.*?</a>`).exec(html)?.[0];
+    expect(link('new')).toContain(`data-updated="${anHourAgo.toISOString()}"`);
+    expect(link('new')).toContain('data-kit-fresh');
+    expect(link('old')).toContain(
+      `data-updated="${new Date(Math.floor(tenDaysAgo.getTime() / 1000) * 1000).toISOString()}"`,
+    );
+    expect(link('old')).not.toContain('data-kit-fresh');
+    expect(html).toContain(`Last updated <time datetime="${anHourAgo.toISOString()}">`);
+  });
+});
