@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';
 import { addNotes } from '../notes.js';
@@ -12,7 +12,12 @@ export function registerValidate(program: Command, context: CommandContext): voi
     )
     .option('--json', 'print the report as JSON (schemas/validate.json), as the validate_docs tool returns it')
     .option('--version <id>', 'check only this version (default: every version)')
-    .option('--no-cache', 'render every page again instead of reusing renders kept in .kit/cache/validate');
+    .option('--no-cache', 'render every page again instead of reusing renders kept in .kit/cache/validate')
+    .option(
+      '--jobs <n>',
+      'render pages on n worker threads (default: the number of CPU cores; 1 renders on the main thread)',
+      parseJobs,
+    );
   addNotes(
     command,
     `Rules (each issue carries its rule id and, where Kit knows one, a fix):
@@ -38,27 +43,44 @@ export function registerValidate(program: Command, context: CommandContext): voi
 
 Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check could not run.`,
   );
-  command.action(async (options: { json?: boolean; version?: string; cache: boolean }, command: Command) => {
-    const globals = context.globals(command);
-    const kit = await context.loadKit(command, { git: false });
-    const { formatReport, validateKit } = await import('../validate/validate.js');
-    try {
-      const { cachedRenderer, VALIDATE_CACHE_DIR } = await import('../validate/render-cache.js');
-      const cacheDir = join(kit.config.root, VALIDATE_CACHE_DIR);
-      const renderer = options.cache ? await cachedRenderer(kit.renderer, cacheDir) : kit.renderer;
-      const report = await validateKit(kit, {
-        renderer,
-        ...(options.cache ? { cacheDir } : {}),
-        ...(globals.set !== undefined ? { set: globals.set } : {}),
-        ...(options.version !== undefined ? { version: options.version } : {}),
+  command.action(
+    async (options: { json?: boolean; version?: string; cache: boolean; jobs?: number }, command: Command) => {
+      const globals = context.globals(command);
+      const kit = await context.loadKit(command, { git: false });
+      const { formatReport, validateKit } = await import('../validate/validate.js');
+      const { createRenderPool } = await import('../validate/render-pool.js');
+      const pool = createRenderPool({
+        renderer: kit.renderer,
+        configFile: kit.config.file,
+        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
       });
-      if (options.json) writeLine(context.io.stdout, JSON.stringify(report, null, 2));
-      else context.io.stdout.write(formatReport(report, { color: isColorful(context) }));
-      context.exitCode = report.ok ? 0 : 1;
-    } finally {
-      await kit.close();
-    }
-  });
+      try {
+        const { cachedRenderer, VALIDATE_CACHE_DIR } = await import('../validate/render-cache.js');
+        const cacheDir = join(kit.config.root, VALIDATE_CACHE_DIR);
+        const renderer = options.cache ? await cachedRenderer(pool, cacheDir) : pool;
+        const report = await validateKit(kit, {
+          renderer,
+          ...(options.cache ? { cacheDir } : {}),
+          ...(globals.set !== undefined ? { set: globals.set } : {}),
+          ...(options.version !== undefined ? { version: options.version } : {}),
+        });
+        if (options.json) writeLine(context.io.stdout, JSON.stringify(report, null, 2));
+        else context.io.stdout.write(formatReport(report, { color: isColorful(context) }));
+        context.exitCode = report.ok ? 0 : 1;
+      } finally {
+        await pool.close();
+        await kit.close();
+      }
+    },
+  );
+}
+
+function parseJobs(value: string): number {
+  const jobs = Number(value);
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    throw new InvalidArgumentError('give a whole number of threads, 1 or more (1 renders on the main thread).');
+  }
+  return jobs;
 }
 
 function isColorful(context: CommandContext): boolean {

@@ -2,14 +2,16 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type {
-  PageRenderer,
-  RenderContext,
-  RenderedPage,
-  SearchBudgetReport,
-  SearchScope,
-  SearchSection,
-  SourcePage,
+import {
+  createRenderContext,
+  type RenderContext,
+  type RenderContextInput,
+  type RenderedPage,
+  type SearchBudgetReport,
+  type SearchScope,
+  type SearchSection,
+  type SourcePage,
+  type ValidationRenderer,
 } from '@kit/core';
 
 /** A snippet include line (`<<< @/path`); PHP heredocs (`<<<EOT`) are not includes. */
@@ -22,19 +24,21 @@ export const VALIDATE_CACHE_DIR = '.kit/cache/validate';
  * A renderer that keeps what validation reads of each render (links, anchors, sections, agent
  * Markdown, problems; no HTML) on disk, keyed by the page's content hash, the render context and
  * the installed renderer, so a second `kit validate` renders only the pages that changed. Pages
- * with snippet includes are always rendered (an included file may have changed).
+ * with snippet includes are always rendered (an included file may have changed). Renders as many
+ * pages at once as `inner` does.
  *
  * @example
- * const renderer = await cachedRenderer(kit.renderer, join(root, VALIDATE_CACHE_DIR));
+ * const renderer = await cachedRenderer(createRenderPool({ renderer: kit.renderer }), join(root, VALIDATE_CACHE_DIR));
  */
-export async function cachedRenderer(inner: PageRenderer, dir: string): Promise<PageRenderer> {
+export async function cachedRenderer(inner: ValidationRenderer, dir: string): Promise<ValidationRenderer> {
   const fingerprint = await rendererFingerprint();
   let ready: Promise<unknown> | null = null;
   return {
-    async render(page: SourcePage, context: RenderContext): Promise<RenderedPage> {
-      if (SNIPPET_INCLUDE.test(page.body)) return inner.render(page, context);
+    ...(inner.concurrency !== undefined ? { concurrency: inner.concurrency } : {}),
+    async renderPage(page: SourcePage, input: RenderContextInput): Promise<RenderedPage> {
+      if (SNIPPET_INCLUDE.test(page.body)) return inner.renderPage(page, input);
       const key = createHash('sha256')
-        .update(cacheKey(page, context, fingerprint))
+        .update(cacheKey(page, createRenderContext(input), fingerprint))
         .digest('hex');
       const file = join(dir, key.slice(0, 2), `${key}.json`);
       try {
@@ -42,7 +46,7 @@ export async function cachedRenderer(inner: PageRenderer, dir: string): Promise<
       } catch {
         // Not cached yet (or unreadable): render and keep it.
       }
-      const rendered = await inner.render(page, context);
+      const rendered = await inner.renderPage(page, input);
       const slim: RenderedPage = { ...rendered, html: '' };
       ready ??= mkdir(dir, { recursive: true });
       await ready;

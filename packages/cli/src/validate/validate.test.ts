@@ -68,6 +68,39 @@ describe('kit validate on a set that breaks every rule', () => {
     }
   });
 
+  it('reports the same whether pages render on one thread or on several, cached or not', async () => {
+    const { dir, cleanup } = await tempProject();
+    try {
+      // A long page, so there is enough Markdown to start the render workers.
+      const sections = Array.from(
+        { length: 4000 },
+        (_, index) => `## Part ${index}\n\nSee [the previous part](#part-${index - 1}).\n`,
+      );
+      await writeFiles(dir, { ...brokenSetFiles, 'docs/1.x/long.md': `# Long\n\n${sections.join('\n').repeat(3)}` });
+      const validate = async (...args: string[]) => {
+        const run = await runKit(['validate', '--json', ...args], { cwd: dir });
+        expect(run.stderr).toBe('');
+        return { code: run.code, report: JSON.parse(run.stdout) };
+      };
+      const serial = await validate('--jobs', '1', '--no-cache');
+      expect(serial.report.issues.length).toBeGreaterThan(10);
+      expect(await validate('--jobs', '3', '--no-cache')).toEqual(serial);
+      // The first pooled run fills .kit/cache/validate, the second reads it.
+      expect(await validate('--jobs', '2')).toEqual(serial);
+      expect(await validate('--jobs', '2')).toEqual(serial);
+      expect(await validate('--jobs', '1')).toEqual(serial);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('refuses a --jobs that is not a whole number of threads', async () => {
+    const run = await runKit(['validate', '--jobs', '0'], { cwd: project.dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('--jobs');
+    expect(run.stdout).toBe('');
+  });
+
   it('checks one version with --version', async () => {
     const run = await runKit(['validate', '--json', '--version', '1.x'], { cwd: project.dir });
     const report = JSON.parse(run.stdout);

@@ -6,6 +6,7 @@ import {
   type SearchBudgetCheck,
   type SearchDriver,
   type ValidationIssue,
+  type ValidationRenderer,
   type ValidationReport,
   validateDocSet,
 } from '@kit/core';
@@ -25,8 +26,11 @@ export interface ValidateKitOptions {
   version?: string;
   /** Origin the kit's sets were built with, so validation renders share their cache. */
   origin?: string;
-  /** Renders pages for validation; default the kit's renderer. */
-  renderer?: PageRenderer;
+  /**
+   * Renders pages for validation; default the kit's renderer. `kit validate` passes a worker pool
+   * (`createRenderPool`) behind the on-disk render cache.
+   */
+  renderer?: PageRenderer | ValidationRenderer;
   /** Folder to remember browser index sizes in between runs (`kit validate` uses `.kit/cache/validate`). */
   cacheDir?: string;
 }

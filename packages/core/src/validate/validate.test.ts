@@ -4,7 +4,8 @@ import { type MemoryPage, memorySource, substringSearch } from '../docset/__fixt
 import { createDocSet } from '../docset/docset.js';
 import type { SourcePage } from '../model/types.js';
 import type { PageRenderer, RenderedPage } from '../ports/renderer.js';
-import { validateDocSet } from './validate.js';
+import { createRenderContext } from '../docset/render-context.js';
+import { type RenderContextInput, type ValidationRenderer, validateDocSet } from './validate.js';
 
 /** Renders just enough for validation: Markdown links with their lines, headings and `<a name>` anchors. */
 function linkRenderer(): PageRenderer {
@@ -203,5 +204,50 @@ describe('validateDocSet', () => {
     const docSet = docSetWith([page('current', 'index', '[gone](./nothing.md)')], { manifest: { name: 'Acme' } });
     const report = await validateDocSet({ docSet });
     expect(report.issues.map((issue) => issue.rule)).toEqual(['links.broken']);
+  });
+
+  it('gives a renderer that renders several pages at once every page ahead, and reports the same', async () => {
+    const pages = [
+      page('2.x', 'index', '# Home\n[setup](./setup.md#install)\n[gone](./nothing.md)'),
+      page('2.x', 'setup', '# Setup\n<a name="install"></a>\n[home](./index.md#nope)'),
+      page('1.x', 'index', '# Home\n[legacy](./legacy.md#old)'),
+      page('1.x', 'legacy', '# Legacy\n[typo](./legacyy.md)'),
+    ];
+    const serial = await validateDocSet({ docSet: docSetWith(pages), renderer: linkRenderer() });
+
+    // Renders come back only when the test says so: validation must ask for all of them first.
+    const asked: string[] = [];
+    const release: Array<() => void> = [];
+    const inner = linkRenderer();
+    const concurrent: ValidationRenderer = {
+      concurrency: 2,
+      renderPage(source: SourcePage, context: RenderContextInput) {
+        asked.push(`${source.version}/${source.path}`);
+        return new Promise((resolve) => {
+          release.push(() => resolve(inner.render(source, createRenderContext(context))));
+        });
+      },
+    };
+    const running = validateDocSet({ docSet: docSetWith(pages), renderer: concurrent });
+    await expect.poll(() => asked.length).toBe(4);
+    for (const resolve of release.reverse()) resolve();
+    expect(await running).toEqual(serial);
+    expect(serial.issues.map((issue) => issue.rule).sort()).toEqual([
+      'links.anchor',
+      'links.anchor',
+      'links.broken',
+      'links.broken',
+    ]);
+  });
+
+  it('fails with the error of a page that cannot be rendered when rendering ahead', async () => {
+    const failing: ValidationRenderer = {
+      concurrency: 4,
+      async renderPage(source: SourcePage) {
+        throw new Error(`cannot render ${source.path}`);
+      },
+    };
+    const docSet = docSetWith([page('2.x', 'index', '# Home'), page('2.x', 'other', '# Other')]);
+    await expect(validateDocSet({ docSet, renderer: failing })).rejects.toThrow('cannot render');
   });
 });

@@ -29,15 +29,38 @@ export interface SearchBudgetReport {
  */
 export type SearchBudgetCheck = (scope: SearchScope, sections: SearchSection[]) => Promise<SearchBudgetReport | null>;
 
+/**
+ * What a page's render context is built from (`createRenderContext`): plain data, so a renderer on
+ * another thread can build the same context from it.
+ */
+export type RenderContextInput = Parameters<typeof createRenderContext>[0];
+
+/**
+ * Renders pages for validation from the inputs of their render context instead of the built
+ * context, so the work can move to worker threads (`kit validate` renders on every core this way).
+ * The result must equal `renderer.render(page, createRenderContext(context))` (the HTML aside:
+ * validation never reads it).
+ */
+export interface ValidationRenderer {
+  renderPage(page: SourcePage, context: RenderContextInput): Promise<RenderedPage>;
+  /**
+   * How many pages it renders at once. Above 1, validation asks for every page as soon as the
+   * pages are listed, and reads the renders in page order as they come back.
+   * @default 1
+   */
+  readonly concurrency?: number;
+}
+
 export interface ValidateDocSetOptions {
   docSet: DocSet;
   /** Only this version; default every version. An unknown id is a `version.not_found` error. */
   version?: string;
   /**
-   * Renders pages the way agent Markdown is rendered (no syntax highlighting), sharing the
-   * renderer's cache with the running set. Without it pages are read through `docSet.getPage`.
+   * Renders pages the way agent Markdown is rendered (no syntax highlighting): a `PageRenderer`
+   * shares its cache with the running set, a `ValidationRenderer` may render on other threads.
+   * Without one pages are read through `docSet.getPage`.
    */
-  renderer?: PageRenderer;
+  renderer?: PageRenderer | ValidationRenderer;
   /** Origin agent Markdown links are made absolute with (same as the set's), so renders share the cache. */
   origin?: string;
   /** The `search.budget` check; without it the rule is not checked. */
@@ -159,6 +182,16 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
     return found;
   };
   const anchorsOf = new Map<string, Set<string>>();
+  if (options.renderer && 'renderPage' in options.renderer && (options.renderer.concurrency ?? 1) > 1) {
+    // Every page is asked for up front, so all the renderer's threads stay busy while the checks
+    // below read the renders in page order. The checks await each render, so a failure still
+    // surfaces there; the catch only keeps a render nobody awaits yet from counting as unhandled.
+    for (const version of versions) {
+      for (const locale of layout.locales) {
+        for (const page of (await pagesOf({ version, locale: locale.code })).pages) renderOf(page).catch(() => {});
+      }
+    }
+  }
 
   // Redirects over every version (a redirect without a version applies in all of them).
   const exists = new Set<string>();
@@ -456,20 +489,21 @@ async function renderPage(
   layout: UrlLayout,
   page: SourcePage,
 ): Promise<RenderedPage | null> {
-  if (options.renderer) {
-    return options.renderer.render(
-      page,
-      createRenderContext({
-        set: docSet.key,
-        config: docSet.config,
-        sourceKind: docSet.source.kind,
-        layout,
-        version: page.version,
-        locale: page.locale,
-        origin: options.origin ?? '',
-        highlight: false,
-      }),
-    );
+  const { renderer } = options;
+  if (renderer) {
+    const context: RenderContextInput = {
+      set: docSet.key,
+      config: { html_input: docSet.config.html_input, snippets: docSet.config.snippets },
+      sourceKind: docSet.source.kind,
+      layout,
+      version: page.version,
+      locale: page.locale,
+      origin: options.origin ?? '',
+      highlight: false,
+    };
+    return 'renderPage' in renderer
+      ? renderer.renderPage(page, context)
+      : renderer.render(page, createRenderContext(context));
   }
   const view = await docSet.getPage({ version: page.version, locale: page.locale, path: page.path }, LOCAL);
   return view?.rendered ?? null;
