@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROKEN_SET_RULES, brokenSetFiles } from '../__fixtures__/broken-set.js';
@@ -106,5 +107,31 @@ describe('kit validate on a set that breaks every rule', () => {
     const report = JSON.parse(run.stdout);
     expect(report.version).toBe('1.x');
     expect(report.issues.filter((issue: { version?: string }) => issue.version === '2.x')).toEqual([]);
+  });
+});
+
+describe('kit validate with components registered in kit.config.ts', () => {
+  it('knows them, though tsx loads the config in a module namespace of its own', async () => {
+    const { dir, cleanup } = await tempProject();
+    try {
+      const renderFrom = pathToFileURL(join(repoRoot, 'packages/render/dist/index.js')).href;
+      await writeFiles(dir, {
+        'kit.config.ts': `import { registerComponent } from ${JSON.stringify(renderFrom)};
+registerComponent('Badge', {
+  html: (props: Record<string, unknown>) => \`<b>\${String(props.text)}</b>\`,
+  markdown: (props: Record<string, unknown>) => \`**\${String(props.text)}**\`,
+});
+export default {};
+`,
+        'docs/kit.json': JSON.stringify({ name: 'Docs' }),
+        'docs/index.md': '---\ntitle: Home\n---\n\n# Home\n\n<Badge text="new" /> and <Missing />\n',
+      });
+      const run = await runKit(['validate', '--json'], { cwd: dir });
+      const unknown = JSON.parse(run.stdout).issues.filter((issue: { rule: string }) => issue.rule === 'components.unknown');
+      expect(unknown.map((issue: { message: string }) => issue.message).join('\n')).toContain('Missing');
+      expect(unknown).toHaveLength(1);
+    } finally {
+      await cleanup();
+    }
   });
 });

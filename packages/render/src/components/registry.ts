@@ -56,8 +56,17 @@ export function createComponentRegistry(): ComponentRegistry {
   };
 }
 
-/** The registry used by renderers created without their own `components` option. */
-export const defaultComponents: ComponentRegistry = createComponentRegistry();
+const DEFAULT_REGISTRY_KEY = Symbol.for('kit.render.defaultComponents');
+
+/**
+ * The registry used by renderers created without their own `components` option. It lives on
+ * `globalThis` because a `kit.config.ts` is loaded through tsx in a module namespace of its own:
+ * the `@kit/render` it imports is another instance than the CLI's or the server's, and components
+ * it registers must still reach their renderers.
+ */
+export const defaultComponents: ComponentRegistry = ((globalThis as Record<symbol, ComponentRegistry | undefined>)[
+  DEFAULT_REGISTRY_KEY
+] ??= createComponentRegistry());
 
 /**
  * Registers a PascalCase component for every renderer that uses the default registry.
