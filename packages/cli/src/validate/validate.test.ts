@@ -127,7 +127,9 @@ export default {};
         'docs/index.md': '---\ntitle: Home\n---\n\n# Home\n\n<Badge text="new" /> and <Missing />\n',
       });
       const run = await runKit(['validate', '--json'], { cwd: dir });
-      const unknown = JSON.parse(run.stdout).issues.filter((issue: { rule: string }) => issue.rule === 'components.unknown');
+      const unknown = JSON.parse(run.stdout).issues.filter(
+        (issue: { rule: string }) => issue.rule === 'components.unknown',
+      );
       expect(unknown.map((issue: { message: string }) => issue.message).join('\n')).toContain('Missing');
       expect(unknown).toHaveLength(1);
     } finally {

@@ -64,9 +64,14 @@ const DEFAULT_REGISTRY_KEY = Symbol.for('kit.render.defaultComponents');
  * the `@kit/render` it imports is another instance than the CLI's or the server's, and components
  * it registers must still reach their renderers.
  */
-export const defaultComponents: ComponentRegistry = ((globalThis as Record<symbol, ComponentRegistry | undefined>)[
-  DEFAULT_REGISTRY_KEY
-] ??= createComponentRegistry());
+export const defaultComponents: ComponentRegistry = processComponentRegistry();
+
+function processComponentRegistry(): ComponentRegistry {
+  const shared = globalThis as Record<symbol, ComponentRegistry | undefined>;
+  const registry = shared[DEFAULT_REGISTRY_KEY] ?? createComponentRegistry();
+  shared[DEFAULT_REGISTRY_KEY] = registry;
+  return registry;
+}
 
 /**
  * Registers a PascalCase component for every renderer that uses the default registry.
