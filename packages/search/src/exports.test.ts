@@ -27,11 +27,12 @@ describe('@kit/search public API', () => {
     `);
   });
 
-  it('exports the browser query function from @kit/search/client', async () => {
+  it('exports the browser query functions from @kit/search/client', async () => {
     expect(Object.keys(await import('./client/index.js')).sort()).toMatchInlineSnapshot(`
       [
         "CLIENT_INDEX_FORMAT",
         "loadClientIndex",
+        "prepareClientIndex",
         "queryClientIndex",
       ]
     `);

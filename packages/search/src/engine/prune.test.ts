@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEngineIndex, type EngineInput } from './build.js';
+import { seededRandom } from './random.js';
 import { DEFAULT_RANKING, rankSections } from './rank.js';
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCABULARY = (
   'route queue cache event listener model relation eager load migration schema seed factory mail notify ' +
@@ -23,7 +12,7 @@ const VOCABULARY = (
 
 /** Pages with a Zipf-like word distribution, some of them copies of others (equal scores, tie-breaks). */
 function generatedCorpus(pageCount: number, seed: number): EngineInput[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 2.2)]!;
   const words = (count: number) => Array.from({ length: count }, pick).join(' ');
   const originals: EngineInput[][] = [];
@@ -62,7 +51,7 @@ function generatedCorpus(pageCount: number, seed: number): EngineInput[] {
 }
 
 function generatedQueries(count: number, seed: number): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const word = () => {
     const chosen = VOCABULARY[Math.floor(next() * VOCABULARY.length)]!;
     const roll = next();

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildEngineIndex, type EngineInput } from './build.js';
 import { deserializeIndex, serializeIndex } from './codec.js';
+import { seededRandom } from './random.js';
 import { DEFAULT_RANKING, rankSections } from './rank.js';
 import { buildSemanticModel, MIN_MODEL_SECTIONS } from './semantic.js';
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Each page's subject, as the words its sections are written in. */
 const SUBJECTS: Record<string, string> = {
@@ -41,7 +30,7 @@ function page(path: string, sections: string[][]): EngineInput[] {
 
 /** Pages of 24 sections each, every section a mix of its page's subject words and common words. */
 function corpus(extra: Record<string, string[][]> = {}): EngineInput[] {
-  const next = random(7);
+  const next = seededRandom(7);
   const pick = (words: string[], count: number) =>
     Array.from({ length: count }, () => words[Math.floor(next() * words.length)]!).join(' ');
   const inputs: EngineInput[] = [];

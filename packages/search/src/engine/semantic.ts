@@ -1,3 +1,4 @@
+import { seededRandom } from './random.js';
 import type { EngineIndex } from './types.js';
 
 /**
@@ -37,18 +38,6 @@ export const MIN_MODEL_SECTIONS = 100;
 const HEAD_WEIGHT = 2;
 /** Seed of the random start, fixed so that server and browser compute the same model. */
 const SEED = 0x5eed;
-
-/** Deterministic pseudo-random numbers in [-0.5, 0.5) (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-}
 
 /** A sparse matrix in compressed rows; columns are compact term numbers. */
 interface Rows {
@@ -331,7 +320,8 @@ export function buildSemanticModel(index: EngineIndex, dims = SEMANTIC_DIMS): Se
   const k = Math.min(dims, a.rows - 1, cols - 1);
   if (k < 1) return empty;
   const width = Math.min(k + OVERSAMPLE, a.rows, cols);
-  const next = random(SEED);
+  const uniform = seededRandom(SEED);
+  const next = () => uniform() - 0.5;
   const omega = new Float64Array(cols * width);
   for (let i = 0; i < omega.length; i++) omega[i] = next();
   let y = times(a, omega, width);
