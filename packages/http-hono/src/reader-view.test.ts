@@ -2,10 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createDocSet, createEvents, createKit, type Kit, resolveConfig } from '@kit/core';
-import { createRenderer, type ReaderClientConfig } from '@kit/render';
-import { createServerSearch } from '@kit/search';
-import { createFsSource } from '@kit/source-fs';
+import type { Kit } from '@kit/core';
+import type { ReaderClientConfig } from '@kit/render';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKitApp } from './app.js';
 import { fixtureKit } from './testing/fixture.js';
@@ -29,27 +27,7 @@ function writeSet(files: Record<string, string>): string {
 
 /** A kit over `<root>/docs` as a repository set reads it, git history included. */
 function kitOver(root: string): Kit {
-  const config = resolveConfig(
-    { sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } },
-    {
-      root,
-      env: {},
-    },
-  );
-  const events = createEvents();
-  return createKit({
-    config,
-    events,
-    sets: Object.values(config.sets).map((setConfig) =>
-      createDocSet({
-        config: setConfig,
-        source: createFsSource({ root: setConfig.source.path, setKey: setConfig.key }),
-        renderer: createRenderer(),
-        search: createServerSearch(),
-        events,
-      }),
-    ),
-  });
+  return fixtureKit({ sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } }, { root, git: true });
 }
 
 function git(repo: string, args: string[], date?: Date): void {

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import { KitError } from '@kit/core';
+import { writeFileAtomically } from '@kit/core/node';
 
 /**
  * A filesystem disk holding database-set assets (`source.disk`). Paths are relative and chosen by
@@ -44,11 +45,7 @@ export function createLocalDisk(options: { root: string; name?: string }): Asset
       }
     },
     async write(path, bytes) {
-      const full = locate(path);
-      await mkdir(dirname(full), { recursive: true });
-      const temporary = `${full}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(temporary, bytes);
-      await rename(temporary, full);
+      await writeFileAtomically(locate(path), bytes);
     },
   };
 }

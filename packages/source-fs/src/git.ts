@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeFileAtomically } from '@kit/core/node';
 
 /** Where a folder sits in its git repository. */
 export interface GitLocation {
@@ -206,7 +207,7 @@ export function createGitHistory(folder: string, cacheDir?: string): GitHistory 
       };
       stored = Promise.resolve(record);
       // A cache that cannot be written only costs the next start a `git log`.
-      void writeAtomically(cacheFile, JSON.stringify(record)).catch(() => undefined);
+      void writeFileAtomically(cacheFile, JSON.stringify(record)).catch(() => undefined);
     }
     return changes;
   };
@@ -226,12 +227,4 @@ export function createGitHistory(folder: string, cacheDir?: string): GitHistory 
       return current.changes;
     },
   };
-}
-
-/** Writes a file whole or not at all: a reader never sees half of it. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, file);
 }

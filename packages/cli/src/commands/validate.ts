@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';
@@ -55,8 +54,8 @@ Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check c
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
       });
       try {
-        const { cachedRenderer, VALIDATE_CACHE_DIR } = await import('../validate/render-cache.js');
-        const cacheDir = join(kit.config.root, VALIDATE_CACHE_DIR);
+        const { cachedRenderer, validateCacheDir } = await import('../validate/render-cache.js');
+        const cacheDir = validateCacheDir(kit.config.root);
         const renderer = options.cache ? await cachedRenderer(pool, cacheDir) : pool;
         const report = await validateKit(kit, {
           renderer,

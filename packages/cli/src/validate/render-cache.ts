@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -13,12 +13,15 @@ import {
   type SourcePage,
   type ValidationRenderer,
 } from '@kit/core';
+import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
 
 /** A snippet include line (`<<< @/path`); PHP heredocs (`<<<EOT`) are not includes. */
 const SNIPPET_INCLUDE = /^[ \t]*<<<[ \t]*@/m;
 
-/** Where `kit validate` keeps rendered pages between runs, relative to the project root. */
-export const VALIDATE_CACHE_DIR = '.kit/cache/validate';
+/** Where `kit validate` keeps rendered pages between runs: `validate` in the project's cache folder. */
+export function validateCacheDir(root: string): string {
+  return join(projectCacheDir(root), 'validate');
+}
 
 /**
  * A renderer that keeps what validation reads of each render (links, anchors, sections, agent
@@ -28,11 +31,10 @@ export const VALIDATE_CACHE_DIR = '.kit/cache/validate';
  * pages at once as `inner` does.
  *
  * @example
- * const renderer = await cachedRenderer(createRenderPool({ renderer: kit.renderer }), join(root, VALIDATE_CACHE_DIR));
+ * const renderer = await cachedRenderer(createRenderPool({ renderer: kit.renderer }), validateCacheDir(root));
  */
 export async function cachedRenderer(inner: ValidationRenderer, dir: string): Promise<ValidationRenderer> {
   const fingerprint = await rendererFingerprint();
-  let ready: Promise<unknown> | null = null;
   return {
     ...(inner.concurrency !== undefined ? { concurrency: inner.concurrency } : {}),
     async renderPage(page: SourcePage, input: RenderContextInput): Promise<RenderedPage> {
@@ -48,13 +50,7 @@ export async function cachedRenderer(inner: ValidationRenderer, dir: string): Pr
       }
       const rendered = await inner.renderPage(page, input);
       const slim: RenderedPage = { ...rendered, html: '' };
-      ready ??= mkdir(dir, { recursive: true });
-      await ready;
-      await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
-      // Write then rename, so a reader never sees half a file.
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, JSON.stringify(slim));
-      await rename(temporary, file);
+      await writeFileAtomically(file, JSON.stringify(slim));
       return slim;
     },
   };
@@ -117,10 +113,7 @@ export function cachedBudget(
       // Not measured yet.
     }
     const report = await measure(scope, sections);
-    await mkdir(join(dir, 'search'), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(report));
-    await rename(temporary, file);
+    await writeFileAtomically(file, JSON.stringify(report));
     return report;
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/core/node', () => {
-  it('exports the config loader, its helpers and the cache folder, nothing else', async () => {
+  it('exports the config loader, its helpers, the cache folder and atomic writes, nothing else', async () => {
     expect(Object.keys(await import('@kit/core/node')).sort()).toEqual([
       'CONFIG_FILE_NAMES',
       'findConfigFile',
@@ -9,6 +9,7 @@ describe('@kit/core/node', () => {
       'loadConfig',
       'parseDotenv',
       'projectCacheDir',
+      'writeFileAtomically',
     ]);
   });
 

@@ -85,7 +85,14 @@ function fixtureRoot(): string {
  */
 export function fixtureKit(
   overrides: Partial<KitConfigInput> = {},
-  options: { renderer?: PageRenderer; watch?: boolean } = {},
+  options: {
+    renderer?: PageRenderer;
+    watch?: boolean;
+    /** Project root the set paths resolve against; default: the fixture project. */
+    root?: string;
+    /** Read git history for provenance (off by default: the fixture is not a repository of its own). */
+    git?: boolean;
+  } = {},
 ): Kit {
   const config = resolveConfig(
     {
@@ -104,7 +111,7 @@ export function fixtureKit(
       },
       ...overrides,
     },
-    { root: fixtureRoot(), env: {} },
+    { root: options.root ?? fixtureRoot(), env: {} },
   );
   const events = createEvents();
   const renderer = options.renderer ?? createRenderer();
@@ -117,7 +124,7 @@ export function fixtureKit(
         source: createFsSource({
           root: setConfig.source.path,
           setKey: setConfig.key,
-          git: false,
+          git: options.git ?? false,
           ...(options.watch ? { watch: true } : {}),
         }),
         renderer,

@@ -4,11 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isKitError, KitError } from '@kit/core';
+import { writeFileAtomically } from '@kit/core/node';
 import type * as Esbuild from 'esbuild';
 
 /** One built file: a content-hashed name (`reader.3f9a1c2b.js`) and its text. */
@@ -185,11 +186,7 @@ async function writeCachedBuild(file: string, assets: ReaderAssets, inputs: stri
     js: { name: assets.js.name, body: assets.js.body },
     css: { name: assets.css.name, body: assets.css.body },
   };
-  await mkdir(dirname(file), { recursive: true });
-  // Write then rename, so another process starting at the same time never reads half a file.
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, JSON.stringify(record));
-  await rename(temporary, file);
+  await writeFileAtomically(file, JSON.stringify(record));
 }
 
 /** The build, from `cacheDir` when its sources are unchanged, else built (and kept there). */
