@@ -24,7 +24,6 @@ const samples: Record<string, string> = {
   'addresses only the transform finds':
     'mail&#64;example.com\n\n&#119;ww.example.com\n\n_a@b.com_\n\na\\@b.com\n\nx.www.a.com\n\nfoo&amp;www.a.com\n\n| _c@d.org_ |\n| - |\n\n# _e@f.net_',
   'text without any candidate': '# Title\n\nPlain text, nothing to link.\n\n```\nwww.in-fence.com a@b.com\n```',
-  // Tables and task lists are parsed by Kit's own copy of their from-markdown halves.
   'aligned tables with escaped pipes in code':
     '| left | center | right | none |\n| :- | :-: | -: | - |\n| `a\\|b` | `c\\\\d` | x \\| y | |\n\n`a\\|b` outside a table',
   'task lists, nested and loose':

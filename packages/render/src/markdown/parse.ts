@@ -1,9 +1,9 @@
 import type { Nodes, Parents, Root } from 'mdast';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { type Transform, fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { gfmFromMarkdown } from './gfm-from-markdown.js';
 
 // GFM's only tree transform finds literal autolinks (`www.x.com`, `a@b.co`) in text. As shipped it
 // walks the whole tree four times (once per pattern); run here, it only visits the blocks whose
