@@ -49,6 +49,12 @@ export { createDocSet, withContentHashLine } from './docset/docset.js';
 export type { CreateKitOptions } from './docset/kit.js';
 export { createKit } from './docset/kit.js';
 export { createRenderContext } from './docset/render-context.js';
+export {
+  assertSearchQuery,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_SEARCH_LIMIT,
+  normalizeSearchLimit,
+} from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
 export type { KitErrorCode } from './errors/kit-error.js';
 export { isKitError, KitError } from './errors/kit-error.js';

@@ -1,3 +1,4 @@
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '@kit/core';
 import { z } from 'zod';
 
 /**
@@ -42,12 +43,12 @@ export const queryArgument = z
   .min(1, 'Send a non-empty `query`: the words to look for, e.g. "queue retries".')
   .describe('What to look for: words or a question.');
 
-const limitMessage = '`limit` must be a whole number from 1 to 20; omit it for 8 results.';
+const limitMessage = `\`limit\` must be a whole number from 1 to ${MAX_SEARCH_LIMIT}; omit it for ${DEFAULT_SEARCH_LIMIT} results.`;
 export const limitArgument = z
   .number({ invalid_type_error: limitMessage })
   .int(limitMessage)
   .min(1, limitMessage)
-  .max(20, limitMessage)
+  .max(MAX_SEARCH_LIMIT, limitMessage)
   .default(8)
   .describe('How many results to return, 1 to 20. Default: 8.');
 

@@ -1,15 +1,16 @@
-export { createServerSearch } from './drivers/server.js';
-export type { ServerSearchOptions } from './drivers/server.js';
-export { createClientSearch, gzipSize, DEFAULT_BUDGET_KB } from './drivers/client.js';
-export type { ClientSearchDriver, ClientSearchOptions, ClientIndexReport } from './drivers/client.js';
-export { registerSearchDriver, resolveSearchDriver, searchDriverNames } from './drivers/registry.js';
+// The limit and query rules belong to core; re-exported so drivers written against @kit/search find them here.
+export { assertSearchQuery, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, normalizeSearchLimit } from '@kit/core';
+export type { ClientIndexReport, ClientSearchDriver, ClientSearchOptions } from './drivers/client.js';
+export { createClientSearch, DEFAULT_BUDGET_KB, gzipSize } from './drivers/client.js';
 export type { SearchDriverFactory, SearchDriverOptions } from './drivers/registry.js';
-export { scopeKey, assertSearchScope } from './drivers/scope.js';
-export { toSearchSections } from './drivers/sections.js';
+export { registerSearchDriver, resolveSearchDriver, searchDriverNames } from './drivers/registry.js';
+export { assertSearchScope, scopeKey } from './drivers/scope.js';
 export type { IndexablePage } from './drivers/sections.js';
-export { normalizeSearchLimit, assertSearchQuery, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './engine/limit.js';
-export { makeSnippet, SNIPPET_LENGTH } from './engine/snippet.js';
-export { DEFAULT_RANKING } from './engine/rank.js';
+export { toSearchSections } from './drivers/sections.js';
+export type { ServerSearchOptions } from './drivers/server.js';
+export { createServerSearch } from './drivers/server.js';
 export type { RankingParams } from './engine/rank.js';
-export { tokenize, analyzeQuery } from './text/analyze.js';
-export type { Token, QueryWord } from './text/analyze.js';
+export { DEFAULT_RANKING } from './engine/rank.js';
+export { makeSnippet, SNIPPET_LENGTH } from './engine/snippet.js';
+export type { QueryWord, Token } from './text/analyze.js';
+export { analyzeQuery, tokenize } from './text/analyze.js';

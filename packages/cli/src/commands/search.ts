@@ -1,4 +1,4 @@
-import { KitError } from '@kit/core';
+import { KitError, MAX_SEARCH_LIMIT } from '@kit/core';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';
@@ -19,10 +19,10 @@ export function registerSearch(program: Command, context: CommandContext): void 
         command: Command,
       ) => {
         const limit = Number(options.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 20) {
+        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
           throw new KitError(
             'argument.invalid',
-            `--limit must be a whole number from 1 to 20 (got "${options.limit}").`,
+            `--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT} (got "${options.limit}").`,
           );
         }
         const globals = context.globals(command);

@@ -44,6 +44,7 @@ import {
 } from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
 import { createRenderContext } from './render-context.js';
+import { MAX_SEARCH_LIMIT, normalizeSearchLimit } from './search-limit.js';
 import { searchSectionsOf } from './search-sections.js';
 import { extractRenderedSection, sectionNames } from './sections.js';
 
@@ -100,8 +101,6 @@ interface IndexState {
 type RenderPurpose = 'html' | 'agent';
 
 const FEEDBACK_COMMENT_LIMIT = 2000;
-const SEARCH_LIMIT_DEFAULT = 8;
-const SEARCH_LIMIT_MAX = 20;
 const SEARCH_QUERY_LIMIT = 1000;
 
 /**
@@ -738,14 +737,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
           `The query is ${query.length} characters long; keep it under ${SEARCH_QUERY_LIMIT}. Search for the key words only.`,
         );
       }
-      const limit = input.limit ?? SEARCH_LIMIT_DEFAULT;
-      if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX) {
-        throw new KitError(
-          'argument.invalid',
-          `limit must be a whole number from 1 to ${SEARCH_LIMIT_MAX}, got ${String(input.limit)}. Omit it for ${SEARCH_LIMIT_DEFAULT} results.`,
-          { details: { field: 'limit', value: input.limit } },
-        );
-      }
+      const limit = normalizeSearchLimit(input.limit);
       const { scope, searchScope } = await searchScopeFor(input, viewer);
       const version = scope.version;
       const locale = scope.locale.code;
@@ -755,7 +747,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       const hits =
         query === ''
           ? []
-          : await search.search(searchScope, query, { limit: perPage ? Math.min(limit * 3, SEARCH_LIMIT_MAX) : limit });
+          : await search.search(searchScope, query, { limit: perPage ? Math.min(limit * 3, MAX_SEARCH_LIMIT) : limit });
       const results = [];
       const allowedPaths = new Map<string, boolean>();
       for (const hit of hits) {

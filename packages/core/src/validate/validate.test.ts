@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config/resolve.js';
 import { type MemoryPage, memorySource, substringSearch } from '../docset/__fixtures__/doubles.js';
 import { createDocSet } from '../docset/docset.js';
+import { createRenderContext } from '../docset/render-context.js';
 import type { SourcePage } from '../model/types.js';
 import type { PageRenderer, RenderedPage } from '../ports/renderer.js';
-import { createRenderContext } from '../docset/render-context.js';
 import { type RenderContextInput, type ValidationRenderer, validateDocSet } from './validate.js';
 
 /** Renders just enough for validation: Markdown links with their lines, headings and `<a name>` anchors. */

@@ -1,8 +1,8 @@
 // Browser entry: nothing here may import Node built-ins, so the reader UI can bundle it.
 import type { SearchHit } from '@kit/core';
+import { assertSearchQuery, normalizeSearchLimit } from '@kit/core';
 import { CLIENT_INDEX_FORMAT, deserializeIndex, type SerializedIndex } from '../engine/codec.js';
 import { toSearchHits } from '../engine/hits.js';
-import { assertSearchQuery, normalizeSearchLimit } from '../engine/limit.js';
 import { prepareRanking, rankSections } from '../engine/rank.js';
 import type { EngineIndex } from '../engine/types.js';
 

@@ -1,8 +1,15 @@
-import { KitError, type SearchDriver, type SearchHit, type SearchScope, type SearchSection } from '@kit/core';
+import {
+  assertSearchQuery,
+  KitError,
+  normalizeSearchLimit,
+  type SearchDriver,
+  type SearchHit,
+  type SearchScope,
+  type SearchSection,
+} from '@kit/core';
 import { queryClientIndex } from '../client/index.js';
 import { buildEngineIndex } from '../engine/build.js';
 import { serializeIndex } from '../engine/codec.js';
-import { assertSearchQuery, normalizeSearchLimit } from '../engine/limit.js';
 import { assertSearchScope, scopeKey } from './scope.js';
 
 /** Default of `search.budget_kb`: the gzipped size a client index should stay under. */

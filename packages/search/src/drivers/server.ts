@@ -1,7 +1,7 @@
 import type { SearchDriver, SearchHit, SearchScope, SearchSection } from '@kit/core';
+import { assertSearchQuery, normalizeSearchLimit } from '@kit/core';
 import { buildEngineIndex } from '../engine/build.js';
 import { toSearchHits } from '../engine/hits.js';
-import { assertSearchQuery, normalizeSearchLimit } from '../engine/limit.js';
 import { DEFAULT_RANKING, prepareRanking, type RankingParams, rankSections } from '../engine/rank.js';
 import type { EngineIndex } from '../engine/types.js';
 import { assertSearchScope, scopeKey } from './scope.js';

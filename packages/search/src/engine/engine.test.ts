@@ -1,9 +1,9 @@
+import { normalizeSearchLimit } from '@kit/core';
 import { describe, expect, it } from 'vitest';
 import { contractSections } from '../testing/index.js';
 import { buildEngineIndex, type EngineInput } from './build.js';
 import { decodeNumbers, deserializeIndex, encodeNumbers, serializeIndex } from './codec.js';
 import { toSearchHits } from './hits.js';
-import { normalizeSearchLimit } from './limit.js';
 import { DEFAULT_RANKING, rankSections } from './rank.js';
 import { makeSnippet, SNIPPET_LENGTH } from './snippet.js';
 

@@ -1,7 +1,7 @@
+import { MAX_SEARCH_LIMIT } from '@kit/core';
 import { analyzeQuery, type QueryWord } from '../text/analyze.js';
 import { relatedTerms } from '../text/related.js';
 import { expand } from './expand.js';
-import { MAX_SEARCH_LIMIT } from './limit.js';
 import { type SemanticModel, semanticModelOf } from './semantic.js';
 import type { EngineIndex } from './types.js';
 

@@ -1,4 +1,4 @@
-import { KitError } from '@kit/core';
+import { KitError } from '../errors/kit-error.js';
 
 /** Results returned when a caller names no limit (the specification's `search_docs` default). */
 export const DEFAULT_SEARCH_LIMIT = 8;
