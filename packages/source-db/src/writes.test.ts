@@ -213,6 +213,22 @@ function writeSuite(name: string, open: () => Promise<KitDatabase>) {
       expect((await listRevisions(db, setKey))[0]).toMatchObject({ status: 'published', author: 'editor' });
     });
 
+    it('keeps a page live while its deletion is a draft, and deletes it when the draft is published', async () => {
+      const db = await open();
+      const setKey = freshSetKey('draft-delete');
+      const source = createDbSource({ db, setKey });
+      const written = await writePage(db, setKey, { ...page, text: first });
+      const draft = await deletePage(db, setKey, page, { status: 'draft', author: 'agent' });
+      expect(draft.outcome).toBe('drafted');
+      expect(draft.revision).toMatchObject({ action: 'delete', status: 'draft', snapshot: first });
+      expect((await source.getPage('current', 'en', page.path))?.contentHash).toBe(written.contentHash);
+
+      const published = await publishRevision(db, setKey, draft.revision!.id, { author: 'editor' });
+      expect(published.revision).toMatchObject({ action: 'delete', status: 'published', author: 'editor' });
+      expect(await source.getPage('current', 'en', page.path)).toBeNull();
+      expect((await restorePage(db, setKey, page)).contentHash).toBe(written.contentHash);
+    });
+
     it('refuses to publish a draft written against content that changed since', async () => {
       const db = await open();
       const setKey = freshSetKey('stale-draft');

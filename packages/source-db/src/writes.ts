@@ -116,24 +116,20 @@ export async function deletePage(
       );
     }
     checkBase(options.basedOn, current.contentHash, `page "${ref.path}"`);
-    const status = options.status ?? 'published';
-    if (status === 'published') {
-      await tx
-        .update(t.pages)
-        .set({ deletedAt: sql`now()`, updatedBy: options.author ?? null })
-        .where(eq(t.pages.id, current.id));
-    }
-    const revision = await recordRevision(tx, t, {
+    const revision = await deleteLivePageIn(
+      tx,
+      t,
       setKey,
-      kind: 'page',
-      action: 'delete',
-      ...ref,
-      contentHash: current.contentHash,
-      snapshot: current.document,
-      basedOn: options.basedOn ?? current.contentHash,
+      ref,
+      current,
+      options.basedOn ?? current.contentHash,
       options,
-    });
-    return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: current.contentHash, revision };
+    );
+    return {
+      outcome: options.status === 'draft' ? 'drafted' : 'published',
+      contentHash: current.contentHash,
+      revision,
+    };
   });
 }
 
@@ -310,20 +306,7 @@ export async function publishRevision(
       const current = await livePage(tx, t, setKey, ref);
       if (!current) throw new KitError('page.not_found', `The page "${ref.path}" the draft deletes is gone already.`);
       checkBase(draft.basedOn, current.contentHash, `page "${ref.path}"`);
-      await tx
-        .update(t.pages)
-        .set({ deletedAt: sql`now()`, updatedBy: change.author ?? null })
-        .where(eq(t.pages.id, current.id));
-      const revision = await recordRevision(tx, t, {
-        setKey,
-        kind: 'page',
-        action: 'delete',
-        ...ref,
-        contentHash: current.contentHash,
-        snapshot: current.document,
-        basedOn: draft.basedOn,
-        options: change,
-      });
+      const revision = await deleteLivePageIn(tx, t, setKey, ref, current, draft.basedOn, change);
       result = { outcome: 'published', contentHash: current.contentHash, revision };
     } else if (draft.kind === 'page') {
       result = await writePageIn(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
@@ -674,6 +657,37 @@ async function checkScope(tx: Executor, t: KitTables, setKey: string, version: s
       `Set "${setKey}" has no locale "${locale}"; its locales are ${locales.join(', ')}. Add the locale to the manifest first, or write to one of these.`,
     );
   }
+}
+
+/**
+ * Records the deletion of a live page as a `delete` revision holding its last content; a published
+ * change also marks the row deleted (kept, so the page can be restored), a draft leaves it live.
+ */
+async function deleteLivePageIn(
+  tx: Executor,
+  t: KitTables,
+  setKey: string,
+  ref: PageRef,
+  current: { id: number; contentHash: string; document: string },
+  basedOn: string | null,
+  options: ChangeOptions,
+): Promise<RevisionRecord> {
+  if ((options.status ?? 'published') === 'published') {
+    await tx
+      .update(t.pages)
+      .set({ deletedAt: sql`now()`, updatedBy: options.author ?? null })
+      .where(eq(t.pages.id, current.id));
+  }
+  return recordRevision(tx, t, {
+    setKey,
+    kind: 'page',
+    action: 'delete',
+    ...ref,
+    contentHash: current.contentHash,
+    snapshot: current.document,
+    basedOn,
+    options,
+  });
 }
 
 async function livePage(tx: Executor, t: KitTables, setKey: string, ref: PageRef) {
