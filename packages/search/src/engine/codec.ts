@@ -98,7 +98,8 @@ function encodePostings(postings: FieldPostings, termCount: number): string {
 }
 
 function decodePostings(text: string, termCount: number): FieldPostings {
-  const lists = text.split(' ');
+  // An index without terms joins no lists at all, which `split` would read as one empty list.
+  const lists = termCount === 0 && text === '' ? [] : text.split(' ');
   if (lists.length !== termCount) throw new Error('Not a client search index: posting lists do not match terms.');
   const ids: Uint32Array[] = new Array(termCount);
   const tfs: Uint16Array[] = new Array(termCount);

@@ -132,6 +132,13 @@ export function runSearchDriverContract({ name, create }: SearchDriverContractOp
       expect((await driver.search(publicScope, 'cache', { limit: 8 })).map((h) => h.path)).toEqual(['cache']);
     });
 
+    it('answers every query with nothing for a scope indexed with no sections', async () => {
+      const driver = await ready();
+      await driver.index(publicScope, []);
+      expect(await driver.search(publicScope, 'queues', { limit: 8 })).toEqual([]);
+      expect(await driver.search(publicScope, '', { limit: 8 })).toEqual([]);
+    });
+
     it('returns at most limit hits for limits 1 to 20', async () => {
       const driver = await ready();
       expect((await driver.search(publicScope, 'queues routing cache', { limit: 1 })).length).toBe(1);
