@@ -521,6 +521,48 @@ describe('createDocSet: search', () => {
     expect(publicIndex.sections.some((section) => section.path === 'internal')).toBe(false);
   });
 
+  it('serves a client index only to viewers who may open every page it holds', async () => {
+    // Staff see private pages except the runbook; the private index holds it, so they get none
+    // (the reader then searches through the server, which drops it) instead of an index with it.
+    const runbookHidden: Gates = {
+      viewKit: (user, subject) => (user as { role?: string } | null)?.role === 'staff' && subject.page !== 'internal',
+    };
+    const docs = createDocSet({
+      config: setConfig(),
+      source: memorySource({ manifest, pages, navigation: [{ version: '2.x', locale: 'en', nav: navigation }] }),
+      renderer: smallRenderer(),
+      search: substringSearch(),
+      events: createEvents(),
+      gates: runbookHidden,
+    });
+    const forGuest = await docs.clientSearchIndex({}, guest);
+    expect(JSON.parse(forGuest!.body)).toContain('routing');
+    expect(JSON.parse(forGuest!.body)).not.toContain('internal');
+    expect(await docs.clientSearchIndex({}, staff)).toBeNull();
+    expect((await docs.search({ query: 'runbook' }, staff, 'http')).results).toEqual([]);
+
+    const { docs: fullAccess } = build();
+    expect(JSON.parse((await fullAccess.clientSearchIndex({}, staff))!.body)).toContain('internal');
+  });
+
+  it('gives no client index of a gate set to a viewer the gate refuses a page', async () => {
+    const readersMissRouting: Gates = {
+      viewKit: (user, subject) =>
+        user !== null && !(subject.page === 'routing' && (user as { role?: string }).role === 'reader'),
+    };
+    const docs = createDocSet({
+      config: setConfig('gate'),
+      source: memorySource({ manifest, pages, navigation: [{ version: '2.x', locale: 'en', nav: navigation }] }),
+      renderer: smallRenderer(),
+      search: substringSearch(),
+      events: createEvents(),
+      gates: readersMissRouting,
+    });
+    expect(await docs.clientSearchIndex({}, reader)).toBeNull();
+    expect((await docs.search({ query: 'routes' }, reader, 'http')).results).toEqual([]);
+    expect(JSON.parse((await docs.clientSearchIndex({}, staff))!.body)).toContain('routing');
+  });
+
   it('refuses a hidden version to a guest search', async () => {
     const { docs } = build();
     expect((await errorOf(docs.search({ query: 'plans', version: 'secret' }, guest, 'mcp'))).code).toBe(

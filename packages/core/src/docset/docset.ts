@@ -505,6 +505,31 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     return { scope, searchScope };
   }
 
+  /** Whether gates may refuse single pages of an index's audience, so its hits are checked per viewer. */
+  function gatesSinglePages(scope: SearchScope): boolean {
+    return config.access.mode === 'gate' || scope.audience === 'private';
+  }
+
+  /** Whether a viewer may open one page of a search index (by the visibility it was indexed with). */
+  async function indexedPageAllowed(
+    viewer: Viewer,
+    version: VersionInfo,
+    locale: string,
+    path: string,
+    state: IndexState,
+  ): Promise<boolean> {
+    const decision = await decideAccess({
+      mode: config.access.mode,
+      user: viewerOf(viewer),
+      local: viewer.local === true,
+      gates,
+      subject: { set: key, version: version.id, locale, page: path },
+      versionVisibility: version.visibility,
+      pageVisibility: state.visibility.get(path) ?? 'private',
+    });
+    return decision.allowed;
+  }
+
   async function indexFor(scope: SearchScope, version: VersionInfo, layout: UrlLayout): Promise<IndexState> {
     const stateKey = `${scope.version}\u0000${scope.locale}\u0000${scope.audience}`;
     const current = indexes.get(stateKey);
@@ -743,7 +768,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       const locale = scope.locale.code;
       const state = await indexFor(searchScope, version, scope.layout);
       // Gates may refuse single pages; ask the driver for more (up to its maximum) and drop those.
-      const perPage = config.access.mode === 'gate' || searchScope.audience === 'private';
+      const perPage = gatesSinglePages(searchScope);
       const hits =
         query === ''
           ? []
@@ -755,16 +780,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         if (perPage) {
           let allowed = allowedPaths.get(hit.path);
           if (allowed === undefined) {
-            const decision = await decideAccess({
-              mode: config.access.mode,
-              user: viewerOf(viewer),
-              local: viewer.local === true,
-              gates,
-              subject: { set: key, version: version.id, locale, page: hit.path },
-              versionVisibility: version.visibility,
-              pageVisibility: state.visibility.get(hit.path) ?? 'private',
-            });
-            allowed = decision.allowed;
+            allowed = await indexedPageAllowed(viewer, version, locale, hit.path, state);
             allowedPaths.set(hit.path, allowed);
           }
           if (!allowed) continue;
@@ -785,7 +801,15 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     async clientSearchIndex(input, viewer) {
       if (!search.clientIndex) return null;
       const { scope, searchScope } = await searchScopeFor(input, viewer);
-      await indexFor(searchScope, scope.version, scope.layout);
+      const state = await indexFor(searchScope, scope.version, scope.layout);
+      // One index serves every viewer of an audience. A viewer a gate refuses any of its pages gets
+      // none rather than one holding pages they may not open; the reader then searches through the
+      // server, which drops refused pages per viewer.
+      if (gatesSinglePages(searchScope)) {
+        for (const path of state.visibility.keys()) {
+          if (!(await indexedPageAllowed(viewer, scope.version, scope.locale.code, path, state))) return null;
+        }
+      }
       return search.clientIndex(searchScope);
     },
 

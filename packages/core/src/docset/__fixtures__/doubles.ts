@@ -207,6 +207,12 @@ export function substringSearch(): SearchDriver & { indexed: Array<{ scope: Sear
           score,
         }));
     },
+    /** The paths the scope's index holds, as a client index body. */
+    async clientIndex(scope: SearchScope) {
+      const sections = scopes.get(JSON.stringify(scope));
+      if (!sections) return null;
+      return { body: JSON.stringify([...new Set(sections.map((section) => section.path))]), contentType: 'application/json' };
+    },
   };
   return driver;
 }
