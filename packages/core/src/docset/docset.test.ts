@@ -337,6 +337,47 @@ describe('createDocSet: readPage', () => {
     }
   });
 
+  it('reads the landing page as index when the manifest names another landing page', async () => {
+    const docs = createDocSet({
+      config: setConfig(),
+      source: memorySource({
+        manifest: { ...manifest, landing: 'guides/setup' },
+        pages: pages.filter((page) => page.path !== 'index'),
+      }),
+      renderer: smallRenderer(),
+      search: substringSearch(),
+      events: createEvents(),
+      gates,
+    });
+    expect((await docs.readPage({ path: 'index' }, guest)).meta.path).toBe('guides/setup');
+    expect((await docs.readPage({ path: 'index.md' }, guest)).meta.path).toBe('guides/setup');
+    const { docs: withIndexPage } = build();
+    expect((await withIndexPage.readPage({ path: 'index' }, guest)).meta.path).toBe('index');
+  });
+
+  it('reads, lists and searches the current version when no version is named', async () => {
+    const docs = createDocSet({
+      config: setConfig(),
+      source: memorySource({
+        manifest: {
+          ...manifest,
+          versions: [{ id: '1.x', default: true, status: 'maintained' }, '2.x'],
+        },
+        pages,
+      }),
+      renderer: smallRenderer(),
+      search: substringSearch(),
+      events: createEvents(),
+      gates,
+    });
+    expect((await docs.readPage({ path: 'routing' }, guest)).meta.version).toBe('2.x');
+    expect((await docs.listPages({}, guest)).version).toBe('2.x');
+    expect((await docs.search({ query: 'routing' }, guest, 'mcp')).version).toBe('2.x');
+    // A URL without a version names the default version, as in a browser.
+    expect((await docs.readPage({ path: '/docs/routing' }, guest)).meta.version).toBe('1.x');
+    expect((await docs.readPage({ path: 'routing', version: '1.x' }, guest)).meta.version).toBe('1.x');
+  });
+
   it('lets the version in a URL win over the default', async () => {
     const { docs } = build();
     expect((await docs.readPage({ path: '/docs/1.x/routing' }, guest)).meta.version).toBe('1.x');

@@ -263,14 +263,21 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     return manifest.redirects.filter((rule) => !namesHidden(rule.from) && !namesHidden(rule.to));
   }
 
-  /** The version and locale a call names, checked against what the viewer may see. */
+  /**
+   * The version and locale a call names, checked against what the viewer may see. Without a
+   * version, URLs and agent files use the manifest's default version; the read tools (`current`)
+   * use the current version: the default one when its status is `current`, else the first
+   * visible version whose status is `current`, else the default one.
+   */
   async function scopeFor(
     input: { version?: string; locale?: string },
     viewer: Viewer,
+    unnamed: 'default' | 'current' = 'default',
   ): Promise<{ version: VersionInfo; locale: LocaleInfo; layout: UrlLayout }> {
     const { layout } = await loadManifest();
-    const versionId = input.version?.trim() || layout.defaultVersion;
     const visible = await visibleVersions(viewer);
+    const versionId =
+      input.version?.trim() || (unnamed === 'current' ? currentVersionId(layout, visible) : layout.defaultVersion);
     const version = visible.find((candidate) => candidate.id === versionId);
     if (!version) {
       const ids = visible.map((candidate) => candidate.id);
@@ -293,6 +300,11 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       );
     }
     return { version, locale, layout };
+  }
+
+  function currentVersionId(layout: UrlLayout, visible: VersionInfo[]): string {
+    const preferred = visible.find((version) => version.id === layout.defaultVersion && version.status === 'current');
+    return (preferred ?? visible.find((version) => version.status === 'current'))?.id ?? layout.defaultVersion;
   }
 
   function listAll(version: string, locale: string): Promise<SourcePage[]> {
@@ -451,7 +463,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       const parsed = parseSetUrl(text.length > 1 ? text.replace(/\/+$/, '') : text, layout);
       if (parsed.kind === 'page') {
         return {
-          version: parsed.explicitVersion ? parsed.version : input.version,
+          // An unversioned URL names the default version, as it does in a browser.
+          version: parsed.explicitVersion ? parsed.version : (input.version ?? parsed.version),
           locale: parsed.explicitLocale ? parsed.locale : input.locale,
           paths: candidatePaths(parsed),
           shown: parsed.path,
@@ -466,7 +479,11 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         `"${raw}" is not a page path. Pass a path such as "routing" or "guides/setup" (no "..", no empty segments), a page URL or its .md URL.`,
       );
     }
-    return { ...input, paths: candidatePaths({ path, root: false }), shown: path, ...(fragment ? { fragment } : {}) };
+    // `index` names the landing page, which a manifest may set to another page; a page really
+    // called `index` still wins, as it does at its own URL.
+    const { landing } = (await loadManifest()).layout;
+    const paths = path === 'index' && landing !== 'index' ? ['index', landing] : candidatePaths({ path, root: false });
+    return { ...input, paths, shown: path, ...(fragment ? { fragment } : {}) };
   }
 
   async function pageNotFound(shown: string, version: VersionInfo, locale: string, viewer: Viewer): Promise<KitError> {
@@ -485,7 +502,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
 
   /** The search scope a viewer gets: the private audience only for viewers `viewKit` admits to private pages. */
   async function searchScopeFor(input: { version?: string; locale?: string }, viewer: Viewer) {
-    const scope = await scopeFor(input, viewer);
+    const scope = await scopeFor(input, viewer, 'current');
     const seesPrivate = (
       await decideAccess({
         mode: 'public',
@@ -669,7 +686,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         );
       }
       const wanted = await pageInput(input.path, input, viewer);
-      const scope = await scopeFor(wanted, viewer);
+      const scope = await scopeFor(wanted, viewer, 'current');
       const located = await locate(viewer, scope.version, scope.locale.code, wanted.paths);
       if (!located) throw await pageNotFound(wanted.shown, scope.version, scope.locale.code, viewer);
       const page = await view(located, 'agent');
@@ -700,7 +717,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     },
 
     async listPages(input, viewer): Promise<PageListing> {
-      const scope = await scopeFor(input, viewer);
+      const scope = await scopeFor(input, viewer, 'current');
       const version = scope.version.id;
       const locale = scope.locale.code;
       const [navigation, pages] = await Promise.all([navigationState(version, locale), listAll(version, locale)]);
@@ -836,7 +853,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         );
       }
       const wanted = await pageInput(input.path, input, viewer);
-      const scope = await scopeFor(wanted, viewer);
+      const scope = await scopeFor(wanted, viewer, 'current');
       const located = await locate(viewer, scope.version, scope.locale.code, wanted.paths);
       if (!located) throw await pageNotFound(wanted.shown, scope.version, scope.locale.code, viewer);
       const comment = input.comment?.trim();
