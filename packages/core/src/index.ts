@@ -45,7 +45,7 @@ export type * from './config/types.js';
 export type { ConfigCheck, ConfigIssue } from './config/validate.js';
 export { checkConfig } from './config/validate.js';
 export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
-export { createDocSet, withContentHashLine } from './docset/docset.js';
+export { createDocSet, FEEDBACK_COMMENT_LIMIT, withContentHashLine } from './docset/docset.js';
 export type { CreateKitOptions } from './docset/kit.js';
 export { createKit } from './docset/kit.js';
 export { createRenderContext } from './docset/render-context.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '@kit/core';
+import { DEFAULT_SEARCH_LIMIT, FEEDBACK_COMMENT_LIMIT, MAX_SEARCH_LIMIT } from '@kit/core';
 import { z } from 'zod';
 
 /**
@@ -79,12 +79,29 @@ export const helpfulArgument = z
   })
   .describe('Whether the page helped.');
 
-export const COMMENT_MAX_LENGTH = 2000;
+/** Longest feedback comment, in characters (Unicode code points): core's limit, checked up front. */
+export const COMMENT_MAX_LENGTH = FEEDBACK_COMMENT_LIMIT;
+
+/** Counts characters as core and JSON Schema's `maxLength` do: "😀" is one, not two UTF-16 units. */
+function characterCount(text: string): number {
+  return [...text].length;
+}
+
+const commentTypeMessage = '`comment` must be a string: what was wrong or missing.';
 export const commentArgument = z
-  .string({ invalid_type_error: '`comment` must be a string: what was wrong or missing.' })
-  .max(
-    COMMENT_MAX_LENGTH,
-    `\`comment\` must be at most ${COMMENT_MAX_LENGTH} characters: shorten it to what was wrong or missing.`,
+  // zod's `.max` counts UTF-16 units, so it cannot check the limit. It stays for the published JSON
+  // Schema only (the pipeline's input, `maxLength: 2000`); the catch hands every value on unchanged
+  // to the schema that checks it by characters.
+  .string()
+  .max(COMMENT_MAX_LENGTH)
+  .catch(({ input }) => input as string)
+  .pipe(
+    z.string({ invalid_type_error: commentTypeMessage }).refine(
+      (text) => characterCount(text) <= COMMENT_MAX_LENGTH,
+      (text) => ({
+        message: `\`comment\` must be at most ${COMMENT_MAX_LENGTH} characters (it has ${characterCount(text)}): shorten it to what was wrong or missing.`,
+      }),
+    ),
   )
   .optional()
   .describe(`What was wrong or missing, at most ${COMMENT_MAX_LENGTH} characters.`);

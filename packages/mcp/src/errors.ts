@@ -1,5 +1,10 @@
 import { isKitError } from '@kit/core';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  type JSONRPCErrorResponse,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The one place a failure becomes a tool error. A `KitError` already says what to send instead, so
@@ -50,4 +55,70 @@ export function readableSdkToolError(text: string): string {
     return message;
   }
   return text;
+}
+
+/**
+ * A JSON-RPC error that leads with Kit's stable code, as tool errors do: the wire message is
+ * `page.not_found: No page …` and `data.code` holds the code. (The SDK's `McpError` would put
+ * `MCP error -32602:` in front of the message it sends.)
+ */
+class KitRequestError extends McpError {
+  constructor(jsonRpcCode: number, kitCode: string, message: string) {
+    super(jsonRpcCode, message, { code: kitCode });
+    this.message = `${kitCode}: ${message}`;
+  }
+}
+
+/**
+ * The one place a failure of `resources/read` or `prompts/get` becomes a JSON-RPC error. A
+ * `KitError` keeps its code and message (`-32602`, the request named something that is not there
+ * or not the caller's); anything else is `internal` (`-32603`), with its message only where
+ * `exposeInternals` is set (the local server), never on the web.
+ */
+export function requestError(error: unknown, exposeInternals: boolean, failure: string): McpError {
+  if (error instanceof KitRequestError) return error;
+  if (isKitError(error)) return new KitRequestError(ErrorCode.InvalidParams, error.code, error.message);
+  const detail = exposeInternals && error instanceof Error ? ` (${error.message})` : '';
+  return new KitRequestError(ErrorCode.InternalError, 'internal', `${failure}${detail}. Try again.`);
+}
+
+const SDK_PROMPT_VALIDATION_PREFIX = /^Invalid arguments for prompt ([\w-]+): /;
+
+const DOCS_PAGE_URI_HINT =
+  'Send docs://{set}/{version}/{path}, e.g. docs://docs/3.x/queues ("current" as the version of an unversioned set); search_docs and list_pages give the paths.';
+
+/**
+ * Rewrites an error the SDK produced itself for `resources/read` or `prompts/get` (a URI outside
+ * the template, an unknown prompt, missing prompt arguments) so it leads with `argument.invalid`
+ * and says what to send instead, like a tool error. Kit's own errors, which already lead with
+ * their code, and anything not recognized pass unchanged.
+ */
+export function readableSdkRequestError(error: JSONRPCErrorResponse['error']): JSONRPCErrorResponse['error'] {
+  const text = readableSdkRequestMessage(error.message);
+  if (text === undefined) return error;
+  return { code: ErrorCode.InvalidParams, message: `argument.invalid: ${text}`, data: { code: 'argument.invalid' } };
+}
+
+function readableSdkRequestMessage(raw: string): string | undefined {
+  // The SDK reads the uri with `new URL(...)` before any template is tried.
+  if (raw === 'Invalid URL') return `The uri is not a URI. ${DOCS_PAGE_URI_HINT}`;
+  if (!SDK_PREFIX.test(raw)) return undefined;
+  const message = raw.replace(SDK_PREFIX, '');
+  const validation = SDK_PROMPT_VALIDATION_PREFIX.exec(message);
+  if (validation) {
+    const issues = message
+      .slice(validation[0].length)
+      .split('\n')
+      // The SDK appends ` at <field>`; each of our messages already names its field.
+      .map((issue) => issue.replace(/ at [\w.[\]]+$/, ''))
+      .join(' ');
+    return `Invalid arguments for prompt ${validation[1]}. ${issues}`;
+  }
+  const unknownPrompt = /^Prompt (.+) (not found|disabled)$/.exec(message);
+  if (unknownPrompt) {
+    return `There is no prompt "${unknownPrompt[1]}" on this server. Call prompts/list to see the prompts.`;
+  }
+  const unknownResource = /^Resource (.+) (not found|disabled)$/.exec(message);
+  if (unknownResource) return `"${unknownResource[1]}" is not a docs page URI. ${DOCS_PAGE_URI_HINT}`;
+  return undefined;
 }

@@ -1,8 +1,8 @@
-import { type DocSet, isKitError } from '@kit/core';
+import type { DocSet } from '@kit/core';
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { UriTemplate, type Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { absoluteUrl, type McpContext, resolveSet } from './context.js';
+import { requestError } from './errors.js';
 
 /** The URI template of the `docs-page` resource, as the specification writes it. */
 export const DOCS_PAGE_URI_TEMPLATE = 'docs://{set}/{version}/{path}';
@@ -94,13 +94,7 @@ export function registerResources(server: McpServer, context: McpContext): void 
           ],
         };
       } catch (error) {
-        if (isKitError(error)) throw new McpError(ErrorCode.InvalidParams, `${error.code}: ${error.message}`);
-        if (error instanceof McpError) throw error;
-        const detail = context.scope.kind === 'local' && error instanceof Error ? ` (${error.message})` : '';
-        throw new McpError(
-          ErrorCode.InternalError,
-          `internal: The docs server failed to read the page${detail}. Try again.`,
-        );
+        throw requestError(error, context.scope.kind === 'local', 'The docs server failed to read the page');
       }
     },
   );

@@ -1,7 +1,6 @@
 import type { Kit, Viewer } from '@kit/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type {
   CallToolResult,
   JSONRPCMessage,
@@ -9,8 +8,9 @@ import type {
   MessageExtraInfo,
   RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './context.js';
-import { readableSdkToolError } from './errors.js';
+import { readableSdkRequestError, readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { StatelessJsonTransport } from './json-transport.js';
 import { registerPrompts } from './prompts.js';
@@ -43,6 +43,9 @@ export interface CreateMcpServerOptions {
   origin?: string;
 }
 
+/** Requests whose SDK-made errors are rewritten like tool errors. */
+const READ_METHODS = new Set(['resources/read', 'prompts/get']);
+
 interface PendingCall {
   tool: string;
   set: string;
@@ -51,14 +54,20 @@ interface PendingCall {
 
 /**
  * Fires `McpToolCalled` for every `tools/call` a transport carries, including calls the SDK refuses
- * before a tool runs (bad arguments, unknown tool), and rewrites the SDK's own error text so the
- * agent reads what to send instead.
+ * before a tool runs (bad arguments, unknown tool), and rewrites the SDK's own error text (for
+ * tools, resources and prompts) so the agent reads a stable code and what to send instead.
  */
 function observeToolCalls(transport: Transport, context: McpContext, transportName: 'stdio' | 'http'): void {
   const pending = new Map<RequestId, PendingCall>();
+  const reads = new Set<RequestId>();
   const { kit, scope } = context;
   const earlier = transport.onmessage;
   transport.onmessage = (message, extra) => {
+    if ('method' in message && 'id' in message) {
+      // Keyed by the latest request of each id, so a reused id never inherits an earlier method.
+      if (READ_METHODS.has(message.method)) reads.add(message.id);
+      else reads.delete(message.id);
+    }
     if ('method' in message && message.method === 'tools/call' && 'id' in message) {
       const params = (message.params ?? {}) as { name?: unknown; arguments?: { set?: unknown } };
       const requested = typeof params.arguments?.set === 'string' ? params.arguments.set : undefined;
@@ -73,6 +82,9 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage, options) => {
     const id = 'id' in message && !('method' in message) ? message.id : undefined;
+    if (id !== undefined && reads.delete(id) && 'error' in message) {
+      return send({ ...message, error: readableSdkRequestError(message.error) }, options);
+    }
     const call = id === undefined ? undefined : pending.get(id);
     if (call && id !== undefined) {
       pending.delete(id);

@@ -100,7 +100,8 @@ interface IndexState {
 /** `html` renders for reader pages; `agent` renders skip syntax highlighting (agent Markdown, search, validation). */
 type RenderPurpose = 'html' | 'agent';
 
-const FEEDBACK_COMMENT_LIMIT = 2000;
+/** Longest feedback comment, in characters (code points, `[...comment].length`), on every surface. */
+export const FEEDBACK_COMMENT_LIMIT = 2000;
 const SEARCH_QUERY_LIMIT = 1000;
 
 /**

@@ -151,12 +151,17 @@ export interface FeedbackPayload {
   locale: string;
 }
 
-/** The comment limit of `submit_feedback` and the widget endpoint. */
+/**
+ * The comment limit of `submit_feedback` and the widget endpoint, in characters (code points), as
+ * `FEEDBACK_COMMENT_LIMIT` of @kit/core sets it; repeated here because this module runs in the
+ * browser bundle, which does not load @kit/core.
+ */
 export const FEEDBACK_COMMENT_MAX = 2000;
 
 /** Builds the payload; an empty comment is left out and a long one is cut to the limit. */
 export function feedbackPayload(config: ReaderClientConfig, helpful: boolean, comment: string): FeedbackPayload {
-  const trimmed = comment.trim().slice(0, FEEDBACK_COMMENT_MAX);
+  // Cut by characters, not UTF-16 units, so an emoji is never split and the endpoint's count agrees.
+  const trimmed = [...comment.trim()].slice(0, FEEDBACK_COMMENT_MAX).join('');
   return {
     path: config.path ?? '',
     helpful,

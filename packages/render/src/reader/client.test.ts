@@ -94,6 +94,12 @@ describe('feedback payload', () => {
     expect(payload.comment).toHaveLength(2000);
     expect(payload.helpful).toBe(false);
   });
+
+  it('counts an emoji as one character and never cuts one in half', () => {
+    const payload = feedbackPayload(config(), false, '😀'.repeat(FEEDBACK_COMMENT_MAX + 1));
+    expect([...payload.comment!]).toHaveLength(2000);
+    expect(payload.comment).toBe('😀'.repeat(2000));
+  });
 });
 
 describe('search snippets', () => {
