@@ -1,8 +1,11 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { PageRenderer, RenderContext } from '@kit/core';
+import { KitError, type PageRenderer, type RenderContext } from '@kit/core';
 import { createRenderer } from '@kit/render';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createKitApp, prefersMarkdown } from './app.js';
+import { createKitApp, prefersMarkdown, withQuery } from './app.js';
 import { fixtureKit, recordEvents } from './testing/fixture.js';
 
 const kit = fixtureKit();
@@ -125,6 +128,24 @@ describe('pages', () => {
     }
   });
 
+  it('answers a not-found error thrown while serving a page with the HTML 404 page to a browser', async () => {
+    const base = createRenderer();
+    const renderer: PageRenderer = {
+      render: (page, context) => {
+        if (page.path === 'queues') throw new KitError('page.not_found', 'The page vanished while rendering.');
+        return base.render(page, context);
+      },
+    };
+    const failing = createKitApp({ kit: fixtureKit({}, { renderer }), cacheDir: null });
+    const browser = await failing.request('/docs/queues', { headers: { Accept: 'text/html,*/*;q=0.8' } });
+    expect(browser.status).toBe(404);
+    expect(browser.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await browser.text()).toContain('/docs/queues');
+    const api = await failing.request('/docs/queues', { headers: { Accept: 'application/json' } });
+    expect(api.status).toBe(404);
+    expect((await api.json()).error).toBe('page.not_found');
+  });
+
   it('answers a missing page with a real 404 page', async () => {
     const { response, text } = await get('/docs/no-such-page');
     expect(response.status).toBe(404);
@@ -148,6 +169,58 @@ describe('redirects', () => {
     const response = await app.request('/docs/queues/');
     expect(response.status).toBe(308);
     expect(response.headers.get('location')).toBe('/docs/queues');
+  });
+
+  it('keeps the query string on the trailing-slash and manifest redirects', async () => {
+    const slash = await app.request('/docs/queues/?tab=1&q=a%20b');
+    expect(slash.status).toBe(308);
+    expect(slash.headers.get('location')).toBe('/docs/queues?tab=1&q=a%20b');
+    const manifest = await app.request('/docs/2.x/old-queues?tab=1');
+    expect(manifest.status).toBe(301);
+    expect(manifest.headers.get('location')).toBe('/docs/2.x/queues?tab=1');
+    expect((await app.request('/tokens/?x=1')).headers.get('location')).toBe('/tokens?x=1');
+  });
+
+  it('keeps the fragment of a manifest redirect after the added query', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kit-http-redirect-'));
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(
+      join(root, 'docs/kit.json'),
+      JSON.stringify({ name: 'Fragments', redirects: [{ from: '/docs/retries', to: 'queues#retrying-jobs' }] }),
+    );
+    writeFileSync(join(root, 'docs/index.md'), '# Home\n');
+    writeFileSync(join(root, 'docs/queues.md'), '# Queues\n\n## Retrying Jobs\n');
+    try {
+      const fragments = createKitApp({
+        kit: fixtureKit({ sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } }, { root }),
+        cacheDir: null,
+      });
+      const response = await fragments.request('/docs/retries?tab=1');
+      expect(response.status).toBe(301);
+      expect(response.headers.get('location')).toBe('/docs/queues?tab=1#retrying-jobs');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('adds the query after a query of the target and before its fragment', () => {
+    expect(withQuery('/docs/queues#retries', '?tab=1')).toBe('/docs/queues?tab=1#retries');
+    expect(withQuery('/docs/queues?from=old#retries', '?tab=1')).toBe('/docs/queues?from=old&tab=1#retries');
+    expect(withQuery('https://example.com/x', '?a=1')).toBe('https://example.com/x?a=1');
+    expect(withQuery('/docs/queues#retries', '')).toBe('/docs/queues#retries');
+  });
+
+  it('marks a redirect only a signed-in reader gets private, and a guest redirect revalidated', async () => {
+    // Only staff see 4.x: for a guest these paths do not exist, so a shared cache must never keep them.
+    for (const path of ['/docs/4.x/old-queues', '/docs/4.x/queues/']) {
+      const forStaff = await app.request(path, { headers: staff });
+      expect(forStaff.status).toBeGreaterThanOrEqual(301);
+      expect(forStaff.headers.get('location')).toBe('/docs/4.x/queues');
+      expect(forStaff.headers.get('cache-control')).toBe('private, no-cache');
+      expect((await app.request(path)).status).toBe(404);
+    }
+    const guest = await app.request('/docs/old-queues');
+    expect(guest.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
   });
 });
 
@@ -178,6 +251,17 @@ describe('private content', () => {
       'internal/roadmap',
     );
     for (const secret of secrets) expect(ordinary.text).not.toContain(secret);
+  });
+
+  it("keeps a signed-in reader's 404 page, which lists their navigation, out of shared caches", async () => {
+    const forStaff = await get('/docs/no-such-page', staff);
+    expect(forStaff.response.status).toBe(404);
+    expect(forStaff.text).toContain('Roadmap');
+    expect(forStaff.response.headers.get('cache-control')).toBe('private, no-cache');
+    const forGuest = await get('/docs/no-such-page');
+    expect(forGuest.response.headers.get('cache-control')).toBe('no-cache');
+    const twin = await get('/docs/no-such-page.md', staff);
+    expect(twin.response.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it('shows private content to a viewer the viewKit gate admits, marked Cache-Control: private', async () => {
@@ -221,6 +305,34 @@ describe('schemas and stylesheets', () => {
     const manifest = await (await app.request('http://docs.example.com/docs/schemas/larecipe.json')).json();
     expect(manifest.$id).toBe('http://docs.example.com/schemas/3.x/kit.json');
     expect((await app.request('/docs/schemas/secrets.json')).status).toBe(404);
+  });
+
+  it('resolves the manifest schema at its own $id and under the set as kit.json', async () => {
+    const byId = await app.request('http://docs.example.com/schemas/3.x/kit.json');
+    expect(byId.status).toBe(200);
+    expect(byId.headers.get('content-type')).toBe('application/schema+json');
+    const schema = await byId.json();
+    expect(schema.$id).toBe('http://docs.example.com/schemas/3.x/kit.json');
+    const underSet = await app.request('http://docs.example.com/docs/schemas/kit.json');
+    expect(await underSet.json()).toEqual(schema);
+    expect(await (await app.request('http://docs.example.com/schemas/3.x/larecipe.json')).json()).toEqual(schema);
+    expect((await app.request('/schemas/3.x/kit')).status).toBe(404);
+  });
+
+  it('runs the web middleware on every schema route', async () => {
+    const bare = createKitApp({
+      kit: fixtureKit({
+        sets: { docs: { route: { prefix: 'docs', middleware: [] }, source: { path: 'docs' } } },
+      }),
+    });
+    for (const path of ['/schemas/3.x/kit.json', '/schemas/3.x/navigation.json', '/docs/schemas/frontmatter.json']) {
+      for (const served of [app, bare]) {
+        const response = await served.request(path);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      }
+    }
   });
 
   it('links the set stylesheet with a content hash in the URL and serves it', async () => {
@@ -322,16 +434,54 @@ describe('search route', () => {
 });
 
 describe('access modes and middleware', () => {
-  it('with access.mode auth, shows guests nothing and signed-in readers the set', async () => {
+  it('with access.mode auth, asks guests to sign in and shows signed-in readers the set', async () => {
     const authApp = createKitApp({
       kit: fixtureKit({
         sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, access: { mode: 'auth' } } },
       }),
     });
-    expect((await authApp.request('/docs/queues')).status).toBe(404);
+    for (const path of ['/docs/queues', '/docs', '/docs/no-such-page']) {
+      const guest = await authApp.request(path, { headers: { Accept: 'text/html,*/*;q=0.8' } });
+      expect(guest.status).toBe(401);
+      expect(guest.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(guest.headers.get('cache-control')).toBe('private, no-cache');
+      expect(guest.headers.get('www-authenticate')).toBe('Bearer realm="kit"');
+      const html = await guest.text();
+      expect(html).toContain('Sign in required');
+      expect(html).toContain('sign_in_required');
+      for (const secret of ['Acme', 'Queues', 'Installation', 'version.not_found']) expect(html).not.toContain(secret);
+    }
+    const agent = await authApp.request('/docs/queues.md');
+    expect(agent.status).toBe(401);
+    expect(agent.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await agent.text()).toContain('# Sign in required');
     const signedIn = await authApp.request('/docs/queues', { headers: { Authorization: 'Bearer reader' } });
     expect(signedIn.status).toBe(200);
     expect(signedIn.headers.get('cache-control')).toContain('private');
+    const missing = await authApp.request('/docs/no-such-page', { headers: { Authorization: 'Bearer reader' } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('with access.mode gate, answers a refused reader with the HTML 404 page and no navigation', async () => {
+    const gateApp = createKitApp({
+      kit: fixtureKit({
+        sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, access: { mode: 'gate' } } },
+      }),
+    });
+    const callers: Array<Record<string, string>> = [{}, { Authorization: 'Bearer reader' }];
+    for (const headers of callers) {
+      const refused = await gateApp.request('/docs/queues', { headers: { ...headers, Accept: 'text/html' } });
+      expect(refused.status).toBe(404);
+      expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(refused.headers.get('cache-control')).toBe('private, no-cache');
+      const html = await refused.text();
+      expect(html).toContain('/docs/queues');
+      for (const secret of ['Installation', 'Getting Started', '2.x', 'version.not_found']) {
+        expect(html).not.toContain(secret);
+      }
+    }
+    expect((await gateApp.request('/docs/queues', { headers: staff })).status).toBe(200);
   });
 
   it('runs route.middleware by name and refuses an unknown name at start-up', async () => {
@@ -359,6 +509,55 @@ describe('access modes and middleware', () => {
     });
     expect((await bound.request('http://docs.example.com/docs/queues')).status).toBe(200);
     expect((await bound.request('http://other.example.com/docs/queues')).status).toBe(404);
+  });
+});
+
+describe('/.well-known/agent-skills/index.json', () => {
+  type Index = { skills: Array<{ name: string; url: string }> };
+  const urls = async (response: Response) => ((await response.json()) as Index).skills.map((skill) => skill.url);
+
+  it('lists only the sets served on the request host, each at a URL that answers there', async () => {
+    const bound = createKitApp({
+      kit: fixtureKit({
+        sets: {
+          docs: { route: { prefix: 'docs', domain: 'docs.example.com' }, source: { path: 'docs' } },
+          api: { route: { prefix: '' }, source: { path: 'api' }, search: { driver: 'server' } },
+        },
+      }),
+    });
+    const elsewhere = await urls(await bound.request('http://other.example.com/.well-known/agent-skills/index.json'));
+    expect(elsewhere).toEqual(['http://other.example.com/skill.md']);
+    const home = await urls(await bound.request('http://docs.example.com/.well-known/agent-skills/index.json'));
+    expect(home).toContain('http://docs.example.com/docs/skill.md');
+    for (const url of [...elsewhere, ...home]) expect((await bound.request(url)).status).toBe(200);
+  });
+
+  it('leaves out a set whose route middleware refuses the caller, and keeps the index out of shared caches', async () => {
+    const guarded = createKitApp({
+      kit: fixtureKit({
+        sets: {
+          docs: { route: { prefix: 'docs', middleware: ['web', 'auth'] }, source: { path: 'docs' } },
+          api: { route: { prefix: '' }, source: { path: 'api' }, search: { driver: 'server' } },
+        },
+      }),
+    });
+    const guest = await guarded.request('http://localhost/.well-known/agent-skills/index.json');
+    expect(guest.headers.get('cache-control')).toBe('private, no-cache');
+    expect(guest.headers.get('etag')).toBeNull();
+    expect(await urls(guest)).toEqual(['http://localhost/skill.md']);
+    expect((await guarded.request('http://localhost/docs/skill.md')).status).toBe(401);
+    const reader = await guarded.request('http://localhost/.well-known/agent-skills/index.json', {
+      headers: { Authorization: 'Bearer reader' },
+    });
+    expect(await urls(reader)).toContain('http://localhost/docs/skill.md');
+  });
+
+  it('lists only the sets the app serves, and stays public for guests of public sets', async () => {
+    const apiOnly = createKitApp({ kit: fixtureKit(), sets: ['api'] });
+    const response = await apiOnly.request('http://localhost/.well-known/agent-skills/index.json');
+    expect(response.headers.get('cache-control')).toContain('public');
+    expect(response.headers.get('etag')).not.toBeNull();
+    expect(await urls(response)).toEqual(['http://localhost/skill.md']);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type DocSet,
   isKitError,
   isSharedResponse,
+  isSignedIn,
   type Kit,
   KitError,
   mcpEndpointPath,
@@ -15,18 +16,27 @@ import {
   rebaseSchema,
   type SchemaName,
   schemaNames,
+  schemas,
   type Viewer,
 } from '@kit/core';
 import { projectCacheDir } from '@kit/core/node';
 import type { McpHttpOptions } from '@kit/mcp';
-import { renderNotFoundPage, renderReaderPage } from '@kit/render';
+import { escapeHtml, renderNotFoundPage, renderReaderPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { compress } from 'hono/compress';
 import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
 import { sendCached } from './http-cache.js';
-import { clientIp, currentUser, type KitVariables, resolveMiddleware, userResolution } from './middleware.js';
+import {
+  clientIp,
+  currentUser,
+  domainMatches,
+  type KitVariables,
+  requestHost,
+  resolveMiddleware,
+  userResolution,
+} from './middleware.js';
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
 import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
 
@@ -93,9 +103,18 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
     await compressor(c, async () => {});
   });
 
-  // The versioned schema path resolves whatever set serves the site.
-  app.get('/schemas/3.x/:file', (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
-  app.route('/', wellKnownSkillsRoute({ kit, viewerOf: viewerFor }));
+  // The versioned schema path resolves whatever set serves the site; like every schema route it runs `web`.
+  const [web] = resolveMiddleware(kit, ['web'], 'the schema routes');
+  app.get('/schemas/3.x/:file', web!, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
+  app.route(
+    '/',
+    wellKnownSkillsRoute({
+      kit,
+      viewerOf: viewerFor,
+      origin: (c) => requestOrigin(c, options),
+      ...(options.sets ? { sets: options.sets } : {}),
+    }),
+  );
 
   const sets = [...kit.sets.values()].filter((set) => !options.sets || options.sets.includes(set.key));
   // Longer prefixes first so `/docs/api` is not swallowed by `/docs`; a root-mounted set last.
@@ -103,14 +122,24 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   for (const set of sets)
     app.route(normalizePrefix(set.config.route.prefix) || '/', setApp(set, options, rateLimits, assets));
 
+  const findSet = (c: Context) => sets.find((candidate) => servesPath(candidate, c.req.path, requestHost(c))) ?? null;
   app.notFound(async (c) => {
-    const set = sets.find((candidate) => servesPath(candidate, c.req.path, requestHost(c))) ?? null;
+    const set = findSet(c);
     if (!set) return c.text('Not found', 404);
     return notFound(c, set, options, await assets);
   });
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     if (isKitError(error)) {
       const status = error.code === 'rate_limited' ? 429 : error.code.endsWith('not_found') ? 404 : 400;
+      // A browser asking for a page gets the 404 page, never a JSON error body.
+      const set = status === 404 && wantsHtml(c.req.header('accept')) ? findSet(c) : null;
+      if (set) {
+        try {
+          return await notFound(c, set, options, await assets);
+        } catch (pageError) {
+          console.error(pageError);
+        }
+      }
       return c.json({ error: error.code, message: error.message }, status);
     }
     console.error(error);
@@ -139,7 +168,11 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     await next();
   });
 
-  app.get('/schemas/:file', pageMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
+  // Schemas run `web` whatever the set's own middleware says (spec: schema routes carry `web`).
+  const schemaMiddleware = config.route.middleware.includes('web')
+    ? pageMiddleware
+    : every(...resolveMiddleware(kit, ['web', ...config.route.middleware], `sets.${set.key}.route.middleware`));
+  app.get('/schemas/:file', schemaMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
 
   const mcpPath = mcpEndpointPath('', config.mcp.web.path);
   app.all(mcpPath, mcpMiddleware, async (c) => {
@@ -284,7 +317,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     };
 
     const match = await set.resolveUrl(c.req.path, viewer);
-    if (match.kind === 'redirect') return c.redirect(match.location, match.status);
+    if (match.kind === 'redirect') return redirect(c, set, match.location, match.status);
     if (match.kind === 'none') return notFound(c, set, options, await assets);
     const page = await set.getPage(match.ref, viewer);
     if (!page) return notFound(c, set, options, await assets);
@@ -315,20 +348,92 @@ function sendStored(c: Context<Env>, entry: CachedPage): Response {
   return sendCached(c, body, { contentType: entry.contentType, headers, etag, isPrivate: false });
 }
 
+/**
+ * A redirect of the page routes. The request's query string goes on to the new address (before
+ * any `#fragment` of the target). Where the target depends on who asks (a signed-in reader, a
+ * non-public set) the redirect is private, so a shared cache never hands staff's redirect into a
+ * private version to a guest; a guest's is public but revalidated, as pages are.
+ */
+function redirect(c: Context, set: DocSet, location: string, status: 301 | 302 | 307 | 308): Response {
+  c.header('Cache-Control', isPrivateFor(set, c) ? 'private, no-cache' : 'public, max-age=0, must-revalidate');
+  return c.redirect(withQuery(location, new URL(c.req.url).search), status);
+}
+
+/**
+ * `location` with a request's query string (`?tab=1`) added: after a query the target already has
+ * (joined by `&`) and before its `#fragment`.
+ *
+ * @example
+ * withQuery('/docs/queues#retries', '?tab=1'); // '/docs/queues?tab=1#retries'
+ */
+export function withQuery(location: string, search: string): string {
+  const query = search.replace(/^\?/, '');
+  if (query === '') return location;
+  const hash = location.indexOf('#');
+  const target = hash === -1 ? location : location.slice(0, hash);
+  const fragment = hash === -1 ? '' : location.slice(hash);
+  const joiner = !target.includes('?') ? '?' : target.endsWith('?') || target.endsWith('&') ? '' : '&';
+  return `${target}${joiner}${query}${fragment}`;
+}
+
+/**
+ * Not found, in HTML or Markdown as asked. A guest of an `auth` set is asked to sign in instead
+ * (401): the set exists but needs a signed-in reader. Whatever lists the viewer's navigation is
+ * private to them.
+ */
 async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets: ReaderAssets): Promise<Response> {
-  if (c.req.path.endsWith('.md') || prefersMarkdown(c.req.header('accept'))) {
+  const cacheControl = isPrivateFor(set, c) ? 'private, no-cache' : 'no-cache';
+  const markdown = c.req.path.endsWith('.md') || prefersMarkdown(c.req.header('accept'));
+  if (set.config.access.mode === 'auth' && !isSignedIn(currentUser(c))) {
+    const headers = { 'Cache-Control': 'private, no-cache', 'WWW-Authenticate': 'Bearer realm="kit"' };
+    if (markdown) {
+      return c.body(
+        `# Sign in required\n\n${SIGN_IN_TEXT} Sign in, or send a valid bearer token, and ask again.\n`,
+        401,
+        {
+          ...headers,
+          'Content-Type': 'text/markdown; charset=utf-8',
+        },
+      );
+    }
+    const base = normalizePrefix(set.config.route.prefix);
+    return c.body(signInPage(`${base}/_kit/${assets.css.name}`, c.req.path), 401, {
+      ...headers,
+      'Content-Type': 'text/html; charset=utf-8',
+    });
+  }
+  if (markdown) {
     return c.body(
       '# Not found\n\nNo page lives at this address. Search the docs or read llms.txt for the page list.\n',
       404,
       {
         'Content-Type': 'text/markdown; charset=utf-8',
-        'Cache-Control': 'no-cache',
+        'Cache-Control': cacheControl,
       },
     );
   }
   const context = await viewContext(c, set, options, assets, await stylesheetCache(set)());
   const html = renderNotFoundPage(await readerNotFoundView(context, c.req.path));
-  return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+  return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': cacheControl });
+}
+
+const SIGN_IN_TEXT = 'These docs are for signed-in readers.';
+
+/**
+ * The page a guest of an `auth` set gets (access refused with `sign_in_required`): no site name,
+ * navigation or other content of the set, only the request to sign in.
+ */
+function signInPage(stylesheet: string, requestedPath: string): string {
+  return (
+    '<!doctype html>\n<html lang="en" dir="ltr"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
+    `<title>Sign in required</title><link rel="stylesheet" href="${escapeHtml(stylesheet)}"></head>` +
+    '<body><main class="kit-main" id="kit-content"><div class="kit-notfound" data-kit-refusal="sign_in_required">' +
+    '<p class="kit-notfound-code" aria-hidden="true">401</p><h1>Sign in required</h1>' +
+    `<p class="kit-notfound-text">${SIGN_IN_TEXT} Sign in, then open this page again.</p>` +
+    `<p class="kit-notfound-path"><code>${escapeHtml(requestedPath)}</code></p>` +
+    '</div></main></body></html>\n'
+  );
 }
 
 async function viewContext(
@@ -395,10 +500,21 @@ async function llmsTxtUrl(set: DocSet, page: PageView): Promise<string | undefin
 }
 
 function serveSchema(c: Context, file: string, origin: string): Response {
-  const name = file.replace(/\.json$/, '') as SchemaName;
-  if (!file.endsWith('.json') || !schemaNames.includes(name)) return c.notFound() as Response;
+  const name = schemaOfFile(file);
+  if (!name) return c.notFound() as Response;
   const body = JSON.stringify(rebaseSchema(name, `${origin}/schemas/3.x/`), null, 2);
   return sendCached(c, body, { contentType: 'application/schema+json', isPrivate: false, headers: SCHEMA_HEADERS });
+}
+
+/**
+ * The schema a served file name stands for: its interface name (`larecipe.json`) or the file name
+ * of its `$id` (`kit.json`), so the `$id` written into manifests resolves too.
+ */
+function schemaOfFile(file: string): SchemaName | null {
+  if (!file.endsWith('.json')) return null;
+  return (
+    schemaNames.find((name) => file === `${name}.json` || String(schemas[name].$id ?? '').endsWith(`/${file}`)) ?? null
+  );
 }
 
 /** The viewer of a request: the resolved user and the caller's address. */
@@ -432,17 +548,6 @@ function requestOrigin(c: Context, options: KitAppOptions): string {
   return pathStart === -1 ? url : url.slice(0, pathStart);
 }
 
-/** The Host header, or the request URL's host when a test or proxy sends none. */
-function requestHost(c: Context): string {
-  return c.req.header('host') ?? new URL(c.req.url).host;
-}
-
-function domainMatches(set: DocSet, host: string | undefined): boolean {
-  const domain = set.config.route.domain;
-  if (!domain) return true;
-  return (host ?? '').replace(/:\d+$/, '').toLowerCase() === domain.toLowerCase();
-}
-
 function servesPath(set: DocSet, path: string, host: string | undefined): boolean {
   if (!domainMatches(set, host)) return false;
   const base = normalizePrefix(set.config.route.prefix);
@@ -464,6 +569,11 @@ export function prefersMarkdown(accept: string | undefined): boolean {
   const markdown = weights.get('text/markdown') ?? weights.get('text/x-markdown');
   if (markdown === undefined || markdown === 0) return false;
   return markdown >= (weights.get('text/html') ?? 0);
+}
+
+/** A browser's page request: Accept names text/html and does not prefer Markdown. */
+function wantsHtml(accept: string | undefined): boolean {
+  return /\btext\/html\b/i.test(accept ?? '') && !prefersMarkdown(accept);
 }
 
 async function readJson(

@@ -1,6 +1,6 @@
-import type { Kit } from '@kit/core';
+import type { DocSet, Kit } from '@kit/core';
 import { KitError } from '@kit/core';
-import type { Context, MiddlewareHandler } from 'hono';
+import { type Context, Context as HonoContext, type MiddlewareHandler } from 'hono';
 
 /** The context variables Kit sets on every request it handles. */
 export interface KitVariables {
@@ -38,6 +38,42 @@ export function clientIp(c: Context): string {
     c.req.header('x-real-ip') ??
     'unknown'
   );
+}
+
+/** The Host header, or the request URL's host when a test or proxy sends none. */
+export function requestHost(c: Context): string {
+  return c.req.header('host') ?? new URL(c.req.url).host;
+}
+
+/** True when a set answers on this host: any host without `route.domain`, else that domain only (any port). */
+export function domainMatches(set: DocSet, host: string | undefined): boolean {
+  const domain = set.config.route.domain;
+  if (!domain) return true;
+  return (host ?? '').replace(/:\d+$/, '').toLowerCase() === domain.toLowerCase();
+}
+
+/**
+ * Would this request get past `middleware`? Runs it on a copy of the request's context (so its
+ * headers and cookies stay off the real response) with `user` as the signed-in user, and answers
+ * true when it reaches the end of the chain. A middleware that answers itself or throws refuses.
+ * For listings that must only name what the caller can open (the agent-skills index).
+ */
+export async function passesMiddleware(
+  middleware: MiddlewareHandler,
+  c: Context,
+  user: unknown | null,
+): Promise<boolean> {
+  const probe = new HonoContext(c.req.raw, { env: c.env });
+  probe.set('kitUser' as never, user as never);
+  let reached = false;
+  try {
+    await middleware(probe, async () => {
+      reached = true;
+    });
+  } catch {
+    return false;
+  }
+  return reached;
 }
 
 /** Built in: `web` adds the headers every HTML page should carry. */
@@ -82,6 +118,16 @@ export function resolveMiddleware(kit: Kit, names: string[], key: string): Middl
       `${key} names middleware \`${name}\`, which is not registered. Known: ${known}. Register it under \`middleware\` in kit.config.ts.`,
     );
   });
+}
+
+/**
+ * True when middleware of these names may answer two requests differently: anything but the
+ * built-in `web`, which only adds headers. A listing filtered through such middleware depends on
+ * who asks and must not be shared by caches.
+ */
+export function middlewareDependsOnRequest(kit: Kit, names: string[]): boolean {
+  const registered = (kit.config.middleware ?? {}) as Record<string, MiddlewareHandler>;
+  return names.some((name) => name !== 'web' || registered[name] !== undefined);
 }
 
 /**

@@ -1,14 +1,15 @@
-import type {
-  DocSet,
-  InsertPoint,
-  Kit,
-  NavEntry,
-  NavGroup,
-  NavigationFile,
-  NormalizedManifest,
-  PageView,
-  SourcePage,
-  Viewer,
+import {
+  createUrlLayout,
+  type DocSet,
+  type InsertPoint,
+  type Kit,
+  type NavEntry,
+  type NavGroup,
+  type NavigationFile,
+  type NormalizedManifest,
+  type PageView,
+  type SourcePage,
+  type Viewer,
 } from '@kit/core';
 import type {
   ReaderLink,
@@ -74,24 +75,39 @@ export async function readerPageView(context: ViewContext, page: PageView): Prom
   };
 }
 
-/** The view model of the 404 page, in the set's default version and locale. */
+/**
+ * The view model of the 404 page, in the set's default version and locale. A reader the set
+ * refuses altogether (a `gate` set whose `viewKit` says no) sees no version at all: the page keeps
+ * the site's frame but lists no navigation and no versions, exactly as for a set with nothing in it.
+ */
 export async function readerNotFoundView(context: ViewContext, requestedPath: string): Promise<ReaderNotFoundView> {
   const versions = await context.set.versions(context.viewer);
   const locales = await context.set.locales();
-  const version = (versions.find((candidate) => candidate.default) ?? versions[0])?.id ?? 'current';
   const locale = (locales.find((candidate) => candidate.default) ?? locales[0])?.code ?? 'en';
-  const site = await siteView(context, { version, locale, path: null }, null);
+  const visible = versions.find((candidate) => candidate.default) ?? versions[0];
+  if (!visible) {
+    const layout = createUrlLayout(context.set.config.route.prefix, await context.set.manifest());
+    const site = await siteView(context, { version: layout.defaultVersion, locale, path: null }, null, false);
+    return { ...site, requestedPath };
+  }
+  const site = await siteView(context, { version: visible.id, locale, path: null }, null);
   return { ...site, requestedPath };
 }
 
-async function siteView(context: ViewContext, place: Place, page: SourcePage | null): Promise<ReaderSiteView> {
+/** `readable` false: the viewer may see no version, so no navigation, pages or versions are asked for. */
+async function siteView(
+  context: ViewContext,
+  place: Place,
+  page: SourcePage | null,
+  readable = true,
+): Promise<ReaderSiteView> {
   const { set, viewer, kit } = context;
   const manifest = await set.manifest();
   const [versions, locales, navigation, pages] = await Promise.all([
-    set.versions(viewer),
+    readable ? set.versions(viewer) : [],
     set.locales(),
-    set.navigation({ version: place.version, locale: place.locale }, viewer),
-    set.visiblePages({ version: place.version, locale: place.locale }, viewer),
+    readable ? set.navigation({ version: place.version, locale: place.locale }, viewer) : null,
+    readable ? set.visiblePages({ version: place.version, locale: place.locale }, viewer) : [],
   ]);
   const locale = locales.find((candidate) => candidate.code === place.locale) ?? locales[0]!;
   const homeUrl = await set.pageUrl({ version: place.version, locale: place.locale, path: manifest.landing });
@@ -132,7 +148,7 @@ async function siteView(context: ViewContext, place: Place, page: SourcePage | n
       ...(manifest.navbar.cta ? { cta: manifest.navbar.cta } : {}),
     },
     ...(manifest.repository?.url ? { repositoryUrl: manifest.repository.url } : {}),
-    sidebar: await sidebarFor(set, navigation.file, place, titles),
+    sidebar: navigation ? await sidebarFor(set, navigation.file, place, titles) : { groups: [] },
     footer: {
       links: manifest.footer.links,
       ...(manifest.footer.text ? { text: manifest.footer.text } : {}),

@@ -251,8 +251,8 @@ export function listsSkills(set: DocSet): boolean {
  * Builds `/.well-known/agent-skills/index.json` for a viewer: the `skill.md` of every set with
  * both skill keys on that the viewer may see, then its hand-written skills, each with the URL it is
  * served at and `digest` = sha256 of exactly the bytes served there to the same viewer. Names are
- * unique: a name another set already used gets the set key in front. Null when no set has both
- * keys on (the route answers 404).
+ * unique: a name another set already used gets the set key in front. Null when no set (of
+ * `options.sets`, when given) has both keys on (the route answers 404).
  *
  * @example
  * const index = await buildAgentSkillsIndex(kit, { user: null }, { origin: 'https://example.com' });
@@ -260,10 +260,14 @@ export function listsSkills(set: DocSet): boolean {
 export async function buildAgentSkillsIndex(
   kit: Kit,
   viewer: Viewer,
-  options: { origin: string },
+  options: {
+    origin: string;
+    /** Only these sets, e.g. those served on the request's host (default: every set of the kit). */
+    sets?: Iterable<DocSet>;
+  },
 ): Promise<AgentSkillsIndex | null> {
   const origin = cleanOrigin(options.origin);
-  const sets = [...kit.sets.values()].filter(listsSkills);
+  const sets = [...(options.sets ?? kit.sets.values())].filter(listsSkills);
   if (sets.length === 0) return null;
   const skills: AgentSkillsIndexEntry[] = [];
   const taken = new Set<string>();

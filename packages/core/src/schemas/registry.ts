@@ -11,7 +11,10 @@ import { AJV_OPTIONS, schemaFingerprint } from './compile-options.js';
 import { pointerSegment } from './json-text.js';
 import * as precompiled from './validators.generated.js';
 
-/** Names under which the schemas are served (`/{prefix}/schemas/{name}.json`). */
+/**
+ * Names under which the schemas are served (`/{prefix}/schemas/{name}.json`). Each also answers
+ * under the file name of its `$id` (`kit.json` for `larecipe`), so the `$id` itself resolves.
+ */
 export type SchemaName = 'larecipe' | 'navigation' | 'frontmatter' | 'validate';
 
 /** Canonical base of every schema `$id`; a server rewrites the origin when serving (see `rebaseSchema`). */

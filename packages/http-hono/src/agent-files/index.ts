@@ -11,11 +11,20 @@ import {
   isKitError,
   type Kit,
   listHandWrittenSkills,
+  listsSkills,
   type UrlLayout,
   type Viewer,
 } from '@kit/core';
 import { type Context, Hono } from 'hono';
+import { every } from 'hono/combine';
 import { sendCached } from '../http-cache.js';
+import {
+  domainMatches,
+  middlewareDependsOnRequest,
+  passesMiddleware,
+  requestHost,
+  resolveMiddleware,
+} from '../middleware.js';
 
 /** Options of {@link agentFileRoutes}. */
 export interface AgentFileRoutesOptions {
@@ -194,28 +203,56 @@ export interface WellKnownSkillsOptions {
   kit: Kit;
   viewerOf: (c: Context) => Viewer;
   origin?: (c: Context) => string;
+  /** Only these sets, as the app serves them (default: every set of the kit). */
+  sets?: string[];
 }
 
 /**
  * `GET /.well-known/agent-skills/index.json` at the site root: the agent-skills discovery index
  * (`$schema`, `skills` with `name`, `type`, `description`, `url`, `digest`) of every set with both
- * `agents.skill_md` and `agents.well_known_skills` on. 404 when no set has both on.
+ * `agents.skill_md` and `agents.well_known_skills` on. It lists only what the caller can open: sets
+ * served on the request's host (`route.domain`) whose `route.middleware` lets the request through.
+ * 404 when no set on this host has both keys on. The index is public (ETag) only when it cannot
+ * depend on who asks: a guest, public sets, and no middleware besides `web`.
  *
  * @example
  * app.route('/', wellKnownSkillsRoute({ kit, viewerOf: viewerFor }));
  */
 export function wellKnownSkillsRoute(options: WellKnownSkillsOptions): Hono {
+  const { kit } = options;
   const originOf = options.origin ?? ((c: Context) => new URL(c.req.url).origin);
+  const sets = [...kit.sets.values()]
+    .filter((set) => listsSkills(set) && (!options.sets || options.sets.includes(set.key)))
+    .map((set) => ({
+      set,
+      // Resolved up front, as the set's own routes do, so an unknown name fails at start-up.
+      middleware: every(...resolveMiddleware(kit, set.config.route.middleware, `sets.${set.key}.route.middleware`)),
+      dependsOnRequest:
+        set.config.access.mode !== 'public' || middlewareDependsOnRequest(kit, set.config.route.middleware),
+    }));
   const app = new Hono();
   app.get('/.well-known/agent-skills/index.json', async (c) => {
     const viewer = options.viewerOf(c);
-    const index = await buildAgentSkillsIndex(options.kit, viewer, { origin: originOf(c) });
-    if (!index) return c.json({ error: 'not_found', message: 'No documentation set publishes agent skills.' }, 404);
-    const isPrivate =
-      viewer.user != null || [...options.kit.sets.values()].some((set) => set.config.access.mode !== 'public');
+    const host = requestHost(c);
+    const onHost = sets.filter((entry) => domainMatches(entry.set, host));
+    if (onHost.length === 0) return noSkills(c, false);
+    const open: DocSet[] = [];
+    for (const entry of onHost) {
+      if (await passesMiddleware(entry.middleware, c, viewer.user ?? null)) open.push(entry.set);
+    }
+    const isPrivate = viewer.user != null || onHost.some((entry) => entry.dependsOnRequest);
+    // Middleware that refused every set reads as no skills here, for this caller only.
+    const index = await buildAgentSkillsIndex(kit, viewer, { origin: originOf(c), sets: open });
+    if (!index) return noSkills(c, isPrivate);
     return sendCached(c, `${JSON.stringify(index, null, 2)}\n`, { contentType: JSON_TYPE, isPrivate });
   });
   return app;
+}
+
+function noSkills(c: Context, isPrivate: boolean): Response {
+  return c.json({ error: 'not_found', message: 'No documentation set publishes agent skills here.' }, 404, {
+    'Cache-Control': isPrivate ? 'private, no-cache' : 'no-cache',
+  });
 }
 
 /**
