@@ -596,9 +596,30 @@ describe('MCP endpoint', () => {
     expect(response.status).toBe(403);
   });
 
-  it('is off when mcp.web.enabled is false', async () => {
+  it('is off when mcp.web.enabled is false, and says so as a JSON-RPC error', async () => {
     const off = createKitApp({ kit: fixtureKit({ mcp: { web: { enabled: false } } }) });
-    expect((await post(off)).status).toBe(404);
+    const response = await post(off);
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { jsonrpc: string; error: { message: string } };
+    expect(body.jsonrpc).toBe('2.0');
+    expect(body.error.message).toContain('mcp.web.enabled');
+  });
+
+  it('turns a refusal of mcp.web.middleware into a JSON-RPC error with the bearer challenge', async () => {
+    const guarded = createKitApp({
+      kit: fixtureKit({
+        sets: {
+          docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, mcp: { web: { middleware: ['auth:token'] } } },
+        },
+      }),
+    });
+    const refused = await post(guarded);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('WWW-Authenticate')).toBe('Bearer realm="kit"');
+    const body = (await refused.json()) as { jsonrpc: string; error: { code: number; message: string } };
+    expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    expect(body.error.message).toContain('credentials');
+    expect((await post(guarded, { Authorization: 'Bearer reader' })).status).toBe(200);
   });
 });
 

@@ -175,27 +175,56 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   app.get('/schemas/:file', schemaMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
 
   const mcpPath = mcpEndpointPath('', config.mcp.web.path);
-  app.all(mcpPath, mcpMiddleware, async (c) => {
-    if (!config.mcp.web.enabled) return c.notFound();
-    const { handleMcpHttpRequest, mcpErrorResponse } = await loadMcp();
-    const verdict = await checkRateLimit(rateLimits, `mcp:${set.key}:${callerKey(c)}`, mcpRule);
-    if (!verdict.allowed) {
-      return mcpErrorResponse(
-        429,
-        `Too many requests: ${mcpRule.max} per ${describeWindow(mcpRule.windowMs)}. Retry after ${verdict.retryAfterSeconds} seconds.`,
-        { 'Retry-After': String(verdict.retryAfterSeconds) },
-      );
-    }
-    return handleMcpHttpRequest(c.req.raw, {
-      kit,
-      set: set.key,
-      viewer: viewerFor(c),
-      ...(options.validate ? { validate: options.validate } : {}),
-      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-      ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
-      origin: requestOrigin(c, options),
-    });
-  });
+  app.all(
+    mcpPath,
+    async (c, next) => {
+      if (!config.mcp.web.enabled) {
+        const { mcpErrorResponse } = await loadMcp();
+        return mcpErrorResponse(
+          404,
+          `The "${set.key}" docs have no MCP endpoint here: mcp.web.enabled is off for this set.`,
+        );
+      }
+      await next();
+      // A refusal by `mcp.web.middleware` (a guard written for pages) still reaches an MCP client
+      // as MCP refuses: a JSON-RPC error body, and the bearer challenge with Kit's realm.
+      const status = c.res.status;
+      if (status !== 401 && status !== 403) return;
+      const type = c.res.headers.get('Content-Type') ?? '';
+      if (type.includes('json') && (await c.res.clone().text()).includes('"jsonrpc"')) return;
+      const { mcpErrorResponse } = await loadMcp();
+      c.res = undefined;
+      c.res =
+        status === 401
+          ? mcpErrorResponse(
+              401,
+              `The "${set.key}" docs need credentials. Send them (for example an Authorization: Bearer token) with every request.`,
+              { 'WWW-Authenticate': 'Bearer realm="kit"' },
+            )
+          : mcpErrorResponse(403, `Your account may not read the "${set.key}" docs.`);
+    },
+    mcpMiddleware,
+    async (c) => {
+      const { handleMcpHttpRequest, mcpErrorResponse } = await loadMcp();
+      const verdict = await checkRateLimit(rateLimits, `mcp:${set.key}:${callerKey(c)}`, mcpRule);
+      if (!verdict.allowed) {
+        return mcpErrorResponse(
+          429,
+          `Too many requests: ${mcpRule.max} per ${describeWindow(mcpRule.windowMs)}. Retry after ${verdict.retryAfterSeconds} seconds.`,
+          { 'Retry-After': String(verdict.retryAfterSeconds) },
+        );
+      }
+      return handleMcpHttpRequest(c.req.raw, {
+        kit,
+        set: set.key,
+        viewer: viewerFor(c),
+        ...(options.validate ? { validate: options.validate } : {}),
+        ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+        ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+        origin: requestOrigin(c, options),
+      });
+    },
+  );
 
   app.post('/_kit/feedback', pageMiddleware, async (c) => {
     if (!config.feedback.enabled) return c.notFound();

@@ -94,7 +94,7 @@ const web: MiddlewareHandler = async (c, next) => {
 const auth: MiddlewareHandler = async (c, next) => {
   if (currentUser(c) === null) {
     return c.json({ error: 'unauthenticated', message: 'Sign in or send a valid bearer token.' }, 401, {
-      'WWW-Authenticate': 'Bearer',
+      'WWW-Authenticate': 'Bearer realm="kit"',
     });
   }
   await next();
