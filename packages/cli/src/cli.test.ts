@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKitHere } from './__fixtures__/in-process.js';
 import { runKit, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
 
 describe('kit init, validate and search on a new project', () => {
@@ -46,6 +47,25 @@ describe('kit init, validate and search on a new project', () => {
     expect(text.stdout).toMatch(/^1\. Deploying › Zero downtime\n {3}\/docs\/deploying#zero-downtime\n/);
     const json = await runKit(['search', 'symlink', '--json', '--limit', '3'], { cwd: project.dir });
     expect(JSON.parse(json.stdout)).toMatchObject({ set: 'docs', query: 'symlink', results: [{ path: 'deploying' }] });
+  });
+});
+
+describe('kit init into a configured source.path', () => {
+  it('writes the landing page with the real folder in its text', async () => {
+    const { dir, cleanup } = await tempProject();
+    try {
+      await writeFiles(dir, {
+        'kit.config.json': JSON.stringify({ sets: { handbook: { source: { path: 'content/hb' } } } }),
+      });
+      const init = await runKitHere(['init'], { cwd: dir });
+      expect(init.code).toBe(0);
+      const index = await readFile(join(dir, 'content/hb/index.md'), 'utf8');
+      expect(index).toContain('Edit this page in `content/hb/index.md`');
+      expect(index).toContain('`content/hb/navigation.json`');
+      expect(index).not.toContain('docs/');
+    } finally {
+      await cleanup();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitProject, git } from '../__fixtures__/git-project.js';
-import { runKit, tempProject } from '../__fixtures__/kit-binary.js';
+import { runKitHere } from '../__fixtures__/in-process.js';
+import { runKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
 import { matchAffectedPages, sourcesOf } from './match.js';
 
 describe('matchAffectedPages', () => {
@@ -91,5 +92,39 @@ describe('kit affected on a git repository', () => {
     const run = await runKit(['affected', '--base', 'no-such-branch'], { cwd: project.dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^kit: The base "no-such-branch" is not a commit, branch or tag of this repository\./);
+  });
+});
+
+describe('kit affected with a default branch that does not exist', () => {
+  let project: Awaited<ReturnType<typeof tempProject>>;
+  beforeAll(async () => {
+    project = await tempProject('kit-affected-branch-');
+    await writeFiles(project.dir, {
+      'kit.config.json': '{}',
+      'docs/kit.json': '{ "name": "Docs" }',
+      'docs/index.md': '# Home\n',
+    });
+    git(project.dir, 'init', '--quiet', '--initial-branch=main');
+    git(project.dir, 'add', '-A');
+    git(project.dir, 'commit', '--quiet', '-m', 'docs');
+  });
+  afterAll(() => project.cleanup());
+
+  it('names KIT_DEFAULT_BRANCH when the variable names a missing branch', async () => {
+    const run = await runKitHere(['affected'], { cwd: project.dir, env: { KIT_DEFAULT_BRANCH: 'develop' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('The default branch "develop" from the KIT_DEFAULT_BRANCH environment variable');
+    expect(run.stderr).toContain('--base <branch>');
+  });
+
+  it('names instructions.default_branch when the config names a missing branch', async () => {
+    await writeFiles(project.dir, { 'kit.config.json': JSON.stringify({ instructions: { default_branch: 'trunk' } }) });
+    try {
+      const run = await runKitHere(['affected'], { cwd: project.dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('The default branch "trunk" from instructions.default_branch in kit.config.json');
+    } finally {
+      await writeFiles(project.dir, { 'kit.config.json': '{}' });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
-import { type Kit, KitError } from '@kit/core';
+import { basename, relative, resolve, sep } from 'node:path';
+import { type Kit, type KitEnv, KitError } from '@kit/core';
 import type { AffectedPagesInput } from '@kit/mcp';
 import { type AffectedPage, matchAffectedPages, type SourcedPage, sourcesOf } from './match.js';
 
@@ -18,6 +18,8 @@ export interface AffectedPagesOptions {
   set?: string;
   /** Also list pages that drifted before this change. @default false */
   drift?: boolean;
+  /** The environment the config was resolved from, to say where a wrong default branch came from. Default `process.env`. */
+  env?: KitEnv;
 }
 
 /** What `kit affected --json` prints and the `affected_pages` tool returns. */
@@ -52,9 +54,12 @@ export async function affectedPages(options: AffectedPagesOptions): Promise<Affe
     );
   }
   const head = options.head ?? 'HEAD';
-  const base = options.base ?? (await defaultBranch(git, options.kit.config.instructions.default_branch));
+  const configured = options.kit.config.instructions.default_branch;
+  const base = options.base ?? (await defaultBranch(git, configured));
   const uncommitted = options.uncommitted !== false;
-  await verifyCommit(git, base, 'base');
+  if (options.base === undefined && configured) {
+    await verifyDefaultBranch(git, configured, options.env ?? process.env, options.kit.config.file ?? null);
+  } else await verifyCommit(git, base, 'base');
   await verifyCommit(git, head, 'head');
 
   const mergeBase = (await git(['merge-base', base, head]).catch(() => null))?.trim() || base;
@@ -186,6 +191,21 @@ async function verifyCommit(git: Git, ref: string, what: string): Promise<void> 
       `The ${what} "${ref}" is not a commit, branch or tag of this repository. Pass an existing one with --${what}.`,
     );
   }
+}
+
+/** A configured default branch that does not exist, named with where it was set. */
+async function verifyDefaultBranch(git: Git, branch: string, env: KitEnv, configFile: string | null): Promise<void> {
+  const found = await git(['rev-parse', '--verify', '--quiet', `${branch}^{commit}`]).catch(() => '');
+  if (found.trim() !== '') return;
+  const fromEnv = env.KIT_DEFAULT_BRANCH?.trim() === branch;
+  const where = fromEnv
+    ? 'the KIT_DEFAULT_BRANCH environment variable (instructions.default_branch)'
+    : `instructions.default_branch in ${configFile ? basename(configFile) : 'the config'}`;
+  throw new KitError(
+    'argument.invalid',
+    `The default branch "${branch}" from ${where} is not a commit, branch or tag of this repository. ${fromEnv ? 'Set KIT_DEFAULT_BRANCH to an existing branch or unset it' : 'Set instructions.default_branch to an existing branch, or null to detect it'}, or pass --base <branch>.`,
+    { details: { branch, source: fromEnv ? 'KIT_DEFAULT_BRANCH' : 'instructions.default_branch' } },
+  );
 }
 
 function realPath(path: string): string {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKitHere } from '../__fixtures__/in-process.js';
 import { runKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
 import { BLOCK_END, BLOCK_START, replaceBlock } from './instructions.js';
 
@@ -71,5 +72,40 @@ describe('kit agents', () => {
     const hooks = JSON.parse(await readFile(join(project.dir, '.kit/hooks.json'), 'utf8'));
     expect(hooks).toMatchObject({ version: 1, enabled: true, push_commands: ['git push', 'jj git push'] });
     expect(hooks.patterns).toHaveLength(2);
+  });
+});
+
+describe('kit agents with instructions.file in a folder that does not exist yet', () => {
+  it('creates the folder and writes a block that names only the tools Kit has', async () => {
+    const { dir, cleanup } = await tempProject('kit-agents-folder-');
+    try {
+      await writeFiles(dir, {
+        'kit.config.json': JSON.stringify({
+          instructions: { file: 'notes/agents/AGENTS.md' },
+          sets: { docs: { source: { path: 'content/docs' } } },
+        }),
+        'content/docs/kit.json': '{ "name": "Docs" }',
+        'content/docs/index.md': '# Home\n',
+      });
+      const run = await runKitHere(['agents'], { cwd: dir });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('created   notes/agents/AGENTS.md (instructions block)');
+      const block = await readFile(join(dir, 'notes/agents/AGENTS.md'), 'utf8');
+      expect(block).toContain('`content/docs/`');
+      for (const tool of [
+        'search_docs',
+        'read_page',
+        'list_pages',
+        'affected_pages',
+        'validate_docs',
+        'submit_feedback',
+      ]) {
+        expect(block).toContain(`\`${tool}\``);
+      }
+      expect(block).not.toMatch(/write_page|move_page|delete_page|update_navigation|update_manifest|author tools/);
+    } finally {
+      await cleanup();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { createUrlLayout, type Kit, markdownUrl, type ResolvedConfig } from '@kit/core';
 
 export const BLOCK_START = '<!-- kit:start -->';
@@ -55,8 +56,8 @@ export async function instructionsBlock(kit: Kit): Promise<string> {
     'This project keeps its documentation in Kit. Work with the docs through the `kit` MCP server (`kit mcp`) or the `kit` command:',
     '',
     '- Search first: `search_docs` (or `kit search "<query>"`) finds the page and section; cite page URLs in answers.',
-    '- Read before writing: `read_page` returns the page as Markdown with its `content_hash`; pass that hash as `based_on` when you change the page.',
-    '- Change docs with `write_page`, `move_page`, `delete_page`, `update_navigation` and `update_manifest`, in the same change as the code they describe.',
+    '- Read before writing: `read_page` returns a page as Markdown; `list_pages` shows the navigation.',
+    editLine(config),
     '- After a code change run `affected_pages` (or `kit affected`): pages whose `sources:` match changed files are listed as `stale` until you update them.',
     '- Validate after writing: `validate_docs` (or `kit validate`) reports broken links, navigation entries without pages and schema errors, each with a rule id and a fix.',
     '- Report a wrong or missing page with `submit_feedback`.',
@@ -76,15 +77,40 @@ export async function instructionsBlock(kit: Kit): Promise<string> {
   return lines.join('\n');
 }
 
+/** Where docs are changed: the Markdown files of each repository set (Kit has no tools that write docs yet). */
+function editLine(config: ResolvedConfig): string {
+  const sets = Object.values(config.sets);
+  const folders = sets
+    .filter((set) => set.source.driver === 'repository')
+    .map((set) => `\`${toSlashes(relative(config.root, set.source.path)) || '.'}/\``);
+  const database = sets.filter((set) => set.source.driver === 'database').map((set) => `\`${set.key}\``);
+  const parts: string[] = [];
+  if (folders.length > 0) {
+    parts.push(
+      `- Change docs by editing their Markdown files (pages, \`navigation.json\`, \`kit.json\`) in ${folders.join(', ')}, in the same change as the code they describe.`,
+    );
+  }
+  if (database.length > 0) {
+    parts.push(
+      `- The pages of the database set${database.length === 1 ? '' : 's'} ${database.join(', ')} cannot be changed from here: Kit has no tools that write docs yet.`,
+    );
+  }
+  return parts.join('\n');
+}
+
+function toSlashes(path: string): string {
+  return path.split('\\').join('/');
+}
+
 function reviewLine(config: ResolvedConfig): string {
   const modes = new Set(Object.values(config.sets).map((set) => set.review));
   if (modes.size === 0) modes.add(config.review);
   if (modes.size > 1) {
-    return 'Review: it differs per set; with `review: required` changes made outside a pull request are drafts until a person publishes them, with `auto` they publish at once (still revisioned).';
+    return 'Review: it differs per set; with `review: required` docs changes made outside a pull request are drafts until a person publishes them, with `auto` they publish at once (still revisioned). Changes to docs files in this repository are reviewed with the pull request.';
   }
   return [...modes][0] === 'auto'
-    ? 'Review mode `auto`: changes you make through the author tools publish at once and are still revisioned.'
-    : 'Review mode `required`: changes you make through the author tools outside a pull request are drafts until a person publishes them. Changes to docs files in this repository are reviewed with the pull request.';
+    ? 'Review mode `auto`: docs changes made outside a pull request publish at once and are still revisioned. Changes to docs files in this repository are reviewed with the pull request.'
+    : 'Review mode `required`: docs changes made outside a pull request are drafts until a person publishes them. Changes to docs files in this repository are reviewed with the pull request.';
 }
 
 /**

@@ -43,6 +43,7 @@ Changed files are those between the merge base of the base and the head, plus (u
       try {
         const result = await affectedPages({
           kit,
+          env: context.io.env,
           head: options.head,
           uncommitted: options.uncommitted,
           drift: options.drift === true,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { compileHooks, writeHooksCache } from '../hook/hooks.js';
@@ -23,6 +23,8 @@ export function registerAgents(program: Command, context: CommandContext): void 
         const shown = relative(context.io.cwd, file) || file;
         if (next === existing) writeLine(context.io.stdout, `unchanged ${shown}`);
         else {
+          // instructions.file may name a folder that does not exist yet (docs/agents/AGENTS.md).
+          await mkdir(dirname(file), { recursive: true });
           await writeFile(file, next);
           writeLine(context.io.stdout, `${existing === '' ? 'created' : 'updated'}   ${shown} (instructions block)`);
         }

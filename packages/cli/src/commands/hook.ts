@@ -54,7 +54,11 @@ Turn it off for one session with KIT_HOOKS=off, or for the project with hooks.en
       const hooks = cached ?? (await readHooksCache(kit.config.root)) ?? compileHooks(kit.config);
       if (!hooks.enabled || !isPushCommand(shellCommand, hooks)) return;
       const { affectedPages } = await import('../affected/affected.js');
-      const result = await affectedPages({ kit, ...(globals.set !== undefined ? { set: globals.set } : {}) });
+      const result = await affectedPages({
+        kit,
+        env: context.io.env,
+        ...(globals.set !== undefined ? { set: globals.set } : {}),
+      });
       const stale = result.pages.filter((page) => page.status === 'stale');
       if (stale.length === 0) return;
       const err = context.io.stderr;
@@ -70,7 +74,7 @@ Turn it off for one session with KIT_HOOKS=off, or for the project with hooks.en
       }
       writeLine(
         err,
-        'Update these pages in the same change (read_page, then write_page), then push again. To push anyway, run with KIT_HOOKS=off.',
+        'Update these pages in the same change (edit their files), then push again. To push anyway, run with KIT_HOOKS=off.',
       );
       context.exitCode = HOOK_BLOCK_EXIT_CODE;
     } finally {

@@ -6,7 +6,7 @@ export function registerInit(program: Command, context: CommandContext): void {
   program
     .command('init')
     .description(
-      'Start Kit in this project: kit.config.ts, docs/kit.json (with $schema), docs/index.md and docs/navigation.json. Never overwrites a file.',
+      'Start Kit in this project: kit.config.ts, and kit.json (with $schema), index.md and navigation.json in the docs folder (docs/, or the source.path of the default set when a config exists). Never overwrites a file.',
     )
     .action(async () => {
       const { initProject } = await import('../init/init.js');

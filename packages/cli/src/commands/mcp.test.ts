@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKitHere } from '../__fixtures__/in-process.js';
 import { runKit, startKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
 
 describe('kit mcp', () => {
@@ -42,4 +43,41 @@ describe('kit mcp', () => {
     server.child.stdin.end();
     expect(await server.exited).toBe(0);
   }, 60_000);
+});
+
+describe('kit mcp refusals', () => {
+  let project: Awaited<ReturnType<typeof tempProject>>;
+  beforeAll(async () => {
+    project = await tempProject('kit-mcp-refuse-');
+    await writeFiles(project.dir, {
+      'docs/kit.json': '{ "name": "Docs" }',
+      'docs/index.md': '# Home\n',
+    });
+  });
+  afterAll(() => project.cleanup());
+
+  it('refuses to start when mcp.local is false, naming the key and how to turn it on', async () => {
+    await writeFiles(project.dir, { 'kit.config.json': JSON.stringify({ mcp: { local: false } }) });
+    const run = await runKitHere(['mcp'], { cwd: project.dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^kit: The local MCP server is turned off: mcp\.local is false in kit\.config\.json\./);
+    expect(run.stderr).toContain('mcp: { local: true }');
+  });
+
+  it('refuses an --origin that is not an absolute http(s) origin, as --port is refused', async () => {
+    await writeFiles(project.dir, { 'kit.config.json': '{}' });
+    for (const origin of ['notaurl', 'ftp://docs.example.com', 'https://docs.example.com/docs', '/docs']) {
+      const run = await runKitHere(['mcp', '--origin', origin], { cwd: project.dir });
+      expect(run.code, origin).toBe(1);
+      expect(run.stderr, origin).toContain(`--origin must be an absolute http or https origin`);
+      expect(run.stderr, origin).toContain(`(got "${origin}")`);
+    }
+  });
+
+  it('says in its help which tools it offers, and no author tools', async () => {
+    const help = await runKitHere(['mcp', '--help'], { cwd: project.dir });
+    expect(help.stdout).toContain('affected_pages');
+    expect(help.stdout).not.toMatch(/author tools included|write_page/);
+  });
 });

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { KitError } from '@kit/core';
 import type { StdioServerOptions } from '@kit/mcp';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
@@ -6,24 +8,35 @@ export function registerMcp(program: Command, context: CommandContext): void {
   program
     .command('mcp')
     .description(
-      'Run the local MCP server over stdio: every set, every tool (validate_docs and the author tools included). Point a coding agent at `kit mcp`.',
+      'Run the local MCP server over stdio: every set, with search_docs, read_page, list_pages, submit_feedback, validate_docs and affected_pages (Kit has no author tools yet). Point a coding agent at `kit mcp`. Refused when mcp.local is false.',
     )
-    .option('--origin <url>', 'absolute origin of the deployed site, to make result URLs absolute')
+    .option(
+      '--origin <url>',
+      'absolute origin of the deployed site (http or https, e.g. https://docs.example.com), to make result URLs absolute',
+    )
     .action(async (options: { origin?: string }, command: Command) => {
+      const origin = options.origin !== undefined ? parseOrigin(options.origin) : undefined;
       const kit = await context.loadKit(command, {
         watch: true,
-        ...(options.origin !== undefined ? { origin: options.origin } : {}),
+        ...(origin !== undefined ? { origin } : {}),
       });
       try {
+        if (!kit.config.mcp.local) {
+          const file = kit.config.file ? basename(kit.config.file) : 'kit.config.ts';
+          throw new KitError(
+            'access.denied',
+            `The local MCP server is turned off: mcp.local is false in ${file}. Set mcp: { local: true } there (or remove the key; true is the default) to run kit mcp.`,
+          );
+        }
         const [{ runStdioServer }, { validatorFor }, { affectedFor }] = await Promise.all([
           import('@kit/mcp'),
           import('../validate/validate.js'),
           import('../affected/affected.js'),
         ]);
         const serverOptions: StdioServerOptions = {
-          validate: validatorFor(kit, options.origin),
+          validate: validatorFor(kit, origin),
           affected: affectedFor(kit),
-          ...(options.origin !== undefined ? { origin: options.origin } : {}),
+          ...(origin !== undefined ? { origin } : {}),
           stdin: context.io.stdin,
           stdout: context.io.stdout,
         };
@@ -41,4 +54,31 @@ export function registerMcp(program: Command, context: CommandContext): void {
         await kit.close();
       }
     });
+}
+
+/**
+ * The origin `--origin` names, without a trailing slash. Result URLs are the origin followed by a
+ * site path, so anything but an http(s) scheme and host (and port) would make them wrong.
+ */
+function parseOrigin(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  const plain = url !== null && url.pathname === '/' && url.search === '' && url.hash === '';
+  if (
+    url === null ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    !plain ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    throw new KitError(
+      'argument.invalid',
+      `--origin must be an absolute http or https origin such as https://docs.example.com, with no path (got "${value}").`,
+    );
+  }
+  return url.origin;
 }

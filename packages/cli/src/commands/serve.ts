@@ -30,6 +30,8 @@ export function registerServe(program: Command, context: CommandContext): void {
           import('../validate/validate.js'),
         ]);
       const kit = await context.loadKit(command, { watch: options.watch });
+      // Keys written where they have no effect: said once here, and listed by kit validate as config.ignored.
+      for (const warning of kit.config.warnings ?? []) writeLine(context.io.stderr, `kit: warning: ${warning}`);
       const live = options.watch ? createLiveReload(kit) : null;
       const app = new Hono();
       if (live) app.route('/', live.app);

@@ -7,10 +7,13 @@ export function registerValidate(program: Command, context: CommandContext): voi
   const command = program
     .command('validate')
     .description(
-      'Check the docs: manifest, navigation and frontmatter schemas, broken links and anchors, redirects, assets, components, snippets, Markdown size and the search index budget. Exits 1 when any error is found.',
+      'Check the docs: manifest, navigation and frontmatter schemas, config keys that have no effect, broken links and anchors, redirects, assets, components, snippets, Markdown size and the search index budget. Exits 1 when any error is found.',
     )
     .option('--json', 'print the report as JSON (schemas/validate.json), as the validate_docs tool returns it')
-    .option('--version <id>', 'check only this version (default: every version)')
+    .option(
+      '--version <id>',
+      'check only this version (default: every version); without --set, every set that has this version',
+    )
     .option('--no-cache', 'render every page again instead of reusing renders kept in .kit/cache/validate')
     .option(
       '--jobs <n>',
@@ -25,6 +28,9 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | --- | --- | --- |
 | manifest.schema | error / warning | kit.json is not valid JSON or breaks the schema (errors); no manifest, or a top-level key within two edits of a known key (warnings, with the rename) |
 | manifest.integrations | warning | a database set whose manifest has integrations (read from configuration only) |
+| config.ignored | warning | a key in kit.config.ts that has no effect where it is written (a set's \`ai.ask.rate_limit\`, \`mcp.web.author_tools\` on a repository set, \`html_input: 'allow'\` on a database set) |
+| source.read | error | the set folder, or a folder in it, cannot be read |
+| source.missing_folder | warning | a version the manifest declares has no folder, so it has no pages |
 | assets.missing | error | a stylesheet named in assets.css does not exist |
 | links.unsafe | error | a navbar, footer, repository or page link that is not http, https, mailto or a site path |
 | links.broken | error | a link to a page that does not exist (\`{{version}}\` links, relative and \`.md\` links and \`/docs/{{version}}/x#anchor\` shapes understood; redirects count) |
@@ -34,7 +40,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | navigation.schema | error | navigation.json breaks the navigation schema |
 | navigation.missing_page | error | a navigation entry without a page |
 | navigation.orphan | warning | a page in no navigation group (the landing page excepted) |
-| frontmatter.schema | error | frontmatter that breaks the frontmatter schema |
+| frontmatter.schema | error | frontmatter that is not valid YAML or breaks the frontmatter schema (\`title\` and \`description\` text, \`sources\` a path or list of paths, \`inserts\` true, false or a map of insert points) |
 | components.unknown | warning | a PascalCase component nobody registered |
 | snippets.missing | warning | a snippet include (\`<<< @/path\`) that cannot be read |
 | markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget |
@@ -62,6 +68,7 @@ Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check c
           ...(options.cache ? { cacheDir } : {}),
           ...(globals.set !== undefined ? { set: globals.set } : {}),
           ...(options.version !== undefined ? { version: options.version } : {}),
+          configWarnings: true,
         });
         if (options.json) writeLine(context.io.stdout, JSON.stringify(report, null, 2));
         else context.io.stdout.write(formatReport(report, { color: isColorful(context) }));

@@ -64,7 +64,7 @@ export async function initProject(cwd: string): Promise<InitResult> {
       2,
     )}\n`,
   );
-  await write(join(docsFolder, 'index.md'), indexPage(name));
+  await write(join(docsFolder, 'index.md'), indexPage(name, relative(root, docsFolder).split('\\').join('/') || '.'));
   await write(
     join(docsFolder, 'navigation.json'),
     `${JSON.stringify({ groups: [{ label: 'Getting Started', pages: ['index'] }] }, null, 2)}\n`,
@@ -88,7 +88,8 @@ export default {
 } satisfies KitConfigInput;
 `;
 
-function indexPage(name: string): string {
+/** The landing page; `folder` is the docs folder relative to the project root, as the reader edits it. */
+function indexPage(name: string, folder: string): string {
   return `---
 title: Introduction
 description: What ${name} is and where to start.
@@ -96,8 +97,8 @@ description: What ${name} is and where to start.
 
 # Introduction
 
-Welcome to the ${name} documentation. Edit this page in \`docs/index.md\`, add pages next to it,
-and list them in \`docs/navigation.json\`.
+Welcome to the ${name} documentation. Edit this page in \`${folder}/index.md\`, add pages next to it,
+and list them in \`${folder}/navigation.json\`.
 
 Run \`kit serve\` to read the docs in a browser and \`kit validate\` to check them.
 `;

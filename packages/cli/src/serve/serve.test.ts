@@ -57,3 +57,27 @@ describe('kit serve', () => {
     expect(await markdown.text()).toContain('Freshly edited paragraph.');
   });
 });
+
+describe('kit serve with config keys that have no effect', () => {
+  it('prints each config warning once on start', async () => {
+    const { dir, cleanup } = await tempProject('kit-serve-warn-');
+    let warned: KitProcess | null = null;
+    try {
+      await writeFiles(dir, {
+        'kit.config.json': JSON.stringify({ sets: { docs: { ai: { ask: { rate_limit: '5,1' } } } } }),
+        'docs/kit.json': '{ "name": "Docs" }',
+        'docs/index.md': '# Home\n',
+      });
+      warned = startKit(['serve', '--port', '0', '--no-watch'], { cwd: dir });
+      await warned.waitFor(/Press Ctrl\+C to stop\./);
+      const { stderr } = warned.output();
+      expect(stderr).toBe(
+        'kit: warning: `sets.docs.ai.ask.rate_limit` has no effect in a set: only the top-level value is read.\n',
+      );
+    } finally {
+      warned?.child.kill('SIGTERM');
+      await warned?.exited;
+      await cleanup();
+    }
+  }, 60_000);
+});

@@ -95,20 +95,23 @@ async function rendererFingerprint(): Promise<string> {
 }
 
 /**
- * Remembers the measured size of a browser search index by the sections it was built from, so a
- * second run skips building an unchanged index.
+ * Remembers the measured size of a browser search index by the sections it was built from and the
+ * budget it was measured against, so a second run skips building an unchanged index and a changed
+ * `search.budget_kb` is checked again at once.
  */
 export function cachedBudget(
   measure: (scope: SearchScope, sections: SearchSection[]) => Promise<SearchBudgetReport | null>,
   dir: string,
+  budgetKb: number,
 ): (scope: SearchScope, sections: SearchSection[]) => Promise<SearchBudgetReport | null> {
   return async (scope, sections) => {
     const key = createHash('sha256')
-      .update(JSON.stringify([scope, sections]))
+      .update(JSON.stringify([budgetKb, scope, sections]))
       .digest('hex');
     const file = join(dir, 'search', `${key}.json`);
     try {
-      return JSON.parse(await readFile(file, 'utf8')) as SearchBudgetReport | null;
+      const kept = JSON.parse(await readFile(file, 'utf8')) as SearchBudgetReport | null;
+      if (kept === null || kept.budgetKb === budgetKb) return kept;
     } catch {
       // Not measured yet.
     }

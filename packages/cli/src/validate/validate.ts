@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import {
+  createUrlLayout,
   type Kit,
   KitError,
   mergeValidationReports,
@@ -33,29 +35,40 @@ export interface ValidateKitOptions {
   renderer?: PageRenderer | ValidationRenderer;
   /** Folder to remember browser index sizes in between runs (`kit validate` uses `.kit/cache/validate`). */
   cacheDir?: string;
+  /**
+   * Also report the config's warnings (keys written where they have no effect) as `config.ignored`.
+   * `kit validate` does; `validate_docs` does not, so a web caller never learns other sets' keys.
+   * @default false
+   */
+  configWarnings?: boolean;
 }
 
 /**
  * Validates the sets of a kit and returns one report (`schemas/validate.json`): what
  * `kit validate --json` prints and what the `validate_docs` tool returns. A set whose search
- * driver ships a browser index is checked against `search.budget_kb`.
+ * driver ships a browser index is checked against `search.budget_kb`. With `version` and no `set`,
+ * the sets that have that version are checked; none having it is a `version.not_found` error.
  *
  * @example
  * const report = await validateKit(kit, { set: 'docs' });
  * if (!report.ok) process.exitCode = 1;
  */
 export async function validateKit(kit: ValidatableKit, options: ValidateKitOptions = {}): Promise<ValidationReport> {
-  const keys = options.set !== undefined ? [kit.set(options.set).key] : [...kit.sets.keys()];
+  let keys = options.set !== undefined ? [kit.set(options.set).key] : [...kit.sets.keys()];
   if (keys.length === 0) {
     throw new KitError(
       'set.not_found',
       'No doc sets are configured. Add one under sets in kit.config.ts, or run kit init.',
     );
   }
+  if (options.set === undefined && options.version !== undefined && keys.length > 1) {
+    keys = await setsWithVersion(kit, keys, options.version);
+  }
   const reports: ValidationReport[] = [];
   for (const key of keys) {
     const docSet = kit.set(key);
     const driver = kit.searchDrivers?.get(key);
+    const budgetKb = docSet.config.search.budget_kb;
     reports.push(
       await validateDocSet({
         docSet,
@@ -65,14 +78,83 @@ export async function validateKit(kit: ValidatableKit, options: ValidateKitOptio
         ...(driver && shipsBrowserIndex(driver)
           ? {
               searchBudget: options.cacheDir
-                ? cachedBudget(clientBudget(docSet.config.search.budget_kb), options.cacheDir)
-                : clientBudget(docSet.config.search.budget_kb),
+                ? cachedBudget(clientBudget(budgetKb), options.cacheDir, budgetKb)
+                : clientBudget(budgetKb),
             }
           : {}),
       }),
     );
   }
-  return mergeValidationReports(reports);
+  const report = mergeValidationReports(reports);
+  return options.configWarnings ? withConfigWarnings(report, kit, options.set) : report;
+}
+
+/**
+ * The sets among `keys` that have `version`. A set whose manifest cannot be read stays in, so its
+ * own problems are reported.
+ */
+async function setsWithVersion(kit: Kit, keys: string[], version: string): Promise<string[]> {
+  const versionsOf = new Map<string, string[] | null>();
+  for (const key of keys) {
+    const docSet = kit.set(key);
+    const manifest = await docSet.manifest().catch(() => null);
+    versionsOf.set(
+      key,
+      manifest ? createUrlLayout(docSet.config.route.prefix, manifest).versions.map((entry) => entry.id) : null,
+    );
+  }
+  const having = keys.filter((key) => {
+    const versions = versionsOf.get(key);
+    return versions === null || versions?.includes(version);
+  });
+  if (having.length > 0) return having;
+  const listed = keys.map((key) => `${key} (${(versionsOf.get(key) ?? []).join(', ')})`).join('; ');
+  throw new KitError(
+    'version.not_found',
+    `No doc set has version "${version}". The sets and their versions: ${listed}. Pass one of those versions, name a set with --set, or leave --version out to check every version.`,
+    { details: { version, versions: Object.fromEntries(versionsOf) } },
+  );
+}
+
+/**
+ * Adds the config's warnings as `config.ignored` issues naming the config file. With one set
+ * chosen, warnings about other sets are left out.
+ */
+function withConfigWarnings(report: ValidationReport, kit: Kit, set?: string): ValidationReport {
+  const file = kit.config.file ? relative(kit.config.root, kit.config.file).split('\\').join('/') : undefined;
+  const extra: ValidationIssue[] = [];
+  for (const warning of kit.config.warnings ?? []) {
+    const about = /`sets\.([^.`]+)/.exec(warning)?.[1];
+    if (set !== undefined && about !== undefined && about !== set) continue;
+    extra.push({
+      rule: 'config.ignored',
+      severity: 'warning',
+      message: warning,
+      ...(file !== undefined ? { file } : {}),
+      fix: configWarningFix(warning),
+    });
+  }
+  if (extra.length === 0) return report;
+  const issues = [...report.issues, ...extra].sort((a, b) =>
+    a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1,
+  );
+  const errors = issues.filter((issue) => issue.severity === 'error').length;
+  return { ...report, ok: errors === 0, summary: { errors, warnings: issues.length - errors }, issues };
+}
+
+/** How to act on one config warning (the warnings are sentences of `resolveConfig`). */
+function configWarningFix(warning: string): string {
+  if (warning.includes('only the top-level value is read')) {
+    return 'Write the key at the top level of the config, where it applies to every set, or remove it from the set.';
+  }
+  if (warning.includes('author_tools')) {
+    return 'Turn `mcp.web.author_tools` on in database sets only (`sets.<key>.mcp.web.author_tools: true`), or remove it.';
+  }
+  if (warning.includes('read for database sets only')) {
+    return "Remove the key from the repository set, or make the set a database set (`source.driver: 'database'`).";
+  }
+  if (warning.includes('a database set')) return 'Remove the key from the database set: it never reads it.';
+  return 'Remove the key where the warning says it has no effect.';
 }
 
 /**

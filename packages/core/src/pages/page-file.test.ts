@@ -41,6 +41,40 @@ describe('parsePageFile', () => {
     expect(page.body).toBe('# Title\n\n---\n\ntext\n');
   });
 
+  it('reports frontmatter that breaks the frontmatter schema on the line of its key, with a fix', () => {
+    const cases: Array<[string, string]> = [
+      ['inserts: maybe', '`inserts` must be'],
+      ['inserts: 5', '`inserts` must be'],
+      ['sources: [1]', '`sources[0]` must be a string'],
+      ['sources: {a: 1}', '`sources` must be a string or a list'],
+      ['sources: ""', '`sources` must not be empty'],
+      ['title: ""', '`title` must not be empty'],
+      ['title: 42', '`title` must be a string'],
+    ];
+    for (const [line, message] of cases) {
+      const page = parsePageFile(`---\ndescription: Fine\n${line}\n---\n# Heading\n`, 'guide.md');
+      expect(page.problems, line).toEqual([
+        {
+          rule: 'frontmatter.schema',
+          severity: 'error',
+          file: 'guide.md',
+          line: 3,
+          message: expect.stringContaining(message),
+          fix: expect.stringContaining(`\`${line.split(':')[0]}`),
+        },
+      ]);
+      expect(page.title, line).toBe('Heading');
+    }
+  });
+
+  it('accepts the frontmatter the schema allows, unknown keys included', () => {
+    const page = parsePageFile(
+      '---\ntitle: Ok\nsources: src/app.ts\ninserts: { article.after: false }\nvisibility: private\norder: 3\n---\n',
+    );
+    expect(page.problems).toEqual([]);
+    expect(parsePageFile('---\ninserts: true\nsources: [a.ts, "lib/**"]\n---\n').problems).toEqual([]);
+  });
+
   it('reports the line of a YAML error counted from the top of the file', () => {
     const page = parsePageFile('---\ntitle: Ok\nlist:\n  - a\n - b\n---\n', 'p.md');
     expect(page.problems).toEqual([

@@ -1,6 +1,7 @@
 import { isMap, parseDocument, stringify } from 'yaml';
 import { contentHash, normalizeForHash } from '../hash/content-hash.js';
 import type { SourceProblem, Visibility } from '../model/types.js';
+import { validateFrontmatter } from '../schemas/documents.js';
 
 /** What a page file says on its own, before a folder or a row gives it a version, locale and path. */
 export interface ParsedPageFile {
@@ -24,7 +25,9 @@ const CLOSING_DELIMITER = /^(?:---|\.\.\.)[ \t]*$/;
  * Splits a page file into frontmatter and body, the one way every content source does it, so a page
  * moved between a folder and a database reads the same. Broken frontmatter never fails the page: it
  * is reported as `frontmatter.schema` with the file line of the YAML error and the page is served
- * with empty frontmatter, so one bad file cannot take a set down.
+ * with empty frontmatter, so one bad file cannot take a set down. Frontmatter that parses but
+ * breaks `schemas/frontmatter.json` (`inserts: maybe`, `title: ""`) is reported the same way, on
+ * the line of its key; a `title` or `description` that is not usable text is then ignored.
  *
  * @example
  * parsePageFile('---\ntitle: Routing\n---\nBody\n', '13.x/routing.md').title; // 'Routing'
@@ -38,7 +41,6 @@ export function parsePageFile(raw: string, file?: string): ParsedPageFile {
   let frontmatter: Record<string, unknown> = {};
   let body = text;
   let bodyLine = 1;
-  let lineOf = (_key: string) => 1;
 
   if (OPENING_DELIMITER.test(text)) {
     const lines = text.split('\n');
@@ -53,20 +55,21 @@ export function parsePageFile(raw: string, file?: string): ParsedPageFile {
       // The YAML starts on file line 2, so its line numbers shift by one.
       const parsed = parseYaml(lines.slice(1, closing).join('\n'), 1);
       const yamlLines = lines.slice(1, closing);
-      lineOf = (key) => {
+      const lineOf = (key: string) => {
         const index = yamlLines.findIndex((line) => line.startsWith(`${key}:`));
         return index === -1 ? 2 : index + 2;
       };
-      if (parsed.ok) frontmatter = parsed.value;
-      else report(parsed.message, parsed.line, parsed.fix);
+      if (parsed.ok) {
+        frontmatter = parsed.value;
+        problems.push(...validateFrontmatter(frontmatter, file || undefined, { lineOf }));
+      } else report(parsed.message, parsed.line, parsed.fix);
       body = lines.slice(closing + 1).join('\n');
       bodyLine = closing + 2;
     }
   }
 
-  const checkedReport = (key: string) => (message: string, fix: string) => report(message, lineOf(key), fix);
-  const title = stringKey(frontmatter, 'title', checkedReport('title')) ?? firstHeading(body);
-  const description = stringKey(frontmatter, 'description', checkedReport('description'));
+  const title = textKey(frontmatter, 'title') ?? firstHeading(body);
+  const description = textKey(frontmatter, 'description');
   return {
     document: text,
     frontmatter,
@@ -123,19 +126,11 @@ function parseYaml(source: string, lineOffset: number): YamlResult {
   return { ok: true, value: document.toJS({ maxAliasCount: 100 }) as Record<string, unknown> };
 }
 
-function stringKey(
-  frontmatter: Record<string, unknown>,
-  key: 'title' | 'description',
-  report: (message: string, fix: string) => void,
-): string | undefined {
+/** A text key's trimmed value; anything else (the schema check reports it) counts as absent. */
+function textKey(frontmatter: Record<string, unknown>, key: 'title' | 'description'): string | undefined {
   const value = frontmatter[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
-  report(
-    `The frontmatter key \`${key}\` must be a string, not ${Array.isArray(value) ? 'a list' : typeof value}.`,
-    `Write \`${key}\` as plain text, quoted if it holds a colon.`,
-  );
-  return undefined;
+  if (typeof value !== 'string') return undefined;
+  return value.trim() === '' ? undefined : value.trim();
 }
 
 /** Anything but `public` (trimmed, case-insensitive) is private, so a typo never publishes a page. */

@@ -180,12 +180,14 @@ describe('validateFrontmatter', () => {
         severity: 'error',
         file: '3.x/routing.md',
         message: '`title` must be a string (found 4).',
+        fix: 'Write `title` as plain text (quoted if it holds a colon), or remove the key to use the first H1.',
       },
       {
         rule: 'frontmatter.schema',
         severity: 'error',
         file: '3.x/routing.md',
         message: '`sources[0]` must be a string (found 1).',
+        fix: 'Write `sources` as a path or glob relative to the project root, or a list of them (`sources: [src/router/**]`).',
       },
       {
         rule: 'frontmatter.schema',

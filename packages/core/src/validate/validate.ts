@@ -67,7 +67,7 @@ export interface ValidateDocSetOptions {
   searchBudget?: SearchBudgetCheck;
 }
 
-/** Rules the engine reports, in the order a person fixes them. Documented in `reference/validation.md`. */
+/** Rules the engine reports, in the order a person fixes them. Documented under `kit validate` in apps/site/reference/cli.md. */
 export const VALIDATION_RULES = [
   'manifest.schema',
   'manifest.integrations',
