@@ -1,16 +1,17 @@
 import { serve } from '@hono/node-server';
-import { createReferenceServer, isLoopbackHost, LOOPBACK_HOSTS } from './server.js';
+import { loopbackAllowedHosts } from '@kit/http-hono';
+import { createReferenceServer } from './server.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? 'localhost';
 const origin = process.env.KIT_URL ?? `http://localhost:${port}`;
+// Listening on loopback, the MCP endpoint answers only loopback names and the public origin's host.
+const allowedHosts = loopbackAllowedHosts(hostname, origin);
 const server = await createReferenceServer({
   origin,
   ...(process.env.KIT_REDIS_URL ? { redisUrl: process.env.KIT_REDIS_URL } : {}),
   ...(process.env.KIT_REDIS_PREFIX ? { redisKeyPrefix: process.env.KIT_REDIS_PREFIX } : {}),
-  // Listening on loopback, the MCP endpoint answers only loopback names and the public origin's host:
-  // a page on a rebinding domain (evil.example resolving to 127.0.0.1) sends its own Host and is refused.
-  ...(isLoopbackHost(hostname) ? { allowedHosts: [...LOOPBACK_HOSTS, new URL(origin).host] } : {}),
+  ...(allowedHosts ? { allowedHosts } : {}),
 });
 
 // Grammars and search indexes are prepared in the background once the first response is out (or a

@@ -97,14 +97,6 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   };
 }
 
-/** The names a loopback listener is reached by; a browser page on any other name is DNS rebinding. */
-export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
-
-/** True for a listen address only this machine reaches (`localhost`, 127.0.0.0/8, `::1`). */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
 /** The app's `.env` under the given environment, which wins, as the config loader does it. */
 function withDotenv(env: KitEnv): KitEnv {
   const file = join(appRoot, '.env');

@@ -4,7 +4,8 @@ import { type ServerType, serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferenceServer, LOOPBACK_HOSTS } from '../src/server.js';
+import { LOOPBACK_HOSTS } from '@kit/http-hono';
+import { createReferenceServer } from '../src/server.js';
 
 type ReferenceServer = Awaited<ReturnType<typeof createReferenceServer>>;
 

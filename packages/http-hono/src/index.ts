@@ -3,6 +3,7 @@ export { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-
 export type { KitAppOptions } from './app.js';
 export { createKitApp, prefersMarkdown, viewerFor } from './app.js';
 export { sendCached } from './http-cache.js';
+export { isLoopbackHost, LOOPBACK_HOSTS, loopbackAllowedHosts } from './loopback.js';
 export type { KitVariables } from './middleware.js';
 export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
 export { createRedisRateLimitStore } from './redis-rate-limit.js';

@@ -21,17 +21,31 @@ export function registerServe(program: Command, context: CommandContext): void {
           `--port must be a whole number from 0 to 65535 (got "${options.port}").`,
         );
       }
-      const [{ serve }, { createKitApp }, { Hono }, { createLiveReload, LIVE_RELOAD_SCRIPT }, { validatorFor }] =
-        await Promise.all([
-          import('@hono/node-server'),
-          import('@kit/http-hono'),
-          import('hono'),
-          import('../serve/live-reload.js'),
-          import('../validate/validate.js'),
-        ]);
+      const [
+        { serve },
+        { createKitApp, loopbackAllowedHosts },
+        { Hono },
+        { createLiveReload, LIVE_RELOAD_SCRIPT },
+        { validatorFor },
+      ] = await Promise.all([
+        import('@hono/node-server'),
+        import('@kit/http-hono'),
+        import('hono'),
+        import('../serve/live-reload.js'),
+        import('../validate/validate.js'),
+      ]);
       const kit = await context.loadKit(command, { watch: options.watch });
       // Keys written where they have no effect: said once here, and listed by kit validate as config.ignored.
       for (const warning of kit.config.warnings ?? []) writeLine(context.io.stderr, `kit: warning: ${warning}`);
+      const host =
+        options.host === '0.0.0.0' || options.host === '::'
+          ? 'localhost'
+          : options.host.includes(':')
+            ? `[${options.host}]`
+            : options.host;
+      // On a loopback address (the default) the MCP endpoint answers loopback names only: a page on a
+      // rebinding domain that resolves to 127.0.0.1 sends its own Host and is refused.
+      const allowedHosts = loopbackAllowedHosts(options.host, `http://${host}`);
       const live = options.watch ? createLiveReload(kit) : null;
       const app = new Hono();
       if (live) app.route('/', live.app);
@@ -40,6 +54,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         createKitApp({
           kit,
           validate: validatorFor(kit),
+          ...(allowedHosts ? { allowedHosts } : {}),
           ...(live ? { injectHtml: LIVE_RELOAD_SCRIPT } : {}),
         }),
       );
@@ -62,12 +77,6 @@ export function registerServe(program: Command, context: CommandContext): void {
         for (const set of kit.sets.values()) await set.warm?.().catch(() => undefined);
       })();
       const address = server.address() as AddressInfo;
-      const host =
-        options.host === '0.0.0.0' || options.host === '::'
-          ? 'localhost'
-          : options.host.includes(':')
-            ? `[${options.host}]`
-            : options.host;
       const origin = `http://${host}:${address.port}`;
       const out = context.io.stdout;
       writeLine(

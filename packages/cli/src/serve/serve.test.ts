@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KitProcess, runKit, startKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
 import { LIVE_RELOAD_PATH } from './live-reload.js';
@@ -31,6 +32,37 @@ describe('kit serve', () => {
     const llms = await fetch(`${site}/llms.txt`);
     expect(llms.status).toBe(200);
     expect(await llms.text()).toContain('Introduction');
+  });
+
+  it('refuses MCP calls that name another host, as a page on a rebinding domain sends', async () => {
+    const call = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(`${site}/mcp`);
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+        const sent = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: {
+              Host: host,
+              'Content-Type': 'application/json',
+              Accept: 'application/json, text/event-stream',
+              'Content-Length': Buffer.byteLength(body),
+            },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        sent.on('error', reject);
+        sent.end(body);
+      });
+    const port = new URL(site).port;
+    expect(await call(`evil.example:${port}`)).toBe(403);
+    expect(await call(`localhost:${port}`)).not.toBe(403);
   });
 
   it('tells open pages to reload when a doc changes, and serves the new text', async () => {
