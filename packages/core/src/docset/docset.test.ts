@@ -378,6 +378,24 @@ describe('createDocSet: readPage', () => {
     expect((await docs.readPage({ path: 'routing', version: '1.x' }, guest)).meta.version).toBe('1.x');
   });
 
+  it('reads a page whose name holds ? or #, and still reads a section after # of another page', async () => {
+    const docs = createDocSet({
+      config: setConfig(),
+      source: memorySource({
+        manifest,
+        pages: [...pages, { version: '2.x', locale: 'en', path: 'faq#1', body: '# FAQ one\n\nFirst answers.' }],
+      }),
+      renderer: smallRenderer(),
+      search: substringSearch(),
+      events: createEvents(),
+      gates,
+    });
+    const odd = await docs.readPage({ path: 'faq#1' }, guest);
+    expect(odd.meta.path).toBe('faq#1');
+    expect(odd.text).toContain('First answers.');
+    expect((await docs.readPage({ path: 'routing#route-groups' }, guest)).text).toContain('Groups share middleware.');
+  });
+
   it('lets the version in a URL win over the default', async () => {
     const { docs } = build();
     expect((await docs.readPage({ path: '/docs/1.x/routing' }, guest)).meta.version).toBe('1.x');

@@ -438,9 +438,11 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     raw: string,
     input: { version?: string; locale?: string },
     viewer: Viewer,
-  ): Promise<{ version?: string; locale?: string; paths: string[]; fragment?: string; shown: string }> {
+  ): Promise<{ version?: string; locale?: string; paths: string[]; fragment?: string; shown: string; whole?: string }> {
     let text = raw.trim();
     let fragment: string | undefined;
+    // A page's own name may hold `?` or `#` (a file `a?b.md`): the uncut text is tried first.
+    let whole: string | null = null;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
       try {
         const url = new URL(text);
@@ -455,6 +457,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     } else {
       const cut = text.search(/[?#]/);
       if (cut !== -1) {
+        if (!text.startsWith('/')) whole = cleanPagePath(text);
         if (text[cut] === '#' && text.length > cut + 1) fragment = text.slice(cut + 1);
         text = text.slice(0, cut);
       }
@@ -484,6 +487,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     // called `index` still wins, as it does at its own URL.
     const { landing } = (await loadManifest()).layout;
     const paths = path === 'index' && landing !== 'index' ? ['index', landing] : candidatePaths({ path, root: false });
+    if (whole) return { ...input, paths: [whole, ...paths], shown: path, whole, ...(fragment ? { fragment } : {}) };
     return { ...input, paths, shown: path, ...(fragment ? { fragment } : {}) };
   }
 
@@ -700,7 +704,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         markdown_url: origin + page.markdownUrl,
         content_hash: located.page.contentHash,
       };
-      const section = input.section?.trim() || wanted.fragment;
+      const section = input.section?.trim() || (located.page.path === wanted.whole ? undefined : wanted.fragment);
       if (!section) return { text: page.agentMarkdown, meta };
       const part = extractRenderedSection(page.rendered, section);
       if (part === null) {
