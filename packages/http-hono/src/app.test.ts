@@ -153,6 +153,15 @@ describe('pages', () => {
     expect(text).toContain('Acme Docs');
     expect(text).toContain('/docs/no-such-page');
   });
+
+  it('keeps a reader lost inside a version or a language in it on the 404 page', async () => {
+    const older = await get('/docs/2.x/no-such-page');
+    expect(older.response.status).toBe(404);
+    expect(older.text).toMatch(/"version":"2\.x"/);
+    const arabic = await get('/docs/ar/no-such-page');
+    expect(arabic.response.status).toBe(404);
+    expect(arabic.text).toContain('<html lang="ar" dir="rtl">');
+  });
 });
 
 describe('redirects', () => {
@@ -594,6 +603,29 @@ describe('MCP endpoint', () => {
   it('refuses a foreign Origin', async () => {
     const response = await post(app, { Origin: 'https://evil.example' });
     expect(response.status).toBe(403);
+  });
+
+  it('shows a page that lives at the endpoint path to a browser, and keeps the endpoint for MCP', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kit-http-mcp-page-'));
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs/index.md'), '# Home\n');
+    writeFileSync(join(root, 'docs/mcp.md'), '# Model Context Protocol\n\nConnect agents.\n');
+    try {
+      const withPage = createKitApp({
+        kit: fixtureKit({ sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } }, { root }),
+        cacheDir: null,
+      });
+      const page = await withPage.request('http://localhost/docs/mcp');
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Connect agents.');
+      expect((await post(withPage)).status).toBe(200);
+      const twin = await withPage.request('http://localhost/docs/mcp.md');
+      expect(await twin.text()).toContain('Connect agents.');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    const noPage = await app.request('http://localhost/docs/mcp');
+    expect(noPage.status).toBe(405);
   });
 
   it('is off when mcp.web.enabled is false, and says so as a JSON-RPC error', async () => {

@@ -175,6 +175,13 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   app.get('/schemas/:file', schemaMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
 
   const mcpPath = mcpEndpointPath('', config.mcp.web.path);
+  // A page may live at the endpoint's path (Laravel's docs have `mcp`): a browser's GET shows it;
+  // without a page, GET goes on to the endpoint, which answers 405 as MCP clients expect.
+  app.get(mcpPath, pageMiddleware, async (c, next) => {
+    const match = await set.resolveUrl(c.req.path, viewerFor(c));
+    if (match.kind === 'page') return servePage(c);
+    await next();
+  });
   app.all(
     mcpPath,
     async (c, next) => {
@@ -325,7 +332,9 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   app.use('*', pageMiddleware);
   app.route('/', agentFileRoutes({ kit, set, viewerOf: viewerFor, origin: (c) => requestOrigin(c, options) }));
 
-  app.get('*', async (c) => {
+  app.get('*', (c) => servePage(c));
+
+  async function servePage(c: Context<Env>): Promise<Response> {
     const viewer = viewerFor(c);
     const isPrivate = isPrivateFor(set, c);
     const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
@@ -366,7 +375,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
       });
     }
     return send(html, 'text/html; charset=utf-8', { Vary: PAGE_VARY, Link: link });
-  });
+  }
 
   return app;
 }

@@ -8,6 +8,7 @@ import {
   type NavigationFile,
   type NormalizedManifest,
   type PageView,
+  parseSetUrl,
   type SourcePage,
   type Viewer,
 } from '@kit/core';
@@ -83,10 +84,14 @@ export async function readerPageView(context: ViewContext, page: PageView): Prom
 export async function readerNotFoundView(context: ViewContext, requestedPath: string): Promise<ReaderNotFoundView> {
   const versions = await context.set.versions(context.viewer);
   const locales = await context.set.locales();
-  const locale = (locales.find((candidate) => candidate.default) ?? locales[0])?.code ?? 'en';
-  const visible = versions.find((candidate) => candidate.default) ?? versions[0];
+  const layout = createUrlLayout(context.set.config.route.prefix, await context.set.manifest());
+  // A reader lost inside a version or language stays in it: its switcher, sidebar and search.
+  const asked = parseSetUrl(requestedPath, layout);
+  const askedVersion = asked.kind === 'page' ? versions.find((candidate) => candidate.id === asked.version) : undefined;
+  const askedLocale = asked.kind === 'page' ? locales.find((candidate) => candidate.code === asked.locale) : undefined;
+  const locale = (askedLocale ?? locales.find((candidate) => candidate.default) ?? locales[0])?.code ?? 'en';
+  const visible = askedVersion ?? versions.find((candidate) => candidate.default) ?? versions[0];
   if (!visible) {
-    const layout = createUrlLayout(context.set.config.route.prefix, await context.set.manifest());
     const site = await siteView(context, { version: layout.defaultVersion, locale, path: null }, null, false);
     return { ...site, requestedPath };
   }
