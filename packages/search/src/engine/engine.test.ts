@@ -29,6 +29,27 @@ describe('rankSections', () => {
     expect(top('queued event listeners')[0]).toBe('events');
   });
 
+  it('opens a page by its title at the page, not at a section that repeats the word', () => {
+    const page = (heading: string, text: string): EngineInput => ({
+      path: 'navigation',
+      title: 'Navigation',
+      heading,
+      headingPath: heading ? [heading] : [],
+      text,
+      url: `/docs/navigation${heading ? '#errors' : ''}`,
+      markdownUrl: '/docs/navigation.md',
+    });
+    const titled = buildEngineIndex([
+      ...sections,
+      page('', 'Groups of pages in the sidebar.'),
+      page('Errors', 'navigation.missing_page: the navigation names a page; navigation.orphan: navigation lacks it.'),
+    ]);
+    const [hit] = rankSections(titled, 'navigation', 8).hits;
+    expect(titled.sections[hit!.section]!.heading).toBe('');
+    const [errors] = rankSections(titled, 'navigation errors', 8).hits;
+    expect(titled.sections[errors!.section]!.heading).toBe('Errors');
+  });
+
   it('tolerates a one-letter typo and a swapped pair of letters', () => {
     expect(top('evnet listners')[0]).toBe('events');
   });

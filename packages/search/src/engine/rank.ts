@@ -142,6 +142,8 @@ interface TermCursor {
 /** One query word: the index terms it stands for (exact, prefix, typo, related), scored as their best. */
 interface WordGroup {
   cursors: TermCursor[];
+  /** Added from the related-wording table, not written by the searcher. */
+  related?: boolean;
   /** The most the word can add to any page's score (from the impacts of its terms). */
   reach: number;
 }
@@ -815,6 +817,30 @@ class Ranker {
   }
 
   /**
+   * Points a hit at its page's first section when every word the searcher wrote is in the page's
+   * title and none is in the heading of the section that scored best: a search for "navigation"
+   * opens the Navigation page, not its Errors section that repeats the word. Scores and order stay.
+   */
+  landOnTitledPages(groups: WordGroup[], hits: RankedSection[]): RankedSection[] {
+    const words = groups.filter((group) => !group.related);
+    if (words.length === 0) return hits;
+    const { sectionPage, pageStart } = this.index;
+    return hits.map((hit) => {
+      const page = sectionPage[hit.section]!;
+      const first = pageStart[page]!;
+      if (hit.section === first) return hit;
+      const inTitle = words.every((group) =>
+        group.cursors.some((cursor) => cursor.titleIds[seek(cursor.titleIds, 0, page)] === page),
+      );
+      if (!inTitle) return hit;
+      const inHeading = words.some((group) =>
+        group.cursors.some((cursor) => cursor.headIds[seek(cursor.headIds, 0, hit.section)] === hit.section),
+      );
+      return inHeading ? hit : { section: first, score: hit.score };
+    });
+  }
+
+  /**
    * Reorders hits by their score plus the semantic match of their page: the cosine between the
    * page's latent vector and the query's (each word's terms weighted by their shares, so one word
    * weighs as one however many forms it matched), times `params.semantic` and the first hit's score.
@@ -864,7 +890,7 @@ class Ranker {
         const term = this.index.termId.get(related);
         if (term === undefined || !this.occurs(term)) continue;
         matchedTerms.add(related);
-        groups.push({ cursors: [this.cursor(term, this.params.related)], reach: 0 });
+        groups.push({ cursors: [this.cursor(term, this.params.related)], reach: 0, related: true });
       }
     }
     // Words that can add the most first: a page that cannot make the results is then found out
@@ -931,5 +957,6 @@ export function rankSections(
   if (params.titleCoverage > 0) pool = Math.max(pool, TITLE_COVERAGE_POOL);
   if (params.semantic > 0) pool = Math.max(pool, SEMANTIC_POOL);
   const hits = ranker.run(groups, pool, options.exhaustive === true);
-  return { hits: ranker.semanticRerank(groups, ranker.promoteTitles(groups, hits)).slice(0, limit), matchedTerms };
+  const ranked = ranker.semanticRerank(groups, ranker.promoteTitles(groups, hits)).slice(0, limit);
+  return { hits: ranker.landOnTitledPages(groups, ranked), matchedTerms };
 }
