@@ -30,6 +30,17 @@ export function toolError(error: unknown, exposeInternals: boolean): CallToolRes
 const SDK_VALIDATION_PREFIX = /^MCP error -32602: Input validation error: Invalid arguments for tool ([\w-]+): /;
 const SDK_PREFIX = /^MCP error -?\d+: /;
 
+/** The SDK's validation issues, one per line, as one sentence run. */
+function validationIssues(lines: string): string {
+  return (
+    lines
+      .split('\n')
+      // The SDK appends ` at <field>`; each of our messages already names its field.
+      .map((issue) => issue.replace(/ at [\w.[\]]+$/, ''))
+      .join(' ')
+  );
+}
+
 /**
  * Rewrites a tool error the SDK produced itself (argument validation, unknown tool) so it reads as
  * a sentence for the agent: `argument.invalid: read_page: Send \`path\`: ...`. Kit's own errors pass
@@ -38,13 +49,7 @@ const SDK_PREFIX = /^MCP error -?\d+: /;
 export function readableSdkToolError(text: string): string {
   const validation = SDK_VALIDATION_PREFIX.exec(text);
   if (validation) {
-    const issues = text
-      .slice(validation[0].length)
-      .split('\n')
-      // The SDK appends ` at <field>`; each of our messages already names its field.
-      .map((issue) => issue.replace(/ at [\w.[\]]+$/, ''))
-      .join(' ');
-    return `argument.invalid: Invalid arguments for ${validation[1]}. ${issues}`;
+    return `argument.invalid: Invalid arguments for ${validation[1]}. ${validationIssues(text.slice(validation[0].length))}`;
   }
   if (SDK_PREFIX.test(text)) {
     const message = text.replace(SDK_PREFIX, '');
@@ -106,13 +111,7 @@ function readableSdkRequestMessage(raw: string): string | undefined {
   const message = raw.replace(SDK_PREFIX, '');
   const validation = SDK_PROMPT_VALIDATION_PREFIX.exec(message);
   if (validation) {
-    const issues = message
-      .slice(validation[0].length)
-      .split('\n')
-      // The SDK appends ` at <field>`; each of our messages already names its field.
-      .map((issue) => issue.replace(/ at [\w.[\]]+$/, ''))
-      .join(' ');
-    return `Invalid arguments for prompt ${validation[1]}. ${issues}`;
+    return `Invalid arguments for prompt ${validation[1]}. ${validationIssues(message.slice(validation[0].length))}`;
   }
   const unknownPrompt = /^Prompt (.+) (not found|disabled)$/.exec(message);
   if (unknownPrompt) {

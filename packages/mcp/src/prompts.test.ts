@@ -2,21 +2,11 @@ import { createRenderer } from '@kit/render';
 import { createServerSearch } from '@kit/search';
 import { createFsSource } from '@kit/source-fs';
 import { describe, expect, it } from 'vitest';
-import { admin, connectClient, fixtureKitFactory, guest } from './testing/fixtures.js';
+import { admin, connectClient, fixtureKitFactory, guest, refusal } from './testing/fixtures.js';
 
 const createFixtureKit = fixtureKitFactory({ createRenderer, createServerSearch, createFsSource });
 const web = { kind: 'web', set: 'docs' } as const;
 const local = { kind: 'local' } as const;
-
-/** The rejection of a request, with the JSON-RPC code, message and data the client received. */
-async function refusal(request: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
-  try {
-    await request;
-  } catch (error) {
-    return error as { code: number; message: string; data?: unknown };
-  }
-  throw new Error('the request succeeded');
-}
 
 describe('prompt errors', () => {
   it('refuse a foreign set on a web endpoint with set.foreign, in the message and in data.code', async () => {

@@ -6,20 +6,10 @@ import { ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { handleMcpHttpRequest } from './http.js';
 import { docsPageUri } from './resources.js';
-import { admin, connectClient, fixtureKitFactory, guest } from './testing/fixtures.js';
+import { admin, connectClient, fixtureKitFactory, guest, refusal } from './testing/fixtures.js';
 
 const createFixtureKit = fixtureKitFactory({ createRenderer, createServerSearch, createFsSource });
 const web = { kind: 'web', set: 'docs' } as const;
-
-/** The rejection of a request, with the JSON-RPC code, message and data the client received. */
-async function refusal(request: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
-  try {
-    await request;
-  } catch (error) {
-    return error as { code: number; message: string; data?: unknown };
-  }
-  throw new Error('the request succeeded');
-}
 
 /** A kit whose `docs` set fails to read any page with a plain (non-Kit) error. */
 function brokenKit(): Kit {

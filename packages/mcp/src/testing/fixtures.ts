@@ -167,3 +167,13 @@ export function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content[0]?.text ?? '';
 }
+
+/** The rejection of a request, with the JSON-RPC code, message and data the client received. */
+export async function refusal(request: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
+  try {
+    await request;
+  } catch (error) {
+    return error as { code: number; message: string; data?: unknown };
+  }
+  throw new Error('the request succeeded');
+}
