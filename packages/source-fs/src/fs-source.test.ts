@@ -142,6 +142,24 @@ describe('page files', () => {
     ]);
   });
 
+  it('ignores a kit.json or navigation.json that links out of the set folder, as it reports', async () => {
+    const outside = folders.folder();
+    writeAt(outside, 'kit.json', JSON.stringify({ name: 'Outside', versions: ['9.x'] }));
+    writeAt(outside, 'navigation.json', '{"groups":[{"label":"Outside","pages":["index"]}]}');
+    const root = folders.folder();
+    writeAt(root, 'index.md', '# Home\n');
+    symlinkSync(join(outside, 'kit.json'), join(root, 'kit.json'));
+    symlinkSync(join(outside, 'navigation.json'), join(root, 'navigation.json'));
+    const source = createFsSource({ root, setKey: 'docs' });
+    expect(await source.readManifest()).toBeNull();
+    expect((await source.listPages('current', 'en')).map((page) => page.path)).toEqual(['index']);
+    expect(await source.readNavigation('current', 'en')).toBeNull();
+    expect((await source.problems()).map((problem) => [problem.rule, problem.file]).sort()).toEqual([
+      ['source.symlink', 'kit.json'],
+      ['source.symlink', 'navigation.json'],
+    ]);
+  });
+
   it('does not re-read a file whose modification time and size did not change', async () => {
     const root = folders.folder();
     writeAt(root, 'page.md', '# Before\n');

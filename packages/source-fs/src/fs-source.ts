@@ -19,7 +19,7 @@ import {
   parseManifestText,
   parsePageFile,
 } from '@kit/core';
-import { createGitHistory, type GitHistory, type LastChange } from './git.js';
+import { createGitHistory, type GitHistory, type HistoryWatcher, type LastChange, watchHistory } from './git.js';
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
 import { type FolderWatcher, watchFolder } from './watch.js';
 
@@ -83,8 +83,9 @@ interface PageFileRef {
  * change (one `git log` for the whole folder, kept in `cacheDir` between runs) as its provenance
  * and update date; outside git a page has neither. When the manifest names a repository, pages
  * carry an edit link of the shape `{docsUrl}/edit/{branch}/{docsPath}/{file}`. With `watch: true`
- * the folder is watched (one system watch per folder) and every change is told to `watch()`
- * listeners.
+ * the folder is watched (one system watch per folder), and so is the repository's HEAD while
+ * provenance is on (a commit re-dates pages without touching them); every change is told to
+ * `watch()` listeners. No file is read through a link that leads out of the set folder.
  *
  * @example
  * const source = createFsSource({ root: 'docs', setKey: 'docs', watch: process.env.NODE_ENV !== 'production' });
@@ -107,6 +108,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   let realRootPromise: Promise<string | null> | null = null;
   let gitHistory: GitHistory | null = null;
   let watcher: FolderWatcher | null = null;
+  let historyWatcher: HistoryWatcher | null = null;
   let closed = false;
   let watchProblem: SourceProblem | null = null;
   const recordWatchError = (error: unknown) => {
@@ -150,8 +152,8 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   };
 
   const currentManifest = async (): Promise<ManifestState> => {
-    const base = await realRoot();
-    const absolute = base ? join(base, MANIFEST_FILE) : null;
+    // A kit.json that links out of the set folder is as good as missing, like any other file.
+    const absolute = await resolveInside(MANIFEST_FILE);
     const fingerprint = (absolute && (await fingerprintOf(absolute))) ?? 'missing';
     if (manifestState && manifestState.fingerprint === fingerprint) return manifestState;
     const text = absolute && fingerprint !== 'missing' ? await readFile(absolute, 'utf8').catch(() => null) : null;
@@ -199,13 +201,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
         if (entry.isSymbolicLink()) {
           const target = await resolveInside(file);
           if (!target) {
-            problems.push({
-              rule: 'source.symlink',
-              severity: 'warning',
-              message: `The symbolic link ${file} leads outside the set folder (or nowhere) and is ignored.`,
-              file,
-              fix: 'Copy the file into the set folder, or point the link at a file inside it.',
-            });
+            problems.push(symlinkProblem(file));
             continue;
           }
           const info = await stat(target).catch(() => null);
@@ -241,12 +237,36 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     return listing;
   };
 
-  const lastChanges = async (state: ManifestState): Promise<Map<string, LastChange> | null> => {
-    if (!useGit || !state.manifest.provenance) return null;
+  const history = async (): Promise<GitHistory | null> => {
     const base = await realRoot();
     if (!base) return null;
     gitHistory ??= createGitHistory(base, options.cacheDir);
-    return gitHistory.lastChanges();
+    return gitHistory;
+  };
+
+  const lastChanges = async (state: ManifestState): Promise<Map<string, LastChange> | null> => {
+    if (!useGit || !state.manifest.provenance) return null;
+    return (await history())?.lastChanges() ?? null;
+  };
+
+  /**
+   * Watches the repository's HEAD while provenance is shown: a commit changes no file of the set
+   * folder (and `.git` is never watched with it), yet it changes the provenance and update date of
+   * the committed pages, so listeners must hear of it to drop what they built from the old history.
+   */
+  const watchRepository = async (): Promise<void> => {
+    if (!useGit || historyWatcher || closed || !manifestState?.manifest.provenance) return;
+    const location = await (await history())?.location();
+    if (!location || historyWatcher || closed) return;
+    const started = watchHistory(
+      location,
+      () => {
+        if (!closed && manifestState?.manifest.provenance) emit({ kind: 'page' });
+      },
+      recordWatchError,
+    );
+    historyWatcher = started;
+    await started.ready;
   };
 
   const readPage = async (
@@ -256,9 +276,10 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     locale: string,
     changes: Map<string, LastChange> | null,
   ): Promise<SourcePage | null> => {
-    const base = await realRoot();
-    if (!base) return null;
-    const absolute = join(base, ref.file);
+    // Checked on every read, not only when listing: a listing kept while watching may be older than
+    // the link that now stands where the page was.
+    const absolute = await resolveInside(ref.file);
+    if (!absolute) return null;
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(absolute);
@@ -299,6 +320,8 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       await currentManifest();
       listingCache.clear();
       emit({ kind: 'manifest' });
+      // The new manifest may turn provenance on.
+      void watchRepository().catch(recordWatchError);
       return;
     }
     const { layout } = manifestState ?? (await currentManifest());
@@ -325,11 +348,22 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     }
     const located = layout.locate(file);
     if (located) {
-      if (event !== 'change') listingCache.delete(scopeKey(located.version, located.locale));
+      const key = scopeKey(located.version, located.locale);
+      const listing = listingCache.get(key);
+      // A changed file keeps the listing only while it is still the listed page: replacing a file with
+      // a link out of the set folder (or a skipped link with a file) is a "change" too.
+      if (listing && (event !== 'change' || !(await stillListed(listing, file)))) {
+        if (listingCache.get(key) === listing) listingCache.delete(key);
+      }
       emit({ kind: 'page', ...located });
       return;
     }
     if (!file.endsWith('.md')) emit({ kind: 'asset', path: file });
+  };
+
+  const stillListed = async (listing: ReturnType<typeof walkPages>, file: string): Promise<boolean> => {
+    const { files } = await listing.catch(() => ({ files: [] as PageFileRef[] }));
+    return files.some((ref) => ref.file === file) && (await resolveInside(file)) !== null;
   };
 
   const readyPromise: Promise<void> = options.watch
@@ -344,7 +378,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
           onError: recordWatchError,
         });
         watcher = started;
-        await started.ready;
+        await Promise.all([started.ready, watchRepository()]);
       })().catch(recordWatchError)
     : Promise.resolve();
 
@@ -374,7 +408,6 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       const file = folder ? `${folder}/${path}.md` : `${path}.md`;
       const located = state.layout.locate(file);
       if (!located || located.version !== version || located.locale !== locale || located.path !== path) return null;
-      if (!(await resolveInside(file))) return null;
       return readPage(state, { file, path }, version, locale, await lastChanges(state));
     },
 
@@ -457,6 +490,8 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       const running = watcher;
       watcher = null;
       running?.close();
+      historyWatcher?.close();
+      historyWatcher = null;
     },
   };
 
@@ -469,6 +504,16 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     };
   }
   return source;
+}
+
+function symlinkProblem(file: string): SourceProblem {
+  return {
+    rule: 'source.symlink',
+    severity: 'warning',
+    message: `The symbolic link ${file} leads outside the set folder (or nowhere) and is ignored.`,
+    file,
+    fix: 'Copy the file into the set folder, or point the link at a file inside it.',
+  };
 }
 
 function readProblem(file: string, error: unknown): SourceProblem {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ContentChange } from '@kit/core';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFsSource } from './fs-source.js';
 import { parseLastChanges } from './git.js';
@@ -124,6 +125,31 @@ describe('git provenance and edit links', () => {
     const page = await source.getPage('current', 'en', 'index');
     expect(page?.provenance).toMatchObject({ author: 'Cleo', commit: third });
     expect(logCalls()).toBe(2);
+  });
+
+  it('tells watch listeners when a commit moves HEAD, so a saved page gets its new provenance', async () => {
+    const source = createFsSource({ root: docs, setKey: 'docs', watch: true });
+    try {
+      const changes: ContentChange[] = [];
+      source.watch!((change) => changes.push(change));
+      await source.ready();
+      writeAt(docs, 'guide.md', '# Guide, saved before the commit\n');
+      await vi.waitFor(() => expect(changes).toContainEqual(expect.objectContaining({ path: 'guide' })), {
+        timeout: 10_000,
+      });
+      expect((await source.getPage('current', 'en', 'guide'))?.provenance?.commit).toBe(second);
+
+      changes.length = 0;
+      // Committing changes no file of the set folder: only the repository's HEAD moves.
+      const third = commitAll(repo, 'Commit the saved guide', { name: 'Cleo', date: '2024-06-01T00:00:00Z' });
+      await vi.waitFor(() => expect(changes).toContainEqual({ kind: 'page' }), { timeout: 10_000 });
+      expect(changes.every((change) => change.kind === 'page' && change.path === undefined)).toBe(true);
+      const page = await source.getPage('current', 'en', 'guide');
+      expect(page?.provenance).toMatchObject({ author: 'Cleo', commit: third });
+      expect(page?.updatedAt).toBe('2024-06-01T00:00:00.000Z');
+    } finally {
+      await source.close();
+    }
   });
 
   it('gives uncommitted pages no provenance and no update date (the file time is not one)', async () => {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { type FSWatcher, watch } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomically } from '@kit/core/node';
@@ -69,7 +70,7 @@ export async function locateGitRepository(folder: string): Promise<GitLocation |
  */
 export async function historyFingerprint(location: GitLocation): Promise<string> {
   const head = await readFile(join(location.gitDir, 'HEAD'), 'utf8').catch(() => '');
-  const branchRef = /^ref: (\S+)/.exec(head)?.[1];
+  const branchRef = branchRefOf(head);
   const files = ['logs/HEAD', 'packed-refs', ...(branchRef ? [branchRef] : [])];
   const parts = await Promise.all(
     files.map((name) =>
@@ -80,6 +81,99 @@ export async function historyFingerprint(location: GitLocation): Promise<string>
     ),
   );
   return [head.trim(), ...parts].join('|');
+}
+
+function branchRefOf(head: string): string | undefined {
+  return /^ref: (\S+)/.exec(head)?.[1];
+}
+
+/** A running {@link watchHistory}. */
+export interface HistoryWatcher {
+  /** Resolves once the repository is watched and its current state is known. */
+  ready: Promise<void>;
+  close(): void;
+}
+
+/**
+ * Tells `onMove` when the repository's history moved (a commit, checkout, reset, pull...): the
+ * files {@link historyFingerprint} reads are watched (the git directory, its `logs/` folder and the
+ * folder of the branch `HEAD` points at, one system watch each), and after a quiet `settleMs` the
+ * fingerprint is compared with the last one. Git writes many other files there (the index, lock
+ * files), so only a moved fingerprint is told: a `git status` or `git add` tells nothing. No git
+ * process is started.
+ *
+ * @example
+ * const watcher = watchHistory(location, () => caches.clear(), console.error);
+ * await watcher.ready;
+ */
+export function watchHistory(
+  location: GitLocation,
+  onMove: () => void,
+  onError: (error: unknown) => void,
+  settleMs = 50,
+): HistoryWatcher {
+  const watchers = new Map<string, FSWatcher>();
+  let closed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let last: string | null = null;
+  let checking: Promise<void> = Promise.resolve();
+
+  const watchFolder = (folder: string) => {
+    if (closed || watchers.has(folder)) return;
+    try {
+      const watcher = watch(folder, { persistent: true }, () => schedule());
+      watcher.on('error', (error) => {
+        watcher.close();
+        watchers.delete(folder);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'EPERM') onError(error);
+      });
+      watchers.set(folder, watcher);
+    } catch (error) {
+      // A repository without reflogs has no logs/; a worktree keeps its branches in the common directory.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') onError(error);
+    }
+  };
+
+  /** Watches the folder of the branch HEAD points at now; a checkout may have moved it. */
+  const watchBranchFolder = async () => {
+    const head = await readFile(join(location.gitDir, 'HEAD'), 'utf8').catch(() => '');
+    const branchRef = branchRefOf(head);
+    if (branchRef) watchFolder(dirname(join(location.gitDir, branchRef)));
+  };
+
+  const check = () => {
+    checking = checking.then(async () => {
+      if (closed) return;
+      await watchBranchFolder();
+      const now = await historyFingerprint(location);
+      if (closed || now === last) return;
+      const moved = last !== null;
+      last = now;
+      if (moved) onMove();
+    });
+    return checking;
+  };
+
+  const schedule = () => {
+    if (closed) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void check(), settleMs);
+  };
+
+  watchFolder(location.gitDir);
+  watchFolder(join(location.gitDir, 'logs'));
+  const ready = check().catch(onError);
+  return {
+    ready,
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
+  };
 }
 
 /**
@@ -127,6 +221,8 @@ export function parseLastChanges(output: string, prefix: string): Map<string, La
 
 /** The git history of one set folder, read once per repository state. */
 export interface GitHistory {
+  /** Where the folder sits in its repository, or null when it is in none (found once). */
+  location(): Promise<GitLocation | null>;
   /** The last change of every file under the folder, or null when the folder is in no repository. */
   lastChanges(): Promise<Map<string, LastChange> | null>;
 }
@@ -213,6 +309,10 @@ export function createGitHistory(folder: string, cacheDir?: string): GitHistory 
   };
 
   return {
+    async location() {
+      location ??= locate();
+      return (await location)?.location ?? null;
+    },
     async lastChanges() {
       location ??= locate();
       const found = await location;

@@ -1,4 +1,4 @@
-import { renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContentChange } from '@kit/core';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -125,6 +125,52 @@ describe('watching a set folder', () => {
     // A file written into the new folder afterwards is seen too: the folder is watched now.
     writeAt(root, '2.x/ar/deep/nested.md', '# تغيير\n');
     await eventually(async () => expect((await source.getPage('2.x', 'ar', 'deep/nested'))?.title).toBe('تغيير'));
+  });
+
+  it('drops a page replaced by a link out of the set folder, and lists it again once it is a file', async () => {
+    const outside = folders.folder();
+    writeAt(outside, 'secret.md', '# Secret\n\nOUTSIDE\n');
+    const root = versionedSet();
+    const { source, changes } = await watched(root);
+    expect((await source.listPages('2.x', 'en')).map((page) => page.path)).toEqual(['guide', 'other']);
+
+    // What `ln -sf` does: a new link renamed over the page, which the watcher sees as a change.
+    symlinkSync(join(outside, 'secret.md'), join(root, '2.x/.guide.tmp'));
+    renameSync(join(root, '2.x/.guide.tmp'), join(root, '2.x/guide.md'));
+    await eventually(() =>
+      expect(changes).toContainEqual({ kind: 'page', version: '2.x', locale: 'en', path: 'guide' }),
+    );
+    const pages = await source.listPages('2.x', 'en');
+    expect(pages.map((page) => page.path)).toEqual(['other']);
+    expect(pages.some((page) => page.body.includes('OUTSIDE'))).toBe(false);
+    expect(await source.getPage('2.x', 'en', 'guide')).toBeNull();
+    expect((await source.problems()).map((problem) => [problem.rule, problem.file])).toEqual([
+      ['source.symlink', '2.x/guide.md'],
+    ]);
+
+    changes.length = 0;
+    writeFileSync(join(root, '2.x/.guide.tmp'), '# Guide again\n');
+    renameSync(join(root, '2.x/.guide.tmp'), join(root, '2.x/guide.md'));
+    await eventually(() =>
+      expect(changes).toContainEqual({ kind: 'page', version: '2.x', locale: 'en', path: 'guide' }),
+    );
+    expect((await source.listPages('2.x', 'en')).map((page) => page.title)).toEqual(['Guide again', 'Other']);
+  });
+
+  it('lists a page whose link out of the set folder is replaced by a file', async () => {
+    const outside = folders.folder();
+    writeAt(outside, 'secret.md', '# Secret\n');
+    const root = versionedSet();
+    symlinkSync(join(outside, 'secret.md'), join(root, '2.x/linked.md'));
+    const { source, changes } = await watched(root);
+    expect((await source.listPages('2.x', 'en')).map((page) => page.path)).toEqual(['guide', 'other']);
+
+    writeFileSync(join(root, '2.x/.linked.tmp'), '# Linked, now a file\n');
+    renameSync(join(root, '2.x/.linked.tmp'), join(root, '2.x/linked.md'));
+    await eventually(() =>
+      expect(changes).toContainEqual({ kind: 'page', version: '2.x', locale: 'en', path: 'linked' }),
+    );
+    expect((await source.listPages('2.x', 'en')).map((page) => page.path)).toEqual(['guide', 'linked', 'other']);
   });
 
   it('stops telling listeners once closed', async () => {
