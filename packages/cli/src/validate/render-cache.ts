@@ -14,6 +14,7 @@ import {
   type ValidationRenderer,
 } from '@kit/core';
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
+import { type ComponentRegistry, defaultComponents } from '@kit/render';
 
 /** A snippet include line (`<<< @/path`); PHP heredocs (`<<<EOT`) are not includes. */
 const SNIPPET_INCLUDE = /^[ \t]*<<<[ \t]*@/m;
@@ -23,24 +24,38 @@ export function validateCacheDir(root: string): string {
   return join(projectCacheDir(root), 'validate');
 }
 
+export interface CachedRendererOptions {
+  /**
+   * The components `inner` renders with: a render is kept per set of registered components (and
+   * their code), so registering or removing one renders its pages again.
+   * @default defaultComponents (what kit.config.ts registers into)
+   */
+  components?: Pick<ComponentRegistry, 'names' | 'get'>;
+}
+
 /**
  * A renderer that keeps what validation reads of each render (links, anchors, sections, agent
- * Markdown, problems; no HTML) on disk, keyed by the page's content hash, the render context and
- * the installed renderer, so a second `kit validate` renders only the pages that changed. Pages
- * with snippet includes are always rendered (an included file may have changed). Renders as many
- * pages at once as `inner` does.
+ * Markdown, problems; no HTML) on disk, keyed by the page's content hash, the render context
+ * (`html_input` included), the registered components and the installed renderer, so a second
+ * `kit validate` renders only the pages that changed. Pages with snippet includes are always
+ * rendered (an included file may have changed). Renders as many pages at once as `inner` does.
  *
  * @example
  * const renderer = await cachedRenderer(createRenderPool({ renderer: kit.renderer }), validateCacheDir(root));
  */
-export async function cachedRenderer(inner: ValidationRenderer, dir: string): Promise<ValidationRenderer> {
+export async function cachedRenderer(
+  inner: ValidationRenderer,
+  dir: string,
+  options: CachedRendererOptions = {},
+): Promise<ValidationRenderer> {
   const fingerprint = await rendererFingerprint();
+  const componentsFingerprint = componentsFingerprinter(options.components ?? defaultComponents);
   return {
     ...(inner.concurrency !== undefined ? { concurrency: inner.concurrency } : {}),
     async renderPage(page: SourcePage, input: RenderContextInput): Promise<RenderedPage> {
       if (SNIPPET_INCLUDE.test(page.body)) return inner.renderPage(page, input);
       const key = createHash('sha256')
-        .update(cacheKey(page, createRenderContext(input), fingerprint))
+        .update(cacheKey(page, createRenderContext(input), `${fingerprint}\u0001${componentsFingerprint()}`))
         .digest('hex');
       const file = join(dir, key.slice(0, 2), `${key}.json`);
       try {
@@ -74,6 +89,34 @@ function cacheKey(page: SourcePage, context: RenderContext, fingerprint: string)
     context.snippetsRoot ?? '',
     context.highlight === false ? 'plain' : 'highlight',
   ].join('\u0001');
+}
+
+/**
+ * Changes whenever a component is registered or removed, or its code changes: whether a page's
+ * `<Zed />` is unknown, and what a known one renders, depend on it. Hashed again only when the
+ * registry holds other definitions than last time.
+ */
+function componentsFingerprinter(components: Pick<ComponentRegistry, 'names' | 'get'>): () => string {
+  let seen: Array<[string, unknown]> = [];
+  let fingerprint = '';
+  return () => {
+    const now = components.names().map((name): [string, unknown] => [name, components.get(name)]);
+    const same =
+      now.length === seen.length &&
+      now.every(([name, definition], index) => {
+        const [seenName, seenDefinition] = seen[index]!;
+        return name === seenName && definition === seenDefinition;
+      });
+    if (same && fingerprint !== '') return fingerprint;
+    const hash = createHash('sha256');
+    for (const [name, definition] of now) {
+      const { html, markdown } = (definition ?? {}) as { html?: unknown; markdown?: unknown };
+      hash.update(`${name}\u0000${String(html)}\u0000${String(markdown)}\u0001`);
+    }
+    seen = now;
+    fingerprint = hash.digest('hex');
+    return fingerprint;
+  };
 }
 
 /** Changes whenever the installed renderer does: the newest file time under its entry folder. */

@@ -12,6 +12,7 @@ import {
   type ValidationReport,
   validateDocSet,
 } from '@kit/core';
+import { defaultComponents } from '@kit/render';
 import { createClientSearch } from '@kit/search';
 import { cachedBudget } from './render-cache.js';
 
@@ -41,6 +42,11 @@ export interface ValidateKitOptions {
    * @default false
    */
   configWarnings?: boolean;
+  /**
+   * Names of the registered components, for the manifest's `inserts` (`components.unknown`).
+   * @default the components of @kit/render's default registry, which kit.config.ts fills
+   */
+  components?: readonly string[];
 }
 
 /**
@@ -64,6 +70,7 @@ export async function validateKit(kit: ValidatableKit, options: ValidateKitOptio
   if (options.set === undefined && options.version !== undefined && keys.length > 1) {
     keys = await setsWithVersion(kit, keys, options.version);
   }
+  const components = options.components ?? defaultComponents.names();
   const reports: ValidationReport[] = [];
   for (const key of keys) {
     const docSet = kit.set(key);
@@ -75,6 +82,7 @@ export async function validateKit(kit: ValidatableKit, options: ValidateKitOptio
         ...(options.version !== undefined ? { version: options.version } : {}),
         ...((options.renderer ?? kit.renderer) ? { renderer: (options.renderer ?? kit.renderer)! } : {}),
         ...(options.origin !== undefined ? { origin: options.origin } : {}),
+        components,
         ...(driver && shipsBrowserIndex(driver)
           ? {
               searchBudget: options.cacheDir

@@ -6,7 +6,7 @@ import type { PageSection, RenderedPage } from '../ports/renderer.js';
  *
  * Core cannot use `@kit/render`, so this works on what the renderer already produced: the
  * sections and table of contents tell which heading an anchor belongs to, and the agent Markdown
- * is cut at ATX headings outside fenced code blocks.
+ * is cut at its ATX and setext headings outside fenced code blocks.
  */
 export function extractRenderedSection(rendered: RenderedPage, wanted: string): string | null {
   const target = findSection(rendered, wanted);
@@ -53,20 +53,98 @@ interface MarkdownHeading {
   text: string;
 }
 
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+/** Lines that open a list item or a block quote: a paragraph under them is not a setext heading. */
+const CONTAINER = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}>/;
+const INDENTED_CODE = /^(?: {4}|\t)/;
+const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+/** HTML blocks that run to the next blank line (CommonMark kinds 1 to 7, loosely). */
+const HTML_BLOCK =
+  /^ {0,3}(?:<(?:script|pre|style|textarea)(?:[\s>]|$)|<!--|<\?|<![A-Za-z]|<!\[CDATA\[|<\/?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)|(?:<[A-Za-z][A-Za-z\d-]*(?:\s[^<>]*)?\/?>|<\/[A-Za-z][A-Za-z\d-]*\s*>)[ \t]*$)/i;
+
+/**
+ * The headings of agent Markdown, as the renderer's parser sees them: ATX (`## Usage`) and setext
+ * (a paragraph underlined with `===` for level 1 or `---` for level 2), outside fenced code, HTML
+ * blocks and tables. A setext heading starts at its first text line, so a section cut there keeps
+ * its text and its underline. Under a list item or quote, or after a blank line, `---` is a
+ * thematic break, not a heading.
+ */
 function markdownHeadings(lines: string[]): MarkdownHeading[] {
   const headings: MarkdownHeading[] = [];
   let fence: string | null = null;
+  /** First line of the paragraph being read, or null between paragraphs. */
+  let paragraph: number | null = null;
+  /** Inside a list item or quote (until a blank line followed by an unindented line). */
+  let container = false;
+  /** Inside an HTML block or a table: both run to the next blank line. */
+  let block = false;
+  let afterBlank = true;
   lines.forEach((line, index) => {
-    const fenceMatch = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (fenceMatch) {
-      const marker = fenceMatch[1]!;
-      if (fence === null) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+    if (fence !== null) {
+      const marker = FENCE.exec(line)?.[1];
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
       return;
     }
-    if (fence !== null) return;
-    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading) headings.push({ line: index, depth: heading[1]!.length, text: plain(heading[2]!) });
+    if (line.trim() === '') {
+      paragraph = null;
+      block = false;
+      afterBlank = true;
+      return;
+    }
+    if (block) return;
+    const opening = FENCE.exec(line)?.[1];
+    if (opening) {
+      fence = opening;
+      paragraph = null;
+      afterBlank = false;
+      return;
+    }
+    const wasBlank = afterBlank;
+    afterBlank = false;
+    const indented = /^[ \t]/.test(line);
+    const atx = ATX.exec(line);
+    // An unindented line after a blank one, or an unindented heading, is back at the top level.
+    if (container && !indented && (wasBlank || atx)) container = false;
+    if (atx) {
+      if (!container) headings.push({ line: index, depth: atx[1]!.length, text: plain(atx[2] ?? '') });
+      paragraph = null;
+      return;
+    }
+    const underline = SETEXT_UNDERLINE.exec(line);
+    if (underline && paragraph !== null) {
+      headings.push({
+        line: paragraph,
+        depth: underline[1]![0] === '=' ? 1 : 2,
+        text: plain(lines.slice(paragraph, index).join(' ')),
+      });
+      paragraph = null;
+      return;
+    }
+    if (paragraph !== null && TABLE_DELIMITER.test(line) && line.includes('|')) {
+      // The paragraph's last line was a table header: the table runs to the next blank line.
+      paragraph = null;
+      block = true;
+      return;
+    }
+    if (THEMATIC_BREAK.test(line)) {
+      paragraph = null;
+      return;
+    }
+    if (CONTAINER.test(line)) {
+      container = true;
+      paragraph = null;
+      return;
+    }
+    if (paragraph !== null || container) return;
+    if (HTML_BLOCK.test(line)) {
+      block = true;
+      return;
+    }
+    if (INDENTED_CODE.test(line)) return;
+    paragraph = index;
   });
   return headings;
 }

@@ -3,6 +3,11 @@ import { candidatePaths, parseSetUrl, type UrlLayout, type UrlTarget } from '../
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel', 'irc', 'ircs', 'xmpp']);
+/** An `<a href>` tag written as raw HTML, as the renderer finds them. */
+const RAW_HREF = /<a\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
+/** Character references a browser decodes in an attribute before it reads the scheme. */
+const CHARACTER_REFERENCE = /&(?:#[xX]([\da-fA-F]+)|#(\d+)|(colon|tab|newline|amp));?/gi;
+const NAMED_REFERENCES: Record<string, string> = { colon: ':', tab: '\t', newline: '\n', amp: '&' };
 
 /** Where a link written in a page points, as far as validation cares. */
 export type LinkTarget =
@@ -35,7 +40,8 @@ export interface LinkOrigin {
  */
 export function resolveLinkTarget(href: string, from: LinkOrigin, layout: UrlLayout): LinkTarget {
   const written = href.trim().replace(VERSION_PLACEHOLDER, from.version);
-  const compact = written.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  // A raw `<a href="&#106;avascript:...">` is a script link to a browser, so decode before reading the scheme.
+  const compact = decodeReferences(written).replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   if (SCHEME.test(compact)) {
     const scheme = compact.slice(0, compact.indexOf(':')).toLowerCase();
     return SAFE_SCHEMES.has(scheme) ? { kind: 'external' } : { kind: 'unsafe', scheme };
@@ -92,6 +98,36 @@ function relativePagePath(fromPage: string, target: string): string | null {
   const joined = segments.join('/').replace(/\.md$/i, '');
   if (joined === '' || joined === 'index') return 'index';
   return joined.replace(/\/index$/, '');
+}
+
+function decodeReferences(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(CHARACTER_REFERENCE, (whole, hex?: string, decimal?: string, named?: string) => {
+    if (named !== undefined) return NAMED_REFERENCES[named.toLowerCase()] ?? whole;
+    const code = Number.parseInt(hex ?? decimal ?? '', hex !== undefined ? 16 : 10);
+    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/**
+ * Whether the link `href` of a page was written as a raw HTML `<a href>` tag rather than as a
+ * Markdown link: the renderer serves such a tag as written where raw HTML is allowed, while it
+ * leaves an unsafe Markdown link out. `line` is the 0-based body line the link was reported on; a
+ * tag there, or further down the same block (an HTML block reports its first line), counts.
+ *
+ * @example
+ * isRawHtmlLink('Text <a href="javascript:x()">run</a>', 'javascript:x()', 0); // true
+ */
+export function isRawHtmlLink(body: string, href: string, line?: number): boolean {
+  const lines = body.split('\n');
+  for (const match of body.matchAll(RAW_HREF)) {
+    if ((match[1] ?? match[2] ?? match[3]) !== href) continue;
+    if (line === undefined) return true;
+    const tagLine = body.slice(0, match.index).split('\n').length - 1;
+    if (tagLine < line) continue;
+    if (lines.slice(line, tagLine + 1).every((text) => text.trim() !== '')) return true;
+  }
+  return false;
 }
 
 function safeDecode(text: string): string {

@@ -7,7 +7,7 @@ import type { SourcePage } from '../model/types.js';
 import type { PageRenderer, RenderedPage } from '../ports/renderer.js';
 import { type RenderContextInput, type ValidationRenderer, validateDocSet } from './validate.js';
 
-/** Renders just enough for validation: Markdown links with their lines, headings and `<a name>` anchors. */
+/** Renders just enough for validation: Markdown links and `<a href>` tags with their lines, headings and `<a name>` anchors. */
 function linkRenderer(): PageRenderer {
   return {
     async render(page: SourcePage): Promise<RenderedPage> {
@@ -15,6 +15,8 @@ function linkRenderer(): PageRenderer {
       const anchors: string[] = [];
       page.body.split('\n').forEach((line, index) => {
         for (const match of line.matchAll(/\]\(([^)\s]+)\)/g))
+          links.push({ href: match[1]!, line: page.bodyLine + index });
+        for (const match of line.matchAll(/<a href="([^"]+)"/g))
           links.push({ href: match[1]!, line: page.bodyLine + index });
         for (const match of line.matchAll(/<a name="([^"]+)"><\/a>/g)) anchors.push(match[1]!);
         const heading = /^#{1,6}\s+(.+)$/.exec(line);
@@ -238,6 +240,60 @@ describe('validateDocSet', () => {
       'links.broken',
       'links.broken',
     ]);
+  });
+
+  it('reports components in the manifest inserts that are not registered, on the manifest', async () => {
+    const manifest = {
+      name: 'Acme',
+      inserts: { footer: ['Hello', 'Nope'], 'article.after': ['Missing'] },
+    };
+    const docSet = docSetWith([page('current', 'index', '# Home')], { manifest });
+    docSet.source.readManifest = async () => ({ text: JSON.stringify(manifest, null, 2), file: 'kit.json' });
+    const report = await validateDocSet({ docSet, renderer: linkRenderer(), components: ['Hello'] });
+    expect(report.issues.map((issue) => [issue.rule, issue.severity, issue.file, issue.line])).toEqual([
+      ['components.unknown', 'warning', 'kit.json', 6],
+      ['components.unknown', 'warning', 'kit.json', 9],
+    ]);
+    expect(report.issues[0]!.message).toBe(
+      'Insert point "footer" lists the component "Nope", which is not registered, so it is left out of every page.',
+    );
+    expect(report.issues[1]!.fix).toContain("registerComponent('Missing'");
+    expect(report.issues[1]!.fix).toContain('inserts.article.after');
+    // Without the registered names there is nothing to check against.
+    expect((await validateDocSet({ docSet, renderer: linkRenderer() })).issues).toEqual([]);
+  });
+
+  it('says what readers get for an unsafe link under each html_input', async () => {
+    const body = [
+      '# Home',
+      'Text <a href="javascript:alert(4)">run</a> here.',
+      '[markdown](javascript:alert(6))',
+      '<a href="&#106;avascript:alert(7)">encoded</a>',
+    ].join('\n');
+    const unsafe = async (options: Parameters<typeof docSetWith>[1]) => {
+      const report = await validateDocSet({
+        docSet: docSetWith([page('current', 'index', body)], { manifest: { name: 'Acme' }, ...options }),
+        renderer: linkRenderer(),
+      });
+      return report.issues.map((issue) => [issue.rule, issue.line, issue.message]);
+    };
+
+    const allowed = await unsafe({ set: { html_input: 'allow' } });
+    expect(allowed.map(([rule, line]) => [rule, line])).toEqual([
+      ['links.unsafe', 5],
+      ['links.unsafe', 6],
+      ['links.unsafe', 7],
+    ]);
+    expect(allowed[0]![2]).toContain("html_input is 'allow', so the page serves it as written");
+    expect(allowed[1]![2]).toContain('it is left out of the page');
+    expect(allowed[2]![2]).toContain('serves it as written');
+
+    const escaped = await unsafe({});
+    expect(escaped[0]![2]).toContain("html_input is 'escape', so the page shows the tag as text");
+    expect(escaped[1]![2]).toContain('it is left out of the page');
+
+    const database = await unsafe({ kind: 'database' });
+    expect(database[0]![2]).toContain('which a database set escapes');
   });
 
   it('fails with the error of a page that cannot be rendered when rendering ahead', async () => {

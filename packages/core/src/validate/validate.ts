@@ -2,7 +2,7 @@ import { withContentHashLine } from '../docset/docset.js';
 import { createRenderContext } from '../docset/render-context.js';
 import { searchSectionsOf } from '../docset/search-sections.js';
 import { KitError } from '../errors/kit-error.js';
-import { normalizeManifest, parseManifestText } from '../manifest/normalize.js';
+import { INSERT_POINTS, normalizeManifest, parseManifestText } from '../manifest/normalize.js';
 import type { NormalizedManifest, SourcePage, SourceProblem } from '../model/types.js';
 import { navigationPages } from '../navigation/pages.js';
 import { parseNavigation } from '../navigation/parse.js';
@@ -14,7 +14,7 @@ import type { ValidationIssue, ValidationReport } from '../schemas/documents.js'
 import { parseJsonText } from '../schemas/json-text.js';
 import { createUrlLayout, markdownUrl, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
-import { hasAnchor, type LinkTarget, resolveLinkTarget } from './links.js';
+import { hasAnchor, isRawHtmlLink, type LinkTarget, resolveLinkTarget } from './links.js';
 
 /** The size of a client search index, as the search driver measured it. */
 export interface SearchBudgetReport {
@@ -65,6 +65,11 @@ export interface ValidateDocSetOptions {
   origin?: string;
   /** The `search.budget` check; without it the rule is not checked. */
   searchBudget?: SearchBudgetCheck;
+  /**
+   * Names of the components the renderer knows. With them, names in the manifest's `inserts` that
+   * are not among them are reported (`components.unknown`); without them inserts are not checked.
+   */
+  components?: readonly string[];
 }
 
 /** Rules the engine reports, in the order a person fixes them. Documented under `kit validate` in apps/site/reference/cli.md. */
@@ -142,6 +147,7 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
       });
     }
   }
+  if (options.components) checkInserts(manifest, options.components, manifestFile?.text, manifestName, add);
   if (source.problems) for (const problem of await source.problems()) add(problem);
 
   const layout = createUrlLayout(docSet.config.route.prefix, manifest);
@@ -215,6 +221,8 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
   }
 
   const budget = docSet.config.agents.markdown_budget;
+  const rawHtml: RawHtml =
+    source.kind === 'database' ? 'database' : docSet.config.html_input === 'allow' ? 'allow' : 'escape';
   for (const version of versions) {
     for (const locale of layout.locales) {
       const scope = { version, locale: locale.code };
@@ -289,9 +297,10 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
 
         for (const link of rendered.links) {
           const target = resolveLinkTarget(link.href, page, layout);
-          const problem = await checkLink(target, link.href, page, {
+          const problem = await checkLink(target, link, page, {
             layout,
             manifest,
+            rawHtml,
             pagesOf,
             renderOf,
             anchorsOf,
@@ -406,9 +415,13 @@ function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
   });
 }
 
+/** How a set serves raw HTML: `allow` as written, `escape` as text, `database` as text, sanitized. */
+type RawHtml = 'allow' | 'escape' | 'database';
+
 interface LinkContext {
   layout: UrlLayout;
   manifest: NormalizedManifest;
+  rawHtml: RawHtml;
   pagesOf(scope: Scope): Promise<ScopePages>;
   renderOf(page: SourcePage): Promise<RenderedPage | null>;
   anchorsOf: Map<string, Set<string>>;
@@ -416,18 +429,15 @@ interface LinkContext {
 
 async function checkLink(
   target: LinkTarget,
-  href: string,
+  link: RenderedPage['links'][number],
   from: SourcePage,
   context: LinkContext,
 ): Promise<SourceProblem | null> {
+  const { href } = link;
   if (target.kind === 'external') return null;
   if (target.kind === 'unsafe') {
-    return {
-      rule: 'links.unsafe',
-      severity: 'error',
-      message: `The link ${JSON.stringify(href)} uses the ${target.scheme}: scheme, which pages may not link to; it is left out of the page.`,
-      fix: 'Link to an https:// URL, a mailto: address or a page path.',
-    };
+    const raw = isRawHtmlLink(from.body, href, link.line === undefined ? undefined : link.line - from.bodyLine);
+    return unsafeLink(href, target.scheme, raw ? context.rawHtml : null);
   }
   if (target.kind === 'invalid') {
     return {
@@ -483,6 +493,45 @@ async function checkLink(
   };
 }
 
+/**
+ * `links.unsafe` for a page link, saying what readers get: a Markdown link with such a scheme is
+ * always left out, but an `<a href>` tag is served as written where raw HTML is allowed.
+ */
+function unsafeLink(href: string, scheme: string, rawHtml: RawHtml | null): SourceProblem {
+  const head = `The link ${JSON.stringify(href)} uses the ${scheme}: scheme, which pages may not link to`;
+  const retarget = 'an https:// URL, a mailto: address or a page path';
+  if (rawHtml === 'allow') {
+    return {
+      rule: 'links.unsafe',
+      severity: 'error',
+      message: `${head}. It is written in an <a> tag and html_input is 'allow', so the page serves it as written: readers get a live ${scheme}: link.`,
+      fix: `Fix it now: point the tag at ${retarget}, or remove the tag.`,
+    };
+  }
+  if (rawHtml === 'escape') {
+    return {
+      rule: 'links.unsafe',
+      severity: 'error',
+      message: `${head}. It is written in an <a> tag and html_input is 'escape', so the page shows the tag as text and links nowhere.`,
+      fix: `Point the tag at ${retarget}, or remove it: with html_input 'allow' it would be served as a live link.`,
+    };
+  }
+  if (rawHtml === 'database') {
+    return {
+      rule: 'links.unsafe',
+      severity: 'error',
+      message: `${head}. It is written in an <a> tag, which a database set escapes, so the page shows the tag as text and links nowhere.`,
+      fix: `Point the tag at ${retarget}, or remove it.`,
+    };
+  }
+  return {
+    rule: 'links.unsafe',
+    severity: 'error',
+    message: `${head}; it is left out of the page.`,
+    fix: `Link to ${retarget}.`,
+  };
+}
+
 async function renderPage(
   options: ValidateDocSetOptions,
   docSet: DocSet,
@@ -526,10 +575,45 @@ function checkIntegrations(text: string, file: string, add: (problem: SourceProb
   });
 }
 
-/** The 1-based line of the first occurrence of `needle` in `text`, as `{ line }`, or nothing. */
-function lineOf(text: string | undefined, needle: string): { line?: number } {
+/**
+ * `components.unknown` for the manifest's `inserts`: the renderer leaves a component nobody
+ * registered out of every page, so each such name is reported on the manifest.
+ */
+function checkInserts(
+  manifest: NormalizedManifest,
+  known: readonly string[],
+  text: string | undefined,
+  file: string,
+  add: (problem: SourceProblem) => void,
+): void {
+  const registered = new Set(known);
+  for (const point of INSERT_POINTS) {
+    for (const name of manifest.inserts[point] ?? []) {
+      if (registered.has(name)) continue;
+      add({
+        rule: 'components.unknown',
+        severity: 'warning',
+        message: `Insert point "${point}" lists the component "${name}", which is not registered, so it is left out of every page.`,
+        file,
+        ...lineOf(text, JSON.stringify(name), ['"inserts"', JSON.stringify(point)]),
+        fix: `Register it with registerComponent('${name}', { html, markdown }) in kit.config.ts, or remove it from inserts.${point} in ${file}.`,
+      });
+    }
+  }
+}
+
+/**
+ * The 1-based line of the first occurrence of `needle` in `text`, as `{ line }`, or nothing. With
+ * `after`, the search starts behind each of those strings in turn (a key, then a key inside it).
+ */
+function lineOf(text: string | undefined, needle: string, after: string[] = []): { line?: number } {
   if (text === undefined) return {};
-  const at = text.indexOf(needle);
+  let from = 0;
+  for (const key of after) {
+    const found = text.indexOf(key, from);
+    if (found !== -1) from = found + key.length;
+  }
+  const at = text.indexOf(needle, from);
   if (at === -1) return {};
   let line = 1;
   for (let index = text.indexOf('\n'); index !== -1 && index < at; index = text.indexOf('\n', index + 1)) line += 1;
