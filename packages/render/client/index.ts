@@ -9,6 +9,7 @@ import { initCodeCopy } from './code.js';
 import { initColorMode } from './color-mode.js';
 import { initDrawer } from './drawer.js';
 import { initFeedback } from './feedback.js';
+import { initFragmentAlias } from './fragment.js';
 import { initFreshness } from './fresh.js';
 import { initSearch } from './search.js';
 import { initSwitchers } from './switchers.js';
@@ -31,6 +32,7 @@ function start(): void {
   // Each part stands alone: one failing (an odd page, a blocked API) must not take the others down.
   const parts: Array<() => void> = [
     () => initColorMode(config),
+    () => initFragmentAlias(),
     () => initDrawer(),
     () => initSwitchers(),
     () => initSearch(config, clientSearch.queryClientIndex, clientSearch.prepareClientIndex),

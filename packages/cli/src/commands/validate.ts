@@ -32,7 +32,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | source.read | error | the set folder, or a folder in it, cannot be read |
 | source.missing_folder | warning | a version the manifest declares has no folder, so it has no pages |
 | assets.missing | error | a stylesheet named in assets.css does not exist |
-| links.unsafe | error | a navbar, footer, repository or page link that is not http, https, mailto or a site path |
+| links.unsafe | error | a navbar, footer, repository or page link that is not http, https, mailto or a site path (a Markdown link is left out of the page; an \`<a href>\` tag is served as written under \`html_input: 'allow'\`, so readers get the live link until it is fixed) |
 | links.broken | error | a link to a page that does not exist (\`{{version}}\` links, relative and \`.md\` links and \`/docs/{{version}}/x#anchor\` shapes understood; redirects count) |
 | links.anchor | warning | a link to an anchor the page does not have (headings, \`{#id}\` and \`<a name>\` anchors count) |
 | redirects.loop | error | redirects that lead back to where they started |
@@ -41,9 +41,12 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | navigation.missing_page | error | a navigation entry without a page |
 | navigation.orphan | warning | a page in no navigation group (the landing page excepted) |
 | frontmatter.schema | error | frontmatter that is not valid YAML or breaks the frontmatter schema (\`title\` and \`description\` text, \`sources\` a path or list of paths, \`inserts\` true, false or a map of insert points) |
-| components.unknown | warning | a PascalCase component nobody registered |
+| components.unknown | warning | a PascalCase component nobody registered, on a page or in the manifest's \`inserts\` (reported on kit.json) |
+| components.invalid | warning | a registered component that cannot be rendered: an opening tag never closed, or a closing tag without an opening tag in the same block |
 | snippets.missing | warning | a snippet include (\`<<< @/path\`) that cannot be read |
+| anchors.duplicate | warning | two headings on a page with the same id (a repeated \`{#id}\` or \`<a name>\`) |
 | markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget |
+| markdown.complexity | warning | a page too deeply nested to parse in bounded time, shown as plain text |
 | search.budget | warning | a client search index larger than search.budget_kb gzipped |
 
 Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check could not run.`,

@@ -16,8 +16,12 @@ import {
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
 import { type ComponentRegistry, defaultComponents } from '@kit/render';
 
-/** A snippet include line (`<<< @/path`); PHP heredocs (`<<<EOT`) are not includes. */
-const SNIPPET_INCLUDE = /^[ \t]*<<<[ \t]*@/m;
+/**
+ * A snippet include (`<<< @/path`) anywhere, also after a list marker or `>` of a quote; PHP
+ * heredocs (`<<<EOT`) are not includes. A page with one is rendered every time, as the included
+ * file may have changed.
+ */
+const SNIPPET_INCLUDE = /<<<[ \t]*@/;
 
 /** Where `kit validate` keeps rendered pages between runs: `validate` in the project's cache folder. */
 export function validateCacheDir(root: string): string {

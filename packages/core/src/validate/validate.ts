@@ -87,8 +87,11 @@ export const VALIDATION_RULES = [
   'navigation.orphan',
   'frontmatter.schema',
   'components.unknown',
+  'components.invalid',
   'snippets.missing',
+  'anchors.duplicate',
   'markdown.size',
+  'markdown.complexity',
   'search.budget',
 ] as const;
 

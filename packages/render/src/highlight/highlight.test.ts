@@ -1,6 +1,6 @@
 import { toHtml } from 'hast-util-to-html';
 import { describe, expect, it } from 'vitest';
-import { highlightCode } from './highlight.js';
+import { fenceInfo, highlightCode } from './highlight.js';
 
 describe('highlightCode', () => {
   it('gives comments a dark-mode color that meets WCAG AA contrast on the dark code background', async () => {
@@ -10,5 +10,42 @@ describe('highlightCode', () => {
     expect(html.toLowerCase()).not.toContain('--shiki-dark:#6a737d');
     // The light theme keeps github-light's own comment gray.
     expect(html).toMatch(/color:#6A737D;--shiki-dark:#8b949e/i);
+  });
+
+  it('marks the requested lines as highlighted, and only on this block, not on a cached copy', async () => {
+    const code = 'const a = 1;\nconst b = 2;\nconst c = 3;';
+    const marked = toHtml((await highlightCode(code, 'js', [[2, 3]]))!);
+    expect(marked.match(/class="line( highlighted)?"/g)).toEqual([
+      'class="line"',
+      'class="line highlighted"',
+      'class="line highlighted"',
+    ]);
+    expect(toHtml((await highlightCode(code, 'js'))!)).not.toContain('highlighted');
+  });
+});
+
+describe('fenceInfo', () => {
+  it('reads VitePress line marks after the language, with or without a space', () => {
+    expect(fenceInfo('js', '{2,4-5}')).toEqual({
+      lang: 'js',
+      lines: [
+        [2, 2],
+        [4, 5],
+      ],
+    });
+    expect(fenceInfo('js{2}', null)).toEqual({ lang: 'js', lines: [[2, 2]] });
+    expect(fenceInfo('php', 'title="x" {1, 3 - 4}')).toEqual({
+      lang: 'php',
+      lines: [
+        [1, 1],
+        [3, 4],
+      ],
+    });
+  });
+
+  it('ignores what is not a line number or range', () => {
+    expect(fenceInfo('js', null)).toEqual({ lang: 'js', lines: [] });
+    expect(fenceInfo('js', '{5-2,0,x}')).toEqual({ lang: 'js', lines: [] });
+    expect(fenceInfo('js', 'highlight="2"')).toEqual({ lang: 'js', lines: [] });
   });
 });

@@ -59,16 +59,65 @@ async function ensureLanguage(lang: string): Promise<boolean> {
 // github's own newer dark theme uses #8b949e (5.9:1), so comments stay muted and readable.
 const DARK_CONTRAST_FIXES = { 'github-dark': { '#6a737d': '#8b949e' } };
 
+/** Inclusive 1-based line ranges of a code block to mark, e.g. `[[2, 2], [4, 5]]` for `{2,4-5}`. */
+export type LineRanges = Array<[number, number]>;
+
+const LINE_MARKS = /\{([\d\s,-]+)\}/;
+
+/**
+ * Splits a fence's info string into the language and the lines it marks, VitePress style:
+ * ```` ```js {2,4-5} ```` and ```` ```js{2} ```` both give `js` and lines 2, 4 and 5. Parts that
+ * are not numbers or ranges are ignored.
+ *
+ * @example
+ * fenceInfo('js{2}', null); // { lang: 'js', lines: [[2, 2]] }
+ * fenceInfo('php', '{1,3-4} title="x"'); // { lang: 'php', lines: [[1, 1], [3, 4]] }
+ */
+export function fenceInfo(lang: string, meta: string | null | undefined): { lang: string; lines: LineRanges } {
+  const brace = lang.indexOf('{');
+  const language = brace === -1 ? lang : lang.slice(0, brace);
+  const info = `${brace === -1 ? '' : lang.slice(brace)} ${meta ?? ''}`;
+  const lines: LineRanges = [];
+  const marks = LINE_MARKS.exec(info)?.[1];
+  for (const part of marks?.split(',') ?? []) {
+    const range = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!range) continue;
+    const from = Number(range[1]);
+    const to = range[2] === undefined ? from : Number(range[2]);
+    if (from >= 1 && to >= from) lines.push([from, to]);
+  }
+  return { lang: language, lines };
+}
+
+/** Adds the `highlighted` class to the marked `.line` spans of a shiki block. */
+function markLines(pre: Element, lines: LineRanges): void {
+  const code = pre.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
+  let number = 0;
+  for (const child of code?.children ?? []) {
+    if (child.type !== 'element' || child.tagName !== 'span') continue;
+    number++;
+    if (!lines.some(([from, to]) => number >= from && number <= to)) continue;
+    // shiki writes `class` as a plain string property, not hast's usual `className` list.
+    const properties = child.properties as Record<string, unknown>;
+    if (typeof properties.class === 'string') properties.class = `${properties.class} highlighted`;
+    else {
+      const className = properties.className;
+      properties.className = [...(Array.isArray(className) ? className.map(String) : []), 'highlighted'];
+    }
+  }
+}
+
 /**
  * Highlights one code block with shiki (light and dark themes as CSS variables), loading the
- * language grammar on first use. Returns null for languages shiki does not know; the caller then
- * renders a plain block. Results are cached by content.
+ * language grammar on first use, and marks `lines` (see {@link fenceInfo}) with the `highlighted`
+ * class. Returns null for languages shiki does not know; the caller then renders a plain block.
+ * Results are cached by content.
  */
-export async function highlightCode(code: string, lang: string): Promise<Element | null> {
+export async function highlightCode(code: string, lang: string, lines: LineRanges = []): Promise<Element | null> {
   const language = lang.toLowerCase();
   const key = `${language}\u0000${code}`;
   const cached = cache.get(key);
-  if (cached) return structuredClone(cached);
+  if (cached) return marked(structuredClone(cached), lines);
   if (!(await ensureLanguage(language))) return null;
   const { highlighter: instance } = await load();
   const root = instance.codeToHast(code, {
@@ -79,7 +128,12 @@ export async function highlightCode(code: string, lang: string): Promise<Element
   const pre = root.children.find((child): child is Element => child.type === 'element');
   if (!pre) return null;
   cache.set(key, pre);
-  return structuredClone(pre);
+  return marked(structuredClone(pre), lines);
+}
+
+function marked(pre: Element, lines: LineRanges): Element {
+  if (lines.length > 0) markLines(pre, lines);
+  return pre;
 }
 
 /**

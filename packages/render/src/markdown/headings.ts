@@ -18,12 +18,29 @@ export interface HeadingInfo {
    * uses it: GitHub serves both, so links written against either keep working.
    */
   alias?: string;
+  /**
+   * True when the slug was numbered only because an explicit `{#id}` elsewhere on the page holds
+   * the plain one: the agent twin then writes the id, since a reader of the Markdown would slug it
+   * differently.
+   */
+  pinned?: boolean;
+}
+
+export interface CollectAnchorsOptions {
+  /**
+   * Raw HTML reaches the page as written (`html_input: 'allow'`, not sanitized), so its `<a name>`
+   * and `<a id>` tags are anchors. An `<a name>` block right before a heading still names the heading.
+   * @default true
+   */
+  rawHtml?: boolean;
 }
 
 export interface PageAnchors {
   headings: HeadingInfo[];
   /** Every id a link can target: headings, `{#id}`, `<a name>` and `<a id>`, in page order. */
   anchors: string[];
+  /** Headings whose id an earlier heading on the page already has (from `{#id}` or `<a name>`). */
+  duplicates: HeadingInfo[];
 }
 
 const EXPLICIT_ID = /[ \t]*\{#([A-Za-z_][\w:.-]*)\}[ \t]*$/;
@@ -63,24 +80,49 @@ function anchorBlockNames(node: RootContent | undefined): string[] | null {
   return names.length > 0 ? names : null;
 }
 
-function takeExplicitId(heading: Heading): string | undefined {
+function explicitIdOf(heading: Heading): RegExpExecArray | null {
   const last = heading.children[heading.children.length - 1];
-  if (last?.type !== 'text') return undefined;
-  const match = EXPLICIT_ID.exec(last.value);
+  return last?.type === 'text' ? EXPLICIT_ID.exec(last.value) : null;
+}
+
+function takeExplicitId(heading: Heading): string | undefined {
+  const match = explicitIdOf(heading);
   if (!match) return undefined;
+  const last = heading.children[heading.children.length - 1] as { value: string };
   last.value = last.value.slice(0, match.index);
   if (last.value === '') heading.children.pop();
   return match[1];
 }
 
+/** Every `{#id}` written on a heading, so automatic slugs can step around them wherever they are. */
+function explicitIds(tree: Root): string[] {
+  const ids: string[] = [];
+  const walk = (parent: Parents) => {
+    for (const node of parent.children as Nodes[]) {
+      if (node.type === 'heading') {
+        const id = explicitIdOf(node)?.[1];
+        if (id) ids.push(id);
+      } else if (node.type !== 'code' && 'children' in node) walk(node as Parents);
+    }
+  };
+  walk(tree);
+  return ids;
+}
+
 /**
  * Gives every heading its id, the way the corpus expects: a trailing `{#id}` wins, then an
  * `<a name="x"></a>` block directly before the heading (the Laravel convention), else GitHub's
- * slug of the heading text (unique per page, as github-slugger numbers repeats). Strips the
- * `{#id}` from the tree so it never shows as text.
+ * slug of the heading text (unique per page, as github-slugger numbers repeats, and never one a
+ * `{#id}` on the page claims: `## Setup` next to `## Install {#setup}` gets `setup-1`). Strips the
+ * `{#id}` from the tree so it never shows as text. Headings that repeat an id are returned in
+ * `duplicates` for the caller to report.
  */
-export function collectAnchors(tree: Root): PageAnchors {
+export function collectAnchors(tree: Root, options: CollectAnchorsOptions = {}): PageAnchors {
+  const rawHtml = options.rawHtml ?? true;
   const slugger = new GithubSlugger();
+  // What the slug would be without the explicit ids, to tell which slugs were numbered for them.
+  const plainSlugger = new GithubSlugger();
+  for (const id of explicitIds(tree)) slugger.occurrences[id] = 0;
   const headings: HeadingInfo[] = [];
   const anchors: string[] = [];
   const seen = new Set<string>();
@@ -102,20 +144,27 @@ export function collectAnchors(tree: Root): PageAnchors {
         const text = plainText(node).trim();
         let id: string;
         let alias: string | undefined;
+        let pinned = false;
         if (explicit) id = explicit;
         else if (blockNames) {
           id = blockNames[blockNames.length - 1] as string;
           alias = slugger.slug(text);
-        } else id = slugger.slug(text);
+          plainSlugger.slug(text);
+        } else {
+          id = slugger.slug(text);
+          pinned = id !== plainSlugger.slug(text);
+        }
         const info: HeadingInfo = { node, depth: node.depth, text, id, topLevel };
         if (alias && alias !== id) info.alias = alias;
+        if (pinned) info.pinned = true;
         if (blockNames && previous) info.anchorBlock = previous as Paragraph | Html;
         headings.push(info);
         add(id);
         continue;
       }
       if (node.type === 'html') {
-        for (const name of anchorNamesIn(node.value)) add(name);
+        // Escaped, the tag shows as text and gives no element an id.
+        if (rawHtml) for (const name of anchorNamesIn(node.value)) add(name);
         continue;
       }
       if (node.type === 'code' || node.type === 'inlineCode') continue;
@@ -128,5 +177,11 @@ export function collectAnchors(tree: Root): PageAnchors {
     if (seen.has(heading.alias)) delete heading.alias;
     else add(heading.alias);
   }
-  return { headings, anchors };
+  const headingIds = new Set<string>();
+  const duplicates: HeadingInfo[] = [];
+  for (const heading of headings) {
+    if (headingIds.has(heading.id)) duplicates.push(heading);
+    else headingIds.add(heading.id);
+  }
+  return { headings, anchors, duplicates };
 }

@@ -1,12 +1,25 @@
 import { escapeHtml } from './html.js';
 
+const NAMED_REFERENCES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** Decodes one character reference, or returns it as written when it names nothing valid. */
+function decodeReference(whole: string, body: string): string {
+  if (body.startsWith('#')) {
+    const code = /^#x/i.test(body) ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+    const valid = Number.isInteger(code) && code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
+    return valid ? String.fromCodePoint(code) : whole;
+  }
+  return NAMED_REFERENCES[body.toLowerCase()] ?? whole;
+}
+
+/**
+ * Plain text of a heading's HTML. Both the named references `escapeHtml` writes and the numeric
+ * ones the Markdown renderer writes (`&#x26;`, `&#x3C;`) are decoded, so the label is escaped once.
+ */
 function stripTags(html: string): string {
   return html
     .replace(/<[^>]*>/g, '')
-    .replace(
-      /&(amp|lt|gt|quot|#39);/g,
-      (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!,
-    )
+    .replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]+);/g, decodeReference)
     .trim();
 }
 

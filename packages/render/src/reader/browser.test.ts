@@ -271,6 +271,25 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await expect.poll(() => page.locator('[data-kit-toc] a[aria-current="true"]').textContent()).toBe('Redis');
   });
 
+  it('lands a plain #fragment on the user-content- heading of a sanitized page, on load and on hashchange', async () => {
+    const html =
+      `<p>Intro.</p>${'<p>Filler paragraph to make the page scroll.</p>'.repeat(40)}` +
+      `<h2 id="user-content-deep-section">Deep section</h2>${'<p>More filler.</p>'.repeat(40)}` +
+      `<h2 id="user-content-other">Other</h2>${'<p>More filler.</p>'.repeat(40)}`;
+    const { page, errors } = await open(
+      { '/docs/advanced/caching': renderReaderPage(pageView({}, { html })) },
+      { path: '/docs/advanced/caching#deep-section' },
+    );
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#user-content-deep-section');
+    expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('user-content-deep-section');
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await page.evaluate(() => {
+      location.hash = 'other';
+    });
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#user-content-other');
+    expect(errors).toEqual([]);
+  });
+
   it('shows a freshness dot until the changed page is opened', async () => {
     const updated = recent();
     const sidebar = view().sidebar;

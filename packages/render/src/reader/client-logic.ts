@@ -3,6 +3,7 @@
  * feedback widget posts, when a freshness dot shows, how the color toggle cycles. Shared by the
  * client bundle (`packages/render/client`) and unit-tested here.
  */
+import { USER_ID_PREFIX } from '../html/sanitize.js';
 import type { ReaderClientConfig } from './client-config.js';
 
 /** One result as the search result JSON names its fields (only what the dialog shows is required). */
@@ -178,4 +179,27 @@ const ORDER: ColorChoice[] = ['system', 'light', 'dark'];
 /** The choice after `current` when the toggle is pressed: system → light → dark → system. */
 export function nextColorChoice(current: ColorChoice): ColorChoice {
   return ORDER[(ORDER.indexOf(current) + 1) % ORDER.length]!;
+}
+
+/**
+ * Where a URL fragment should land when the page has no target for it. Sanitized (database) pages
+ * prefix every id with `user-content-`, so `#setup` in a link from another page, a search result
+ * or a bookmark means `#user-content-setup`, as on GitHub. Null when the fragment is empty, already
+ * has a target, or has no prefixed target either.
+ *
+ * @example
+ * userContentFragment('#setup', (id) => id === 'user-content-setup'); // 'user-content-setup'
+ */
+export function userContentFragment(hash: string, hasTarget: (id: string) => boolean): string | null {
+  const written = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (written === '') return null;
+  let id = written;
+  try {
+    id = decodeURIComponent(written);
+  } catch {
+    // A malformed escape is matched as written.
+  }
+  if (hasTarget(id) || id.startsWith(USER_ID_PREFIX)) return null;
+  const prefixed = `${USER_ID_PREFIX}${id}`;
+  return hasTarget(prefixed) ? prefixed : null;
 }

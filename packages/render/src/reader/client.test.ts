@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ReaderClientConfig } from './client-config.js';
 import {
   chooseSearchBackend,
   FEEDBACK_COMMENT_MAX,
@@ -8,8 +9,8 @@ import {
   nextColorChoice,
   seenKey,
   serverSearchRequestUrl,
+  userContentFragment,
 } from './client-logic.js';
-import type { ReaderClientConfig } from './client-config.js';
 
 const DAY = 86_400_000;
 
@@ -207,5 +208,24 @@ describe('search backend', () => {
         undefined,
       ),
     ).toBeNull();
+  });
+});
+
+describe('userContentFragment', () => {
+  const ids = new Set(['user-content-deep-section', 'plain', 'user-content-café']);
+  const has = (id: string) => ids.has(id);
+
+  it('sends a fragment with no target to its user-content- twin', () => {
+    expect(userContentFragment('#deep-section', has)).toBe('user-content-deep-section');
+    expect(userContentFragment('#caf%C3%A9', has)).toBe('user-content-café');
+  });
+
+  it('leaves fragments that already land, are empty, or have no twin', () => {
+    expect(userContentFragment('#plain', has)).toBeNull();
+    expect(userContentFragment('#user-content-deep-section', has)).toBeNull();
+    expect(userContentFragment('', has)).toBeNull();
+    expect(userContentFragment('#', has)).toBeNull();
+    expect(userContentFragment('#nowhere', has)).toBeNull();
+    expect(userContentFragment('#%E0%A4%A', has)).toBeNull();
   });
 });

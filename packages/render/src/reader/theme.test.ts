@@ -97,6 +97,12 @@ describe('enhanceArticleHtml', () => {
     );
   });
 
+  it('escapes the label once when the heading holds numeric character references', () => {
+    expect(enhanceArticleHtml('<h2 id="c">Conditional Classes &#x26; Styles &#x3C;x> &#38; &#39;q&#39;</h2>')).toBe(
+      '<h2 id="c">Conditional Classes &#x26; Styles &#x3C;x> &#38; &#39;q&#39;<a class="kit-anchor" href="#c" aria-label="Link to “Conditional Classes &amp; Styles &lt;x&gt; &amp; &#39;q&#39;”">#</a></h2>',
+    );
+  });
+
   it('leaves headings without an id, h1 and headings that already link to themselves alone', () => {
     const html = '<h1 id="t">T</h1><h2>No id</h2><h2 id="x"><a href="#x">X</a></h2>';
     expect(enhanceArticleHtml(html)).toBe(html);

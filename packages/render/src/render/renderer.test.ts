@@ -26,6 +26,12 @@ describe('links', () => {
     ]);
   });
 
+  it('replaces {{version}} in image paths in the agent Markdown as in the HTML', async () => {
+    const out = await render('![i](/img/{{version}}/a.png) ![j](shots/{{version}}.png "t")');
+    expect(out.html).toBe('<p><img src="/img/13.x/a.png" alt="i"> <img src="shots/13.x.png" alt="j" title="t"></p>');
+    expect(out.markdown).toBe('![i](/img/13.x/a.png) ![j](shots/13.x.png "t")\n');
+  });
+
   it('writes absolute links on the origin into the agent Markdown', async () => {
     const out = await render('See [a](/docs/{{version}}/routing), [b](other.md) and [c](#here).\n\n[ref]: ./x.md');
     expect(out.markdown).toBe(
@@ -73,6 +79,23 @@ describe('headings and anchors', () => {
       { depth: 3, text: 'Two', id: 'two' },
     ]);
   });
+
+  it('numbers an automatic slug that an explicit id claims and reports a repeated explicit id', async () => {
+    const out = await render('## Install {#setup}\n\n## Configure {#setup}\n\n## Setup\n\n## Setup');
+    expect(out.toc.map((entry) => entry.id)).toEqual(['setup', 'setup', 'setup-1', 'setup-2']);
+    expect(out.problems).toEqual([
+      expect.objectContaining({ rule: 'anchors.duplicate', severity: 'warning', line: 3, file: '13.x/guide/page.md' }),
+    ]);
+    expect(out.problems[0]?.message).toContain('"setup"');
+    // Agents reading the twin would slug `## Setup` as `setup`; the twin pins the id the site uses.
+    expect(out.markdown).toContain('## Setup {#setup-1}\n\n## Setup {#setup-2}\n');
+  });
+
+  it('steps around an explicit id written after the heading that would take it', async () => {
+    const out = await render('## Setup\n\n## Install {#setup}');
+    expect(out.toc.map((entry) => entry.id)).toEqual(['setup-1', 'setup']);
+    expect(out.problems).toEqual([]);
+  });
 });
 
 describe('callouts', () => {
@@ -92,6 +115,17 @@ describe('code', () => {
     const body = '```php\necho 1;\n```';
     expect((await render(body, { highlight: true })).html).toContain('class="shiki');
     expect((await render(body)).html).toBe('<pre><code class="language-php">echo 1;\n</code></pre>');
+  });
+
+  it('marks the lines a fence names ({2,4-5}, VitePress style) and keeps highlighting for ```js{2}', async () => {
+    const spaced = await render('```js {2}\nconst a = 1;\nconst b = 2;\n```', { highlight: true });
+    expect(spaced.html).toContain('class="shiki');
+    expect(spaced.html.match(/class="line( highlighted)?"/g)).toEqual(['class="line"', 'class="line highlighted"']);
+    const joined = await render('```js{1}\nconst a = 1;\n```', { highlight: true });
+    expect(joined.html).toContain('class="shiki');
+    expect(joined.html).toContain('class="line highlighted"');
+    expect(joined.markdown).toBe('```js{1}\nconst a = 1;\n```\n');
+    expect((await render('```js{1}\nx\n```')).html).toBe('<pre><code class="language-js">x\n</code></pre>');
   });
 
   it('renders a language shiki does not know as a plain block', async () => {
@@ -131,6 +165,42 @@ describe('components', () => {
     expect(out.html).toContain('&lt;Missing a=&quot;1&quot; /&gt;');
   });
 
+  it('resolves links and {{version}} in the agent twin of a paired component written without blank lines', async () => {
+    const out = await render('<Panel title="T">\nSee [r](routing.md) and {{version}}.\n</Panel>', {}, { components });
+    expect(out.html).toBe(
+      '<section class="panel" title="T"><p>See <a href="/docs/13.x/guide/routing">r</a> and 13.x.</p></section>',
+    );
+    expect(out.markdown).toBe('**T**\n\nSee [r](https://docs.example.com/docs/13.x/guide/routing) and 13.x.\n');
+  });
+
+  it('keeps a component in a list item inside the item in the agent twin', async () => {
+    const out = await render(
+      '- item\n\n  <Panel title="T">\n  See [r](routing.md).\n  {{version}}\n  </Panel>\n- next',
+      {},
+      { components },
+    );
+    expect(out.markdown).toBe(
+      '- item\n\n  **T**\n\n  See [r](https://docs.example.com/docs/13.x/guide/routing).\n  13.x\n- next\n',
+    );
+  });
+
+  it('renders a component whose quoted attribute holds > or />', async () => {
+    const block = await render('<Badge text="a > b" />', {}, { components });
+    expect(block.html).toBe('<span class="badge">a &gt; b</span>');
+    expect(block.markdown).toBe('**a > b**\n');
+    const inline = await render('New <Badge text="x /> y" /> here', {}, { components });
+    expect(inline.html).toBe('<p>New <span class="badge">x /&gt; y</span> here</p>');
+    const paired = await render('<Panel title="Use -> arrows">\n\nbody\n\n</Panel>', {}, { components });
+    expect(paired.html).toBe('<section class="panel" title="Use -&gt; arrows"><p>body</p></section>');
+    expect([block, inline, paired].flatMap((out) => out.problems)).toEqual([]);
+  });
+
+  it('reports a registered component whose tag is never closed as components.invalid', async () => {
+    const out = await render('Intro\n\n<Panel title="x">\n\nNo close', {}, { components });
+    expect(out.problems).toMatchObject([{ rule: 'components.invalid', severity: 'warning', line: 3 }]);
+    expect(out.problems[0]?.fix).toContain('</Panel>');
+  });
+
   it('refuses a component name that is not PascalCase', () => {
     expect(() => components.register('badge', { html: () => '', markdown: () => '' })).toThrow(/PascalCase/);
   });
@@ -146,6 +216,18 @@ describe('snippet includes', () => {
   writeFileSync(join(docs, 'config', 'app.php'), '<?php TOPSECRET');
   writeFileSync(join(docs, '.env'), 'APP_KEY=TOPSECRET');
   writeFileSync(join(docs, 'server.key'), 'TOPSECRET');
+  for (const name of [
+    'kit.config.ts',
+    'server.key.bak',
+    'id_rsa.old',
+    'env.production',
+    'service-account.json',
+    'htpasswd',
+  ]) {
+    writeFileSync(join(docs, name), 'TOPSECRET');
+  }
+  mkdirSync(join(docs, 'sub'), { recursive: true });
+  writeFileSync(join(docs, 'sub', 'aws_credentials'), 'TOPSECRET');
   writeFileSync(join(root, 'outside.txt'), 'TOPSECRET');
   writeFileSync(join(root, 'docs-secret', 'x.txt'), 'TOPSECRET');
   symlinkSync(join(root, 'outside.txt'), join(docs, 'link.txt'));
@@ -168,6 +250,13 @@ describe('snippet includes', () => {
     '<<< @/.env',
     '<<< @/config/app.php',
     '<<< @/server.key',
+    '<<< @/kit.config.ts',
+    '<<< @/server.key.bak',
+    '<<< @/id_rsa.old',
+    '<<< @/env.production',
+    '<<< @/service-account.json',
+    '<<< @/htpasswd',
+    '<<< @/sub/aws_credentials',
     '<<< @/vendor/autoload.php',
     '<<< @/node_modules/x/index.js',
     '<<< @/storage/logs/laravel.log',
@@ -178,6 +267,34 @@ describe('snippet includes', () => {
     expect(out.problems[0]?.rule).toBe('snippets.missing');
     expect(out.problems[0]?.message).toMatch(/cannot be included: no such readable file inside snippets\.root/);
     expect(out.html + out.markdown).not.toContain('TOPSECRET');
+  });
+
+  it('indents an include inside a list item so the agent twin keeps the list', async () => {
+    const out = await include('- item\n\n  <<< @/src/app.ts#setup\n\n- next item\n\nAfter list.');
+    expect(out.markdown).toBe('- item\n\n  ```ts\n  const a = 1;\n  ```\n\n- next item\n\nAfter list.\n');
+    const again = await render(out.markdown);
+    expect(again.html).toContain(
+      '<li>\n<p>item</p>\n<pre><code class="language-ts">const a = 1;\n</code></pre>\n</li>',
+    );
+    expect(again.html).toContain('<p>After list.</p>');
+  });
+
+  it('includes a file when a text line follows the include without a blank line', async () => {
+    const out = await include('Intro\n\n<<< @/src/app.ts#setup\nExplained in {{version}}, see [x](x.md).');
+    expect(out.problems).toEqual([]);
+    expect(out.html).toBe(
+      '<p>Intro</p>\n<pre><code class="language-ts">const a = 1;\n</code></pre>\n<p>Explained in 13.x, see <a href="/docs/13.x/guide/x">x</a>.</p>',
+    );
+    expect(out.markdown).toBe(
+      'Intro\n\n```ts\nconst a = 1;\n```\nExplained in 13.x, see [x](https://docs.example.com/docs/13.x/guide/x).\n',
+    );
+  });
+
+  it('reports an include line that continues a paragraph instead of leaving it as silent text', async () => {
+    const out = await include('Some text\n<<< @/src/app.ts#setup');
+    expect(out.problems).toMatchObject([
+      { rule: 'snippets.missing', line: 2, fix: 'Put a blank line before the <<< line.' },
+    ]);
   });
 
   it('includes nothing when the set has no snippets.root', async () => {
@@ -197,5 +314,18 @@ describe('the render cache', () => {
     expect(again).toBe(first);
     await renderer.render(pageFromText('p', '<Count />\n'), context);
     expect(calls).toBe(2);
+  });
+});
+
+describe('anchors of raw HTML', () => {
+  const body =
+    '# Esc anchors\n\nA paragraph <a id="inline-spot"></a> here.\n\n<a name="block-spot"></a>\n\nSome text.\n\n[one](#inline-spot) [two](#block-spot)\n';
+
+  it('counts <a id> and <a name> tags as anchors only where raw HTML reaches the page', async () => {
+    const escaped = await render(body, { htmlInput: 'escape' });
+    expect(escaped.anchors).not.toContain('inline-spot');
+    expect(escaped.anchors).not.toContain('block-spot');
+    const allowed = await render(body, { htmlInput: 'allow' });
+    expect(allowed.anchors).toEqual(expect.arrayContaining(['inline-spot', 'block-spot']));
   });
 });

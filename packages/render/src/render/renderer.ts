@@ -1,7 +1,7 @@
 import type { PageRenderer, RenderContext, RenderedPage, SourcePage, SourceProblem, TocEntry } from '@kit/core';
 import GithubSlugger from 'github-slugger';
-import type { Element, ElementContent, Root as HastRoot, Nodes as HastNodes } from 'hast';
-import type { Blockquote, Code, Html, Nodes, Parents, Root, RootContent } from 'mdast';
+import type { Element, ElementContent, Nodes as HastNodes, Root as HastRoot } from 'hast';
+import type { Blockquote, Code, Html, Nodes, Paragraph, Parents, Root, RootContent } from 'mdast';
 import type { Handlers } from 'mdast-util-to-hast';
 import {
   type ComponentProps,
@@ -10,26 +10,27 @@ import {
   escapeHtml,
   parseProps,
 } from '../components/registry.js';
-import { highlightCode } from '../highlight/highlight.js';
+import { fenceInfo, highlightCode, type LineRanges } from '../highlight/highlight.js';
 import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
 import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
 import { filterTags } from '../html/tagfilter.js';
-import { resolveLink, replaceVersion } from '../links/links.js';
-import { anchorNamesIn, collectAnchors } from '../markdown/headings.js';
+import { replaceVersion, resolveLink } from '../links/links.js';
 import { tooComplex } from '../markdown/complexity.js';
+import { anchorNamesIn, collectAnchors } from '../markdown/headings.js';
 import { parseMarkdown } from '../markdown/parse.js';
 import { sectionsFromTree } from '../sections/sections.js';
 import {
-  type SnippetDirective,
-  type SnippetReader,
   checkSnippetPath,
   parseSnippetDirective,
+  type SnippetDirective,
+  type SnippetReader,
   selectSnippet,
   snippetLanguage,
   snippetRefused,
 } from '../snippets/policy.js';
-import { type Edit, applyEdits } from './edits.js';
+import { applyEdits, type Edit } from './edits.js';
 import { LruCache } from './lru.js';
+import { continuationPrefix, indentLines, lineIndex, outdentLines, relocate, valueOffsets } from './positions.js';
 
 interface HastTools {
   toHast: typeof import('mdast-util-to-hast').toHast;
@@ -118,9 +119,12 @@ interface CacheEntry {
 }
 
 const CALLOUT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\r?\n|$)/i;
-const SELF_CLOSING = /^<([A-Z][A-Za-z0-9]*)((?:\s[^>]*?)?)\s*\/>$/;
-const OPENING = /^<([A-Z][A-Za-z0-9]*)((?:\s[^>]*)?)>$/;
-const WHOLE_BLOCK = /^<([A-Z][A-Za-z0-9]*)((?:\s[^>]*)?)>([\s\S]*)<\/\1\s*>$/;
+// Attributes are whitespace-separated runs of quoted values (which may hold `>` and `/>`) and other
+// characters; runs never hold whitespace, so matching stays linear on long or hostile tags.
+const ATTRIBUTES = String.raw`((?:\s+(?:"[^"]*"|'[^']*'|[^\s"'>/]|\/(?!>))+)*)`;
+const SELF_CLOSING = new RegExp(String.raw`^<([A-Z][A-Za-z0-9]*)${ATTRIBUTES}\s*\/>$`);
+const OPENING = new RegExp(String.raw`^<([A-Z][A-Za-z0-9]*)${ATTRIBUTES}\s*>$`);
+const WHOLE_BLOCK = new RegExp(String.raw`^<([A-Z][A-Za-z0-9]*)${ATTRIBUTES}\s*>([\s\S]*)<\/\1\s*>$`);
 const PASCAL_TAG = /^<\/?([A-Z][A-Za-z0-9]*)[\s/>]/;
 const ANCHOR_ONLY = /^<a\s(?![^>]*\bhref\s*=)[^>]*\b(?:name|id)\s*=[^>]*>$/i;
 const ANCHOR_CLOSE = /^<\/a\s*>$/i;
@@ -212,6 +216,7 @@ async function renderPage(
   const includes: Include[] = [];
   const componentNodes: ComponentNode[] = [];
   const codeBlocks: Code[] = [];
+  const lineMarks = new WeakMap<Code, LineRanges>();
   const dropped = new WeakSet<object>();
   const callouts = new WeakMap<Blockquote, string>();
   const lineOf = (node: { position?: Nodes['position'] }) =>
@@ -223,6 +228,11 @@ async function renderPage(
     if (line !== undefined) entry.line = line;
     if (fix) entry.fix = fix;
     problems.push(entry);
+  };
+  let lines: ReturnType<typeof lineIndex> | undefined;
+  const locate = (offset: number) => {
+    lines ??= lineIndex(source);
+    return lines(offset);
   };
   const offsets = (node: { position?: Nodes['position'] }): [number, number] | null => {
     const start = node.position?.start.offset;
@@ -240,6 +250,11 @@ async function renderPage(
       if (!written.startsWith('[')) return;
       const lastChild = node.children[node.children.length - 1];
       from = lastChild?.position?.end.offset !== undefined ? lastChild.position.end.offset - range[0] : 1;
+    } else if (node.type === 'image') {
+      if (!written.startsWith('![')) return;
+      // The alt text has no child positions; prefer the `](` the written destination follows.
+      const exact = written.indexOf(`](${url}`, 2);
+      from = exact === -1 ? 2 : exact;
     }
     const at = written.indexOf(marker, from);
     if (at === -1) return;
@@ -270,6 +285,35 @@ async function renderPage(
     edits.push({ start: range[0] + start, end: range[0] + end, text: safe });
   };
 
+  /**
+   * Cuts the include line off the top of `paragraph`, which keeps the lines after it (text right
+   * under an include, with no blank line, is its own paragraph). Null when the first line also
+   * holds inline markup, so it cannot be cut cleanly.
+   */
+  const splitIncludeLine = (paragraph: Paragraph, lineEnd: number): Paragraph | null => {
+    const first = paragraph.children[0];
+    const start = paragraph.position?.start;
+    const end = first?.position?.end;
+    if (first?.type !== 'text' || !start || !end || end.offset === undefined) return null;
+    const cut = first.value.indexOf('\n');
+    if (cut === -1) return null;
+    let restAt = lineEnd + 1;
+    // Container prefixes (`  `, `> `) of the next line belong to no node; content never starts with `>`.
+    while (restAt < end.offset && /[ \t>]/.test(source[restAt] as string)) restAt++;
+    const lineEndPoint = { ...locate(lineEnd), offset: lineEnd };
+    const restPoint = { ...locate(restAt), offset: restAt };
+    const include: Paragraph = {
+      type: 'paragraph',
+      children: [{ type: 'text', value: first.value.slice(0, cut), position: { start, end: lineEndPoint } }],
+      position: { start, end: lineEndPoint },
+    };
+    first.value = first.value.slice(cut + 1);
+    first.position = { start: restPoint, end };
+    if (first.value === '') paragraph.children.shift();
+    paragraph.position = { start: restPoint, end: (paragraph.position as NonNullable<Paragraph['position']>).end };
+    return include;
+  };
+
   const wrapComponent = (parent: Parents, index: number, node: Html): ComponentNode | null => {
     const children = parent.children as RootContent[];
     const range = offsets(node);
@@ -293,18 +337,22 @@ async function renderPage(
     const whole = WHOLE_BLOCK.exec(node.value.trim());
     if (whole) {
       const inner = whole[3] as string;
-      const innerStart = range[0] + node.value.indexOf(inner, (whole[1] as string).length + 1);
+      const at = node.value.indexOf(inner, (whole[1] as string).length + 1);
       const innerTree = parseMarkdown(inner);
+      // The inner tree is parsed on its own; moving its positions onto the page lets its links,
+      // `{{version}}` and includes be edited into the agent twin like any other node's.
+      const map = valueOffsets(source, range[0], range[1], node.value);
+      relocate(innerTree.children, map && ((offset) => map(at + offset)), locate);
+      const innerStart = map ? map(at) : range[0] + at;
       const component: ComponentNode = {
         type: 'kitComponent',
         name: whole[1] as string,
         props: parseProps(whole[2] ?? ''),
-        // Offsets of the inner tree are relative to `inner`; its own edits are not mapped back.
         children: innerTree.children,
         start: range[0],
         end: range[1],
         innerStart,
-        innerEnd: innerStart + inner.length,
+        innerEnd: map ? map(at + inner.length) : innerStart + inner.length,
         position: node.position,
       };
       children[index] = component;
@@ -345,20 +393,43 @@ async function renderPage(
       let node = children[index] as RootContent;
       switch (node.type) {
         case 'code':
-          if (node.lang) codeBlocks.push(node);
+          if (node.lang) {
+            // ```js{2} names the language `js{2}` to the parser; the braces mark lines, not a language.
+            const info = fenceInfo(node.lang, node.meta);
+            node.lang = info.lang === '' ? null : info.lang;
+            if (info.lines.length > 0) lineMarks.set(node, info.lines);
+            if (node.lang) codeBlocks.push(node);
+          }
           continue;
         case 'inlineCode':
         case 'yaml':
           continue;
         case 'paragraph': {
           const first = node.children[0];
-          if (first?.type === 'text' && first.value.startsWith('<<<')) {
-            const range = offsets(node);
-            const written = range ? source.slice(range[0], range[1]) : '';
-            const directive = parseSnippetDirective(written);
-            if (directive) {
-              includes.push({ node, parent, directive, written: directive.path });
+          const range = offsets(node);
+          const written = range ? source.slice(range[0], range[1]) : '';
+          if (first?.type === 'text' && first.value.startsWith('<<<') && range) {
+            const newline = written.indexOf('\n');
+            const directive = parseSnippetDirective(newline === -1 ? written : written.slice(0, newline));
+            const include = directive && newline !== -1 ? splitIncludeLine(node, range[0] + newline) : node;
+            if (directive && include) {
+              if (include !== node) children.splice(index, 1, include, node);
+              includes.push({ node: include, parent, directive, written: directive.path });
               continue;
+            }
+          }
+          if (written.includes('<<<')) {
+            const lines = written.split('\n');
+            for (let at = 1; at < lines.length; at++) {
+              const directive = parseSnippetDirective((lines[at] as string).replace(/^[ \t>]*/, ''));
+              if (!directive) continue;
+              const line = (node.position as NonNullable<Paragraph['position']>).start.line + at;
+              problem(
+                'snippets.missing',
+                `Snippet "<<< @/${directive.path}" is not included: an include must start its own paragraph, and this one continues the text above it.`,
+                { position: { start: { line, column: 1 }, end: { line, column: 1 } } },
+                'Put a blank line before the <<< line.',
+              );
             }
           }
           break;
@@ -390,6 +461,13 @@ async function renderPage(
                 `Unknown component <${name}>.`,
                 node,
                 `Register it with registerComponent('${name}', { html, markdown }), or write it in lower case if it is an HTML tag.`,
+              );
+            } else {
+              problem(
+                'components.invalid',
+                `The component <${name}> is not rendered: its tag is not closed, or a closing tag has no opening tag in the same block, or the tag cannot be read.`,
+                node,
+                `Write it self-closing (<${name} />) or close it with </${name}> in the same block; leave a blank line after <${name}> and before </${name}> when it holds Markdown.`,
               );
             }
             continue;
@@ -441,7 +519,9 @@ async function renderPage(
         case 'image': {
           const url = replaceVersion(node.url, context.versionSegment);
           const resolved = resolveLink(url, page.path, context);
-          node.url = resolved.site === '' ? '' : url;
+          const shown = resolved.site === '' ? '' : url;
+          rewriteDestination(node, node.url, shown);
+          node.url = shown;
           continue;
         }
         default:
@@ -455,11 +535,25 @@ async function renderPage(
   };
   scan(tree);
 
-  const { headings, anchors } = collectAnchors(tree);
+  const { headings, anchors, duplicates } = collectAnchors(tree, {
+    rawHtml: context.htmlInput === 'allow' && !context.sanitize,
+  });
   const headingInfo = new Map(headings.map((h) => [h.node, h]));
+  for (const heading of duplicates) {
+    problem(
+      'anchors.duplicate',
+      `The heading id "${heading.id}" is already used by an earlier heading on this page; links to #${heading.id} land on the first one.`,
+      heading.node,
+      `Give each heading an id of its own: change the {#${heading.id}} (or the <a name> before the heading) on one of them.`,
+    );
+  }
   const slugger = new GithubSlugger();
   for (const heading of headings) {
     const range = offsets(heading.node);
+    if (heading.pinned && range && source[range[0]] === '#') {
+      // The twin's readers slug `## Setup` as `setup`; the site numbered it around a `{#setup}`.
+      edits.push({ start: range[1], end: range[1], text: ` {#${heading.id}}` });
+    }
     if (heading.anchorBlock) {
       const blockRange = offsets(heading.anchorBlock);
       if (range && blockRange) edits.push({ start: blockRange[0], end: range[0], text: '' });
@@ -517,7 +611,11 @@ async function renderPage(
       siblings[siblings.indexOf(node)] = code;
       if (lang) codeBlocks.push(code);
       const range = offsets(node);
-      if (range) edits.push({ start: range[0], end: range[1], text: fence(selected, lang) });
+      if (range) {
+        // Inside a list item or quote, every fence line needs the container's indent or `>`.
+        const prefix = continuationPrefix(source, range[0]) ?? '';
+        edits.push({ start: range[0], end: range[1], text: indentLines(fence(selected, lang), prefix) });
+      }
     }),
   );
 
@@ -526,7 +624,7 @@ async function renderPage(
   if (context.highlight !== false) {
     await Promise.all(
       codeBlocks.map(async (code) => {
-        const element = await highlightCode(code.value, code.lang as string);
+        const element = await highlightCode(code.value, code.lang as string, lineMarks.get(code));
         if (element) {
           highlighted.set(code, element);
           trusted.add(element);
@@ -621,6 +719,9 @@ async function renderPage(
     }
     const base = { render: context, pagePath: page.path };
     const hasChildren = component.children.length > 0;
+    // A block component in a list item or quote: its children lose the container prefix for the
+    // component, and its Markdown gets it back on every line.
+    const prefix = continuationPrefix(source, component.start) ?? '';
     const [html, markdown] = await Promise.all([
       definition.html(
         component.props,
@@ -629,12 +730,18 @@ async function renderPage(
       definition.markdown(
         component.props,
         hasChildren
-          ? { ...base, children: applyEdits(source, edits, component.innerStart, component.innerEnd).trim() }
+          ? {
+              ...base,
+              children: outdentLines(
+                applyEdits(source, edits, component.innerStart, component.innerEnd),
+                prefix,
+              ).trim(),
+            }
           : base,
       ),
     ]);
     component.html = html;
-    edits.push({ start: component.start, end: component.end, text: markdown });
+    edits.push({ start: component.start, end: component.end, text: indentLines(markdown, prefix) });
   }
 
   // Sanitizing works on hast; everything else is written straight from mdast (same HTML, no hast tree).

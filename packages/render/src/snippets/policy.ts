@@ -11,10 +11,32 @@ export interface SnippetReader {
 }
 
 const SECRET_FOLDERS = new Set(['config', 'storage', 'vendor', 'node_modules']);
-const SECRET_EXTENSIONS =
-  /\.(?:pem|key|crt|cer|der|p7b|p7c|p8|p12|pfx|jks|keystore|truststore|gpg|pgp|asc|kdbx|ppk|csr|env|sqlite|db)$/i;
-const SECRET_NAMES =
-  /^(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?|authorized_keys|known_hosts|credentials(?:\..*)?|auth\.json|secrets?(?:\..*)?)$/i;
+/**
+ * Names refused in any path segment, matched case-insensitively. Patterns are loose on purpose
+ * (`server.key.bak`, `id_rsa.old`, `env.production`): a backup or renamed copy of a secret is
+ * still a secret, and refusing a harmless file costs an author one rename.
+ */
+const SECRET_NAMES: readonly RegExp[] = [
+  // The project's own configuration (the framework's config/ folder maps to kit.config.* at the root).
+  /^kit\.config(?:\.|$)/,
+  // Environment files: `.env.production`, `app.env`, `env.production`, `env`.
+  /\.env/,
+  /^env(?![a-z])/,
+  // Keys, certificates, keystores and encrypted vaults, with any suffix after the extension.
+  /\.(?:pem|key|crt|cer|cert|der|p7b|p7c|p8|p12|pfx|jks|keystore|truststore|gpg|pgp|asc|kdbx|ppk|csr|ovpn|tfvars|tfstate|kubeconfig)(?![a-z])/,
+  /^id_(?:rsa|dsa|ecdsa|ed25519)/,
+  /private[-_.]?key/,
+  /^(?:authorized_keys|known_hosts|kubeconfig|auth\.json|wp-config\.php|database\.ya?ml)/,
+  /credential/,
+  /secret/,
+  /service[-_]?account.*\.json/,
+  // Password and token stores of common tools, dotted or not (`.netrc`, `netrc`, `_netrc`).
+  /htpasswd|htdigest/,
+  /^_?(?:netrc|npmrc|pypirc|pgpass)(?![a-z])/,
+  /^(?:passwd|shadow|passwords?)(?:\.|$)/,
+  // Local databases hold user data.
+  /\.(?:sqlite3?|db)$/,
+];
 
 /**
  * The one error every refused or missing include gets. It names the written path only: whether a
@@ -30,7 +52,9 @@ export function snippetRefused(written: string): KitError {
 /**
  * Checks a snippet path before any file is touched and returns it normalized (forward slashes, no
  * `.` segments). Refuses absolute paths, `..`, backslashes, control characters, dotfiles and dot
- * folders, the folders `config/`, `storage/`, `vendor/`, `node_modules/`, and key or certificate files.
+ * folders, the folders `config/`, `storage/`, `vendor/`, `node_modules/`, and any segment whose name
+ * looks like it holds secrets: `kit.config.*`, environment files, keys and certificates (with any
+ * suffix), credentials, secrets, service-account JSON, password stores, Terraform state and variables.
  */
 export function checkSnippetPath(written: string): string {
   if (written === '' || written.length > 512 || /[\u0000-\u001f\\%]/.test(written) || written.startsWith('/')) {
@@ -40,11 +64,14 @@ export function checkSnippetPath(written: string): string {
   if (segments.length === 0) throw snippetRefused(written);
   for (const segment of segments) {
     const lower = segment.toLowerCase();
-    if (segment.startsWith('.') || SECRET_FOLDERS.has(lower) || /^[a-z]:$/i.test(segment))
+    if (
+      segment.startsWith('.') ||
+      SECRET_FOLDERS.has(lower) ||
+      /^[a-z]:$/i.test(segment) ||
+      SECRET_NAMES.some((pattern) => pattern.test(lower))
+    )
       throw snippetRefused(written);
   }
-  const name = segments[segments.length - 1] as string;
-  if (SECRET_EXTENSIONS.test(name) || SECRET_NAMES.test(name)) throw snippetRefused(written);
   return segments.join('/');
 }
 
