@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isKitError } from '@kit/core';
 import { sql } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { attachDatabase, openDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { createLocalDisk } from './disk.js';
@@ -24,6 +25,41 @@ afterAll(async () => {
   await databases.dispose();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
+
+/** Opens the data folder from another Node process: its error code and message, or the pages it sees. */
+function openInChild(dataDir: string): Promise<Record<string, unknown>> {
+  const script = `
+    const { openDatabase, createDbSource } = await import(${JSON.stringify(new URL('./index.ts', import.meta.url).pathname)});
+    try {
+      const db = await openDatabase({ dataDir: ${JSON.stringify(dataDir)} });
+      const pages = await createDbSource({ db, setKey: 'docs' }).listPages('current', 'en');
+      await db.close();
+      console.log(JSON.stringify({ pages: pages.length }));
+    } catch (error) {
+      console.log(JSON.stringify({ code: error.code, message: error.message }));
+    }`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=kit-source', '--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? ''));
+      } catch {
+        reject(new Error(`The child printed no result: ${out}`));
+      }
+    });
+  });
+}
 
 async function rows(db: Awaited<ReturnType<typeof openDatabase>>, query: string) {
   const result = await db.orm.execute(sql.raw(query));
@@ -49,6 +85,76 @@ describe('opening a docs database', () => {
     }
   });
 
+  it('refuses a second opener of a data folder, in this process or another, until the first closes', async () => {
+    const dataDir = join(temporaryFolder(), 'db');
+    const first = await openDatabase({ dataDir });
+    try {
+      const again = await openDatabase({ dataDir }).catch((e) => e);
+      expect(isKitError(again, 'source.error')).toBe(true);
+      expect(again.message).toContain(dataDir);
+
+      const child = await openInChild(dataDir);
+      expect(child).toMatchObject({ code: 'source.error' });
+      expect(child.message).toContain(`in use by process ${process.pid}`);
+      expect(child.message).toContain('postgres://');
+      await writePage(first, 'docs', { version: 'current', locale: 'en', path: 'index', text: '# Still mine\n' });
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(join(dataDir, 'kit.lock'))).toBe(false);
+    expect(await openInChild(dataDir)).toEqual({ pages: 1 });
+  });
+
+  it('takes over a lock left behind by a process that is gone', async () => {
+    const dataDir = join(temporaryFolder(), 'db');
+    mkdirSync(dataDir, { recursive: true });
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    writeFileSync(join(dataDir, 'kit.lock'), `${JSON.stringify({ pid: gone, host: hostname() })}\n`);
+    const db = await openDatabase({ dataDir });
+    try {
+      expect(JSON.parse(readFileSync(join(dataDir, 'kit.lock'), 'utf8'))).toEqual({
+        pid: process.pid,
+        host: hostname(),
+      });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('adds the transaction column to a revision table an earlier release created, keeping its rows', async () => {
+    const db = await databases.pglite();
+    const tables = createKitTables({ schema: 'earlier_release' });
+    const { migrateKitTables } = await import('./schema/migrate.js');
+    await migrateKitTables(db.orm, tables);
+    await db.orm.execute(sql.raw('ALTER TABLE earlier_release.kit_revisions DROP COLUMN txid'));
+    await db.orm.execute(
+      sql.raw(
+        `INSERT INTO earlier_release.kit_revisions (set_key, kind, action, content_hash) VALUES ('docs', 'manifest', 'write', 'sha256:old')`,
+      ),
+    );
+    await migrateKitTables(db.orm, tables);
+    const earlier = { ...db, tables };
+    const source = createDbSource({ db: earlier, setKey: 'docs', pollInterval: 10 });
+    const heard: unknown[] = [];
+    const stop = source.watch!((change) => heard.push(change));
+    try {
+      await writePage(earlier, 'docs', { version: 'current', locale: 'en', path: 'index', text: '# New\n' });
+      await vi.waitFor(() =>
+        expect(heard).toEqual([{ kind: 'page', version: 'current', locale: 'en', path: 'index' }]),
+      );
+    } finally {
+      stop();
+    }
+    const stored = await rows(
+      db,
+      'SELECT content_hash, txid IS NULL AS old FROM earlier_release.kit_revisions ORDER BY id',
+    );
+    expect(stored).toEqual([
+      { content_hash: 'sha256:old', old: true },
+      { content_hash: expect.stringMatching(/^sha256:/), old: false },
+    ]);
+  });
+
   it('creates its tables idempotently under the names models.* gives', async () => {
     const db = await databases.pglite();
     const tables = createKitTables({ models: { page: 'app_docs_pages', revision: 'app_docs_history' } });
@@ -71,6 +177,23 @@ describe('opening a docs database', () => {
     expect(isKitError(error, 'config.invalid')).toBe(true);
     expect(error.message).toContain('models.asset');
     expect(error.message).toContain('content_hash, size, bytes, disk, disk_path, updated_at');
+  });
+
+  it("asks for the txid column, with the statement to add it, on an application's revision table without it", async () => {
+    const db = await databases.pglite();
+    await db.orm.execute(
+      sql.raw(
+        `CREATE TABLE app_history (id bigserial PRIMARY KEY, set_key text NOT NULL, kind text NOT NULL, action text NOT NULL, version text, locale text, path text, content_hash text NOT NULL, snapshot text, based_on text, summary text, author text, status text NOT NULL DEFAULT 'published', created_at timestamptz NOT NULL DEFAULT now())`,
+      ),
+    );
+    const { migrateKitTables } = await import('./schema/migrate.js');
+    const tables = createKitTables({ models: { revision: 'app_history' } });
+    const error = await migrateKitTables(db.orm, tables).catch((e) => e);
+    expect(isKitError(error, 'config.invalid')).toBe(true);
+    expect(error.message).toContain('lacks the column txid');
+    const statement = /ALTER TABLE .+ DEFAULT \(pg_current_xact_id\(\)::text::bigint\)/.exec(error.message)![0];
+    await db.orm.execute(sql.raw(statement));
+    await migrateKitTables(db.orm, tables);
   });
 
   it('adopts a drizzle database the application opened, leaving its connection open', async () => {

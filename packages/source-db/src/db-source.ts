@@ -1,5 +1,5 @@
 import type { ContentChange, ContentSource, SkillFile, SourceFile, SourcePage, SourceProblem } from '@kit/core';
-import { and, asc, desc, eq, gt, isNull, like } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
 import type { KitTables } from './schema/tables.js';
@@ -184,14 +184,17 @@ function toSourcePage(row: PageRow): SourcePage {
   };
 }
 
-// Ids are taken when a row is inserted but become visible at commit, so a slower transaction can
-// show up below the highest id already seen; polls look back this many ids to catch it.
-const LOOKBACK = 50;
-
 /**
  * Polls the revision table: every change Kit writes records a revision in the same transaction,
- * so new revision ids are a change counter every process sees, on PostgreSQL and PGlite alike.
- * Changes committed after `watch` was called are reported, each once.
+ * so the revisions are a change log every process sees, on PostgreSQL and PGlite alike. Changes
+ * committed after `watch` was called are reported, each once.
+ *
+ * Revision ids cannot say what is new: an id is taken at insert but the row appears at commit, so
+ * a long transaction (a docs migration) shows up below ids seen long ago. Each revision records
+ * its transaction id instead. A poll reads, in one snapshot, the oldest transaction still running
+ * (`pg_snapshot_xmin`) and every revision of a transaction at or after the previous poll's: a
+ * revision not visible then belongs to a transaction that was running or had not started, so it
+ * is always in a later poll's window, however long its transaction ran.
  */
 function pollRevisions(
   db: KitDatabase,
@@ -202,50 +205,60 @@ function pollRevisions(
 ): () => void {
   const r = t.revisions;
   const since = Date.now();
-  const seen = new Set<number>();
-  let floor: number | null = null;
+  // Revisions reported (or known from before the watch) whose transaction may still be in a window.
+  const seen = new Map<number, number>();
+  let horizon: number | null = null;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const tick = async () => {
     try {
-      const first = floor === null;
-      if (floor === null) {
-        const [latest] = await db.orm
-          .select({ id: r.id })
-          .from(r)
-          .where(eq(r.setKey, setKey))
-          .orderBy(desc(r.id))
-          .limit(1);
-        floor = (latest?.id ?? 0) - LOOKBACK;
-      }
-      const rows = await db.orm
-        .select({
-          id: r.id,
-          kind: r.kind,
-          version: r.version,
-          locale: r.locale,
-          path: r.path,
-          status: r.status,
-          createdAt: r.createdAt,
-        })
-        .from(r)
-        .where(and(eq(r.setKey, setKey), gt(r.id, floor)))
-        .orderBy(asc(r.id));
+      const first = horizon === null;
+      const { next, rows } = await db.orm.transaction(
+        async (tx) => {
+          const [snapshot] = await tx
+            .select({ xmin: sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text` })
+            .from(sql`(SELECT 1) AS one`);
+          const next = Number(snapshot!.xmin);
+          const rows = await tx
+            .select({
+              id: r.id,
+              txid: r.txid,
+              kind: r.kind,
+              version: r.version,
+              locale: r.locale,
+              path: r.path,
+              status: r.status,
+              createdAt: r.createdAt,
+            })
+            .from(r)
+            .where(
+              and(
+                eq(r.setKey, setKey),
+                // The first poll also looks at changes begun since the watch, in case one
+                // committed before this snapshot.
+                horizon === null ? or(gte(r.txid, next), gte(r.createdAt, new Date(since))) : gte(r.txid, horizon),
+              ),
+            )
+            .orderBy(asc(r.id));
+          return { next, rows };
+        },
+        // One snapshot for both reads: the window and the rows must describe the same moment.
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
       for (const row of rows) {
         if (seen.has(row.id)) continue;
-        seen.add(row.id);
+        seen.set(row.id, row.txid ?? 0);
         if (row.status !== 'published') continue;
-        // On the first poll the look-back window also holds older changes; only newer ones are news.
+        // The first poll also finds changes committed before the watch began; only newer ones are news.
         if (first && new Date(row.createdAt).getTime() < since) continue;
         if (stopped) return;
         listener(toChange(row));
       }
-      const highest = Math.max(floor + LOOKBACK, ...seen);
-      floor = highest - LOOKBACK;
-      for (const id of seen) if (id <= floor) seen.delete(id);
+      horizon = next;
+      for (const [id, txid] of seen) if (txid < next) seen.delete(id);
     } catch {
-      // A failed poll (database restarting) is retried on the next tick.
+      // A failed poll (database restarting) is retried on the next tick, from the same window.
     }
     if (!stopped) {
       timer = setTimeout(tick, interval);

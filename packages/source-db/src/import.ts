@@ -4,6 +4,7 @@ import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
 import {
   type ChangeOptions,
+  type InnerOptions,
   manifestDocument,
   navigationTree,
   writeAssetIn,
@@ -99,6 +100,17 @@ export async function importFromSource(
     if (bytes) assets.push({ name, bytes });
   }
 
+  // With a manifest written below, every scope comes from it: no write reads it again.
+  const inner: InnerOptions = manifestFile
+    ? {
+        ...change,
+        scope: {
+          versions: manifest.versions.map((version) => version.id),
+          locales: manifest.locales.map((locale) => locale.code),
+          versioned: manifest.versioned,
+        },
+      }
+    : change;
   await db.orm.transaction(async (tx) => {
     const t = db.tables;
     if (manifestFile) {
@@ -110,19 +122,12 @@ export async function importFromSource(
       if (contentHash(text) !== page.contentHash) {
         report.rewritten.push({ version: page.version, locale: page.locale, path: page.path });
       }
-      // With a manifest written just above, every scope comes from it: the per-write check is skipped.
-      const result = await writePageIn(tx, t, setKey, page, text, 'write', {
-        ...change,
-        scopeChecked: manifestFile !== null,
-      });
+      const result = await writePageIn(tx, t, setKey, page, text, 'write', { ...inner, copy: true });
       count(result.outcome, 'pages');
     }
     for (const navigation of navigations) {
       const tree = navigationTree(navigation);
-      const result = await writeNavigationIn(tx, t, setKey, navigation, tree, {
-        ...change,
-        scopeChecked: manifestFile !== null,
-      });
+      const result = await writeNavigationIn(tx, t, setKey, navigation, tree, inner);
       count(result.outcome, 'navigations');
     }
     const encoder = new TextEncoder();

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
+import { applyDocsMigration } from './docs-migrations.js';
 import { freshSetKey, testDatabases } from './testing/fixture.js';
 import {
   deletePage,
@@ -238,6 +239,153 @@ function writeSuite(name: string, open: () => Promise<KitDatabase>) {
       expect((await rejection(publishRevision(db, setKey, draft.revision!.id))).code).toBe('content.conflict');
     });
 
+    it('refuses to publish a draft that creates a page, navigation or manifest another change created since', async () => {
+      const db = await open();
+      const setKey = freshSetKey('created-since');
+      const source = createDbSource({ db, setKey });
+      const scope = { version: 'current', locale: 'en' };
+
+      const pageDraft = await writePage(db, setKey, { ...page, text: first }, { status: 'draft' });
+      const theirs = await writePage(db, setKey, { ...page, text: '# Theirs\n' });
+      const pageError = await rejection(publishRevision(db, setKey, pageDraft.revision!.id));
+      expect(pageError.code).toBe('content.conflict');
+      expect(pageError.message).toContain('did not exist when this change was written');
+      expect(pageError.details).toMatchObject({ basedOn: null, currentHash: theirs.contentHash });
+      expect((await source.getPage('current', 'en', page.path))?.contentHash).toBe(theirs.contentHash);
+
+      const navigationDraft = await writeNavigation(
+        db,
+        setKey,
+        { ...scope, tree: { groups: [{ label: 'Draft', pages: [] }] } },
+        { status: 'draft' },
+      );
+      await writeNavigation(db, setKey, { ...scope, tree: { groups: [{ label: 'Theirs', pages: [] }] } });
+      expect((await rejection(publishRevision(db, setKey, navigationDraft.revision!.id))).code).toBe(
+        'content.conflict',
+      );
+      expect((await source.readNavigation('current', 'en'))?.text).toContain('Theirs');
+
+      const manifestDraft = await writeManifest(db, setKey, { manifest: { name: 'Draft' } }, { status: 'draft' });
+      await writeManifest(db, setKey, { manifest: { name: 'Theirs' } });
+      expect((await rejection(publishRevision(db, setKey, manifestDraft.revision!.id))).code).toBe('content.conflict');
+      expect((await source.readManifest())?.text).toContain('Theirs');
+      // The refused drafts stay, to be merged and written again.
+      expect(await listRevisions(db, setKey, { status: 'draft' })).toHaveLength(3);
+    });
+
+    it('publishes a draft that creates a page while there is still none, and records it as new', async () => {
+      const db = await open();
+      const setKey = freshSetKey('still-absent');
+      const draft = await writePage(db, setKey, { ...page, text: first }, { status: 'draft' });
+      expect(draft.revision?.basedOn).toBeNull();
+      const published = await publishRevision(db, setKey, draft.revision!.id);
+      expect(published).toMatchObject({ outcome: 'published', contentHash: draft.contentHash });
+      expect(published.revision?.basedOn).toBeNull();
+      expect((await createDbSource({ db, setKey }).getPage('current', 'en', page.path))?.contentHash).toBe(
+        draft.contentHash,
+      );
+    });
+
+    it('treats a draft stored with no based_on by an earlier release as creating its record', async () => {
+      const db = await open();
+      const setKey = freshSetKey('legacy-draft');
+      const draft = await writePage(db, setKey, { ...page, text: first }, { status: 'draft' });
+      const revisions = sql.raw(`"${db.tables.schema}"."${db.tables.names.revision}"`);
+      await db.orm.execute(sql`UPDATE ${revisions} SET based_on = NULL WHERE id = ${Number(draft.revision!.id)}`);
+      await writePage(db, setKey, { ...page, text: '# Theirs\n' });
+      expect((await rejection(publishRevision(db, setKey, draft.revision!.id))).code).toBe('content.conflict');
+    });
+
+    it('restores only published content, never a pending draft', async () => {
+      const db = await open();
+      const setKey = freshSetKey('restore-draft');
+      const source = createDbSource({ db, setKey });
+      const v1 = await writePage(db, setKey, { ...page, text: first });
+      await deletePage(db, setKey, page);
+      const draft = await writePage(db, setKey, { ...page, text: second }, { status: 'draft' });
+
+      const restored = await restorePage(db, setKey, page);
+      expect(restored.contentHash).toBe(v1.contentHash);
+      expect((await source.getPage('current', 'en', page.path))?.body).toContain('First version.');
+
+      const named = await rejection(restorePage(db, setKey, { ...page, revisionId: draft.revision!.id }));
+      expect(named.code).toBe('argument.invalid');
+      expect(named.message).toContain('is a draft');
+      expect(named.message).toContain('publishRevision');
+      expect((await source.getPage('current', 'en', page.path))?.contentHash).toBe(v1.contentHash);
+      expect(await listRevisions(db, setKey, { status: 'draft' })).toHaveLength(1);
+    });
+
+    it('refuses page paths the set could never serve, saying why and what to write instead', async () => {
+      const db = await open();
+      const setKey = freshSetKey('unservable');
+      await writeManifest(db, setKey, { manifest: { name: 'Acme', versions: ['2.x', '1.x'], locales: ['en', 'ar'] } });
+      const scope = { version: '2.x', locale: 'en' };
+      const cases: Array<[string, string]> = [
+        ['ar/routing', 'locale code'],
+        ['1.x/old', 'version id'],
+        ['a?b', '"?"'],
+        ['a#b', '"#"'],
+        ['llms.txt', 'agent file'],
+        ['guides/llms-full.txt', 'agent file'],
+        ['llms/extra', 'split agent files'],
+        ['mcp', 'MCP endpoint'],
+        ['_kit/x', '_kit'],
+        ['sitemap.xml', 'sitemap'],
+        ['schemas/kit', 'JSON schemas'],
+        ['ask', 'search endpoint'],
+        ['skill.md', 'without .md'],
+        ['skill', 'skill file'],
+      ];
+      for (const [path, why] of cases) {
+        const error = await rejection(writePage(db, setKey, { ...scope, path, body: '# X\n' }));
+        expect(error.code, path).toBe('page.invalid_path');
+        expect(error.message, path).toContain(why);
+      }
+      expect(await listRevisions(db, setKey, { kind: 'page' })).toEqual([]);
+      for (const path of ['guides/ar', 'routing/1.x', 'schemas', 'schemas/db/users', 'skills/deploy', 'llms']) {
+        expect((await writePage(db, setKey, { ...scope, path, body: '# Fine\n' })).outcome, path).toBe('published');
+      }
+      expect(
+        (await writePage(db, setKey, { ...scope, path: 'mcp', body: '# MCP\n' }, { mcpPath: 'api/mcp' })).outcome,
+      ).toBe('published');
+      expect(
+        (await rejection(writePage(db, setKey, { ...scope, path: 'api/mcp', body: '# X\n' }, { mcpPath: '/api/mcp/' })))
+          .code,
+      ).toBe('page.invalid_path');
+    });
+
+    it('refuses text the database cannot store and revision ids that are not ids, with a KitError', async () => {
+      const db = await open();
+      const setKey = freshSetKey('unstorable');
+      const body = await rejection(writePage(db, setKey, { ...page, body: 'one\n\ntwo\u0000\n' }));
+      expect(body.code).toBe('argument.invalid');
+      expect(body.message).toContain('NUL character (U+0000) on line 3');
+      const frontmatter = await rejection(
+        writePage(db, setKey, { ...page, frontmatter: { title: 'x\u0000' }, body: '# X\n' }),
+      );
+      expect(frontmatter.code).toBe('page.frontmatter');
+      const escaped = await rejection(writePage(db, setKey, { ...page, text: '---\ntitle: "x\\0"\n---\n# X\n' }));
+      expect(escaped.code).toBe('page.frontmatter');
+      expect(
+        (await rejection(writePage(db, setKey, { ...page, text: first }, { summary: 'a\u0000b' }))).message,
+      ).toContain('The summary');
+      expect(await listRevisions(db, setKey)).toEqual([]);
+      // A literal backslash escape is text like any other.
+      expect(
+        (await writePage(db, setKey, { ...page, text: '---\ntitle: The \\u0000 escape\n---\n# X\n' })).outcome,
+      ).toBe('published');
+
+      for (const id of ['abc', '1.5', '-3', '', '99999999999999999999', Number.NaN]) {
+        const published = await rejection(publishRevision(db, setKey, id));
+        expect(published.code, String(id)).toBe('argument.invalid');
+        expect(published.message).toContain('not a revision id');
+        const restored = await rejection(restorePage(db, setKey, { ...page, revisionId: id }));
+        expect(restored.code, String(id)).toBe('argument.invalid');
+      }
+      expect((await rejection(listRevisions(db, setKey, { limit: -1 }))).code).toBe('argument.invalid');
+    });
+
     it('chains navigation and manifest changes on the content hash of the last change', async () => {
       const db = await open();
       const setKey = freshSetKey('chain');
@@ -340,6 +488,48 @@ writeSuite('PGlite', () => databases.pglite());
 
 describe.skipIf(!databases.url)('on PostgreSQL (KIT_TEST_DATABASE_URL)', () => {
   writeSuite('PostgreSQL', () => databases.postgres());
+
+  it('tells a watcher about changes whose transaction commits after many later ones', async () => {
+    const db = await databases.postgres();
+    const setKey = freshSetKey('slow');
+    const busy = freshSetKey('busy');
+    const scope = { version: 'current', locale: 'en' };
+    const heard: string[] = [];
+    const stop = createDbSource({ db, setKey, pollInterval: 20 }).watch!((change) =>
+      heard.push(`${change.kind}:${change.path ?? ''}`),
+    );
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let written = () => {};
+    const begun = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    try {
+      // A docs migration takes its revision ids first and commits last.
+      const migration = applyDocsMigration(db, setKey, 'slow', async (tx) => {
+        await writeManifest(tx, setKey, { manifest: { name: 'Slow' } });
+        for (let i = 0; i < 60; i++) await writePage(tx, setKey, { ...scope, path: `m${i}`, body: `# M${i}\n` });
+        written();
+        await gate;
+      });
+      await begun;
+      for (let i = 0; i < 60; i++) await writePage(db, busy, { ...scope, path: `b${i}`, body: `# B${i}\n` });
+      await writePage(db, setKey, { ...scope, path: 'quick', body: '# Quick\n' });
+      await expect.poll(() => heard).toContain('page:quick');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      release();
+      await migration;
+      await expect.poll(() => heard.length).toBe(62);
+      expect(heard).toContain('manifest:');
+      expect(heard).toContain('page:m0');
+      expect(new Set(heard).size).toBe(62);
+    } finally {
+      release();
+      stop();
+    }
+  });
 
   it('gives one of two writers creating the same page at once a conflict, never a driver error', async () => {
     const db = await databases.postgres();

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AuthorRevision } from '@kit/core';
 import {
-  cleanPagePath,
   composePageFile,
   contentHash,
   KitError,
@@ -13,6 +12,7 @@ import {
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
+import { checkPagePath, type PathScope } from './page-path.js';
 import type { AnyPgDatabase } from './schema/migrate.js';
 import type { KitTables, RevisionAction, RevisionKind, RevisionStatus } from './schema/tables.js';
 
@@ -29,6 +29,11 @@ export interface ChangeOptions {
    * {@link publishRevision}. @default 'published'
    */
   status?: RevisionStatus;
+  /**
+   * The set's `mcp.web.path`, when it moves the MCP endpoint: a page is refused at the endpoint's
+   * path, which would shadow it, and allowed at `mcp` once the endpoint lives elsewhere. @default 'mcp'
+   */
+  mcpPath?: string;
 }
 
 /** One recorded change. */
@@ -44,6 +49,7 @@ export interface RevisionRecord {
   contentHash: string;
   /** The text the change wrote (page file, navigation file, manifest); null for assets. */
   snapshot: string | null;
+  /** Hash of the content the change was written against; null when it created the record. */
   basedOn: string | null;
   summary: string | null;
   author: string | null;
@@ -92,6 +98,8 @@ export async function writePage(
   page: PageWrite,
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
+  checkChange(setKey, options);
+  checkRef(page);
   const text = pageText(page);
   return db.orm.transaction((tx) => writePageIn(tx, db.tables, setKey, page, text, 'write', options));
 }
@@ -106,6 +114,8 @@ export async function deletePage(
   ref: PageRef,
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
+  checkChange(setKey, options);
+  checkRef(ref);
   return db.orm.transaction(async (tx) => {
     const t = db.tables;
     const current = await livePage(tx, t, setKey, ref);
@@ -116,15 +126,7 @@ export async function deletePage(
       );
     }
     checkBase(options.basedOn, current.contentHash, `page "${ref.path}"`);
-    const revision = await deleteLivePageIn(
-      tx,
-      t,
-      setKey,
-      ref,
-      current,
-      options.basedOn ?? current.contentHash,
-      options,
-    );
+    const revision = await deleteLivePageIn(tx, t, setKey, ref, current, options);
     return {
       outcome: options.status === 'draft' ? 'drafted' : 'published',
       contentHash: current.contentHash,
@@ -134,9 +136,10 @@ export async function deletePage(
 }
 
 /**
- * Brings a page back from its revision history: the content of `revisionId`, or else of the
- * page's latest revision that holds content (for a deleted page, what it held when deleted).
- * Recorded as a `restore` revision. Throws `page.not_found` when the history has nothing to restore.
+ * Brings a page back from its published history: the content of `revisionId`, or else of the
+ * page's latest published revision that holds content (for a deleted page, what it held when
+ * deleted). Drafts are never restored: publish one with {@link publishRevision}. Recorded as a
+ * `restore` revision. Throws `page.not_found` when the history has nothing to restore.
  *
  * @example
  * await deletePage(db, 'docs', ref);
@@ -148,6 +151,10 @@ export async function restorePage(
   ref: PageRef & { revisionId?: string | number },
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
+  checkChange(setKey, options);
+  checkRef(ref);
+  const revisionId = ref.revisionId === undefined ? undefined : parseRevisionId(ref.revisionId);
+  const target = { version: ref.version, locale: ref.locale, path: ref.path };
   return db.orm.transaction(async (tx) => {
     const t = db.tables;
     const r = t.revisions;
@@ -159,17 +166,24 @@ export async function restorePage(
       eq(r.path, ref.path),
       isNotNull(r.snapshot),
     );
-    const where = ref.revisionId === undefined ? scope : and(scope, eq(r.id, Number(ref.revisionId)));
+    // A named revision is looked up whatever its status, so a draft gets its own refusal.
+    const where = revisionId === undefined ? and(scope, eq(r.status, 'published')) : and(scope, eq(r.id, revisionId));
     const [source] = await tx.select().from(r).where(where).orderBy(desc(r.id)).limit(1);
+    if (source?.status === 'draft') {
+      throw new KitError(
+        'argument.invalid',
+        `Revision ${source.id} is a draft, never published, so it cannot be restored. Publish it with publishRevision(db, "${setKey}", "${source.id}") to make it live, or name a published revision of page "${ref.path}".`,
+      );
+    }
     if (!source?.snapshot) {
       throw new KitError(
         'page.not_found',
-        ref.revisionId === undefined
-          ? `Page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}" has no revision to restore. Check the path, version and locale.`
-          : `Revision ${ref.revisionId} is not a revision of page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}". List its revisions to pick one.`,
+        revisionId === undefined
+          ? `Page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}" has no published revision to restore. Check the path, version and locale.`
+          : `Revision ${revisionId} is not a revision of page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}". List its revisions to pick one.`,
       );
     }
-    return writePageIn(tx, t, setKey, ref, source.snapshot, 'restore', {
+    return writePageIn(tx, t, setKey, target, source.snapshot, 'restore', {
       summary: `Restored revision ${source.id}`,
       ...options,
     });
@@ -194,6 +208,9 @@ export async function writeNavigation(
   input: NavigationWrite,
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
+  checkChange(setKey, options);
+  checkText(input.version, 'The version');
+  checkText(input.locale, 'The locale');
   const tree = navigationTree(input);
   return db.orm.transaction((tx) => writeNavigationIn(tx, db.tables, setKey, input, tree, options));
 }
@@ -212,6 +229,7 @@ export async function writeManifest(
   input: ManifestWrite,
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
+  checkChange(setKey, options);
   const document = manifestDocument(input);
   return db.orm.transaction((tx) => writeManifestIn(tx, db.tables, setKey, document, options));
 }
@@ -232,6 +250,7 @@ export async function writeAsset(
   input: AssetWrite,
   options: ChangeOptions & { disk?: AssetDisk } = {},
 ): Promise<ChangeResult> {
+  checkChange(setKey, options);
   const name = checkAssetName(input.name);
   const bytes = typeof input.content === 'string' ? new TextEncoder().encode(input.content) : input.content;
   return db.orm.transaction((tx) => writeAssetIn(tx, db.tables, setKey, name, bytes, options));
@@ -244,7 +263,11 @@ export async function deleteAsset(
   name: string,
   options: Omit<ChangeOptions, 'status'> = {},
 ): Promise<ChangeResult> {
+  checkChange(setKey, options);
   const t = db.tables;
+  if (safeAssetName(name) === null) {
+    throw new KitError('argument.invalid', `Set "${setKey}" has no asset "${name}" to delete. Check the name.`);
+  }
   return db.orm.transaction(async (tx) => {
     const [current] = await tx
       .select({ id: t.assets.id, contentHash: t.assets.contentHash })
@@ -263,7 +286,7 @@ export async function deleteAsset(
       path: name,
       contentHash: current.contentHash,
       snapshot: null,
-      basedOn: options.basedOn ?? current.contentHash,
+      basedOn: current.contentHash,
       options,
     });
     return { outcome: 'published', contentHash: current.contentHash, revision };
@@ -281,12 +304,14 @@ export async function publishRevision(
   revisionId: string | number,
   options: { author?: string | null } = {},
 ): Promise<ChangeResult> {
+  checkChange(setKey, options);
+  const id = parseRevisionId(revisionId);
   const t = db.tables;
   return db.orm.transaction(async (tx) => {
     const [draft] = await tx
       .select()
       .from(t.revisions)
-      .where(and(eq(t.revisions.setKey, setKey), eq(t.revisions.id, Number(revisionId))))
+      .where(and(eq(t.revisions.setKey, setKey), eq(t.revisions.id, id)))
       .for('update');
     if (draft?.status !== 'draft') {
       throw new KitError(
@@ -295,7 +320,9 @@ export async function publishRevision(
       );
     }
     const change: ChangeOptions = {
-      basedOn: draft.basedOn,
+      // A draft recorded where nothing existed (older rows hold null) creates its record only if
+      // nothing exists still; anything else would overwrite a change it never saw.
+      basedOn: draft.basedOn || ABSENT,
       summary: draft.summary,
       author: options.author ?? draft.author,
       status: 'published',
@@ -306,7 +333,7 @@ export async function publishRevision(
       const current = await livePage(tx, t, setKey, ref);
       if (!current) throw new KitError('page.not_found', `The page "${ref.path}" the draft deletes is gone already.`);
       checkBase(draft.basedOn, current.contentHash, `page "${ref.path}"`);
-      const revision = await deleteLivePageIn(tx, t, setKey, ref, current, draft.basedOn, change);
+      const revision = await deleteLivePageIn(tx, t, setKey, ref, current, change);
       result = { outcome: 'published', contentHash: current.contentHash, revision };
     } else if (draft.kind === 'page') {
       result = await writePageIn(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
@@ -342,6 +369,17 @@ export async function listRevisions(
   setKey: string,
   query: RevisionQuery = {},
 ): Promise<RevisionRecord[]> {
+  checkText(setKey, 'The set key');
+  checkText(query.version, 'The version');
+  checkText(query.locale, 'The locale');
+  checkText(query.path, 'The page path');
+  const limit = query.limit ?? 100;
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new KitError(
+      'argument.invalid',
+      `The limit ${String(limit)} is not a positive whole number. Pass a number such as 100, or leave it out.`,
+    );
+  }
   const r = db.tables.revisions;
   const conditions = [eq(r.setKey, setKey)];
   if (query.kind) conditions.push(eq(r.kind, query.kind));
@@ -354,7 +392,7 @@ export async function listRevisions(
     .from(r)
     .where(and(...conditions))
     .orderBy(desc(r.id))
-    .limit(query.limit ?? 100);
+    .limit(limit);
   return rows.map(toRecord);
 }
 
@@ -386,8 +424,13 @@ export function pageText(page: PageWrite): string {
   return composePageFile(page.frontmatter, page.body);
 }
 
-/** Options of the in-transaction writers; `scopeChecked` skips the version/locale check a caller did once for many writes. */
-export type InnerOptions = ChangeOptions & { scopeChecked?: boolean };
+/**
+ * Options of the in-transaction writers. `scope`: the set's versions and locales, when a caller
+ * read them once for many writes; without it each write reads the stored manifest. `copy`: the
+ * pages are copied from another source as they are there (an import), so a path the set could not
+ * serve is kept rather than refused; `kit validate` reports it as it would in the source.
+ */
+export type InnerOptions = ChangeOptions & { scope?: PathScope; copy?: boolean };
 
 export async function writePageIn(
   tx: Executor,
@@ -399,8 +442,11 @@ export async function writePageIn(
   options: InnerOptions,
 ): Promise<ChangeResult> {
   checkPagePath(ref.path);
-  if (!options.scopeChecked) await checkScope(tx, t, setKey, ref.version, ref.locale);
+  const scope = options.scope ?? (await readScope(tx, t, setKey));
+  checkScope(scope, setKey, ref.version, ref.locale);
+  if (!options.copy) checkPagePath(ref.path, scope, options.mcpPath);
   const parsed = parsePageFile(text);
+  checkStorable(parsed, ref.path);
   const current = await livePage(tx, t, setKey, ref);
   checkBase(options.basedOn, current?.contentHash ?? null, `page "${ref.path}"`);
   if (current && current.contentHash === parsed.contentHash) {
@@ -438,7 +484,7 @@ export async function writePageIn(
     ...ref,
     contentHash: parsed.contentHash,
     snapshot: parsed.document,
-    basedOn: options.basedOn ?? current?.contentHash ?? null,
+    basedOn: current?.contentHash ?? ABSENT,
     options,
   });
   return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: parsed.contentHash, revision };
@@ -452,7 +498,7 @@ export async function writeNavigationIn(
   tree: Record<string, unknown>,
   options: InnerOptions,
 ): Promise<ChangeResult> {
-  if (!options.scopeChecked) await checkScope(tx, t, setKey, scope.version, scope.locale);
+  checkScope(options.scope ?? (await readScope(tx, t, setKey)), setKey, scope.version, scope.locale);
   const n = t.navigations;
   const text = navigationText(tree);
   const hash = contentHash(text);
@@ -482,7 +528,7 @@ export async function writeNavigationIn(
     locale: scope.locale,
     contentHash: hash,
     snapshot: text,
-    basedOn: options.basedOn ?? current?.contentHash ?? null,
+    basedOn: current?.contentHash ?? ABSENT,
     options,
   });
   return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: hash, revision };
@@ -516,7 +562,7 @@ export async function writeManifestIn(
     action: 'write',
     contentHash: hash,
     snapshot: document,
-    basedOn: options.basedOn ?? current?.contentHash ?? null,
+    basedOn: current?.contentHash ?? ABSENT,
     options,
   });
   return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: hash, revision };
@@ -562,7 +608,7 @@ export async function writeAssetIn(
     path: name,
     contentHash: hash,
     snapshot: null,
-    basedOn: options.basedOn ?? current?.contentHash ?? null,
+    basedOn: current?.contentHash ?? ABSENT,
     options,
   });
   return { outcome: 'published', contentHash: hash, revision };
@@ -616,6 +662,71 @@ export function safeAssetName(name: string): string | null {
   return segments.some((segment) => segment === '' || segment === '.' || segment === '..') ? null : name;
 }
 
+/**
+ * Refuses a string PostgreSQL cannot store in a text column: a NUL character (U+0000). Checked up
+ * front so the caller gets a KitError naming the field, never a driver error quoting the query.
+ */
+function checkText(value: unknown, what: string): void {
+  if (typeof value === 'string' && value.includes('\u0000')) {
+    throw new KitError(
+      'argument.invalid',
+      `${what} holds a NUL character (U+0000), which the database cannot store. Remove it; it is never visible text.`,
+    );
+  }
+}
+
+function checkChange(setKey: string, options: { summary?: string | null; author?: string | null }): void {
+  checkText(setKey, 'The set key');
+  checkText(options.summary, 'The summary');
+  checkText(options.author, 'The author');
+}
+
+function checkRef(ref: PageRef): void {
+  checkText(ref.version, 'The version');
+  checkText(ref.locale, 'The locale');
+  checkText(ref.path, 'The page path');
+}
+
+/** A page file's parts, refused when they hold what a text or jsonb column cannot store. */
+function checkStorable(parsed: ReturnType<typeof parsePageFile>, path: string): void {
+  const line = parsed.document.split('\n').findIndex((text) => text.includes('\u0000'));
+  if (line !== -1) {
+    throw new KitError(
+      'argument.invalid',
+      `Page "${path}" holds a NUL character (U+0000) on line ${line + 1} of its file, which the database cannot store. Remove it; it is never visible text.`,
+    );
+  }
+  // YAML can spell NUL as an escape ("\0"), so the frontmatter may hold one the file does not.
+  if (holdsNul([parsed.frontmatter, parsed.title, parsed.description, parsed.problems])) {
+    throw new KitError(
+      'page.frontmatter',
+      `The frontmatter of page "${path}" holds a NUL character (an escape such as "\\0" or "\\u0000"), which the database cannot store. Remove it from the frontmatter.`,
+    );
+  }
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+  }
+  return false;
+}
+
+/** A revision id as the tables store it (a positive whole number), or `argument.invalid`. */
+function parseRevisionId(value: unknown): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const id = /^[1-9][0-9]{0,15}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(id)) {
+    throw new KitError(
+      'argument.invalid',
+      `"${String(value).slice(0, 40)}" is not a revision id; ids are positive whole numbers such as "42". Take one from listRevisions or from the \`revision.id\` a write returned.`,
+    );
+  }
+  return id;
+}
+
 function checkAssetName(name: string): string {
   const safe = safeAssetName(name);
   if (safe === null) {
@@ -627,34 +738,32 @@ function checkAssetName(name: string): string {
   return safe;
 }
 
-function checkPagePath(path: string): void {
-  if (cleanPagePath(path) !== path || path.endsWith('.md')) {
-    throw new KitError(
-      'page.invalid_path',
-      `"${path}" is not a page path. Write it without a leading slash and without .md, e.g. "guides/intro" (the landing page is "index").`,
-    );
-  }
-}
-
-/** Versions and locales must be the manifest's (`current` and `en` for a set without one). */
-async function checkScope(tx: Executor, t: KitTables, setKey: string, version: string, locale: string): Promise<void> {
+/** The versions and locales of the set's stored manifest (`current` and `en` for a set without one). */
+async function readScope(tx: Executor, t: KitTables, setKey: string): Promise<PathScope> {
   const [row] = await tx
     .select({ document: t.manifests.document })
     .from(t.manifests)
     .where(eq(t.manifests.setKey, setKey));
   const { manifest } = parseManifestText(row?.document ?? '{}', setKey);
-  const versions = manifest.versions.map((v) => v.id);
-  const locales = manifest.locales.map((l) => l.code);
-  if (!versions.includes(version)) {
+  return {
+    versions: manifest.versions.map((v) => v.id),
+    locales: manifest.locales.map((l) => l.code),
+    versioned: manifest.versioned,
+  };
+}
+
+/** Versions and locales must be the manifest's. */
+function checkScope(scope: PathScope, setKey: string, version: string, locale: string): void {
+  if (!scope.versions.includes(version)) {
     throw new KitError(
       'version.not_found',
-      `Set "${setKey}" has no version "${version}"; its versions are ${versions.join(', ')}. Add the version to the manifest first, or write to one of these.`,
+      `Set "${setKey}" has no version "${version}"; its versions are ${scope.versions.join(', ')}. Add the version to the manifest first, or write to one of these.`,
     );
   }
-  if (!locales.includes(locale)) {
+  if (!scope.locales.includes(locale)) {
     throw new KitError(
       'locale.not_found',
-      `Set "${setKey}" has no locale "${locale}"; its locales are ${locales.join(', ')}. Add the locale to the manifest first, or write to one of these.`,
+      `Set "${setKey}" has no locale "${locale}"; its locales are ${scope.locales.join(', ')}. Add the locale to the manifest first, or write to one of these.`,
     );
   }
 }
@@ -669,7 +778,6 @@ async function deleteLivePageIn(
   setKey: string,
   ref: PageRef,
   current: { id: number; contentHash: string; document: string },
-  basedOn: string | null,
   options: ChangeOptions,
 ): Promise<RevisionRecord> {
   if ((options.status ?? 'published') === 'published') {
@@ -685,7 +793,7 @@ async function deleteLivePageIn(
     ...ref,
     contentHash: current.contentHash,
     snapshot: current.document,
-    basedOn,
+    basedOn: current.contentHash,
     options,
   });
 }
@@ -708,8 +816,22 @@ async function livePage(tx: Executor, t: KitTables, setKey: string, ref: PageRef
   return row ?? null;
 }
 
+/**
+ * Stored as `based_on` by a change made where no record existed: publishing such a draft creates
+ * the record only if there is still none. Never a content hash (those start with `sha256:`).
+ */
+const ABSENT = 'absent';
+
 function checkBase(basedOn: string | null | undefined, currentHash: string | null, what: string): void {
   if (basedOn === undefined || basedOn === null || basedOn === '' || basedOn === currentHash) return;
+  if (basedOn === ABSENT) {
+    if (currentHash === null) return;
+    throw new KitError(
+      'content.conflict',
+      `The ${what} did not exist when this change was written, and another change has created it since (now ${currentHash}). Read it, merge your change into it, and write it again with that content_hash as based_on.`,
+      { details: { basedOn: null, currentHash } },
+    );
+  }
   throw new KitError(
     'content.conflict',
     currentHash === null
@@ -791,7 +913,7 @@ function toRecord(row: RevisionRow): RevisionRecord {
     path: row.path,
     contentHash: row.contentHash,
     snapshot: row.snapshot,
-    basedOn: row.basedOn,
+    basedOn: row.basedOn === ABSENT ? null : row.basedOn,
     summary: row.summary,
     author: row.author,
     status: row.status,

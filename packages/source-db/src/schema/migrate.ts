@@ -46,10 +46,22 @@ const REQUIRED_COLUMNS: Record<ModelName, string[]> = {
     'author',
     'status',
     'created_at',
+    'txid',
   ],
   asset: ['id', 'set_key', 'name', 'content_hash', 'size', 'bytes', 'disk', 'disk_path', 'updated_at'],
   docs_migration: ['id', 'set_key', 'name', 'applied_at'],
 };
+
+/** The writing transaction's id, as a revision records it (PostgreSQL 13 or later). */
+const TXID_DEFAULT = '(pg_current_xact_id()::text::bigint)';
+
+function txidStatements(tables: KitTables): string[] {
+  const table = `${quote(tables.schema)}.${quote(tables.names.revision)}`;
+  return [
+    `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS txid bigint`,
+    `ALTER TABLE ${table} ALTER COLUMN txid SET DEFAULT ${TXID_DEFAULT}`,
+  ];
+}
 
 function createStatements(tables: KitTables): string[] {
   const t = (model: ModelName) => `${quote(tables.schema)}.${quote(tables.names[model])}`;
@@ -111,11 +123,15 @@ function createStatements(tables: KitTables): string[] {
       summary text,
       author text,
       status text NOT NULL DEFAULT 'published' CHECK (status IN ('published', 'draft')),
-      created_at timestamptz NOT NULL DEFAULT now()
+      created_at timestamptz NOT NULL DEFAULT now(),
+      txid bigint DEFAULT ${TXID_DEFAULT}
     )`,
+    // A revision table created before txid existed gets it; its old rows keep null.
+    ...txidStatements(tables),
     `CREATE INDEX IF NOT EXISTS ${ix('revision', 'subject')} ON ${t('revision')} (set_key, kind, version, locale, path, id)`,
-    // Watchers poll a set's newest revisions by id.
     `CREATE INDEX IF NOT EXISTS ${ix('revision', 'set_id')} ON ${t('revision')} (set_key, id)`,
+    // Watchers read a set's revisions by the transaction that wrote them.
+    `CREATE INDEX IF NOT EXISTS ${ix('revision', 'set_txid')} ON ${t('revision')} (set_key, txid)`,
     `CREATE TABLE IF NOT EXISTS ${t('asset')} (
       id bigserial PRIMARY KEY,
       set_key text NOT NULL,
@@ -152,24 +168,51 @@ export function migrationStatements(tables: KitTables): string[] {
 export async function migrateKitTables(db: AnyPgDatabase, tables: KitTables): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`kit:migrate:${tables.schema}`}))`);
-    for (const statement of migrationStatements(tables)) await tx.execute(sql.raw(statement));
+    const [addTxid, ...txidRest] = txidStatements(tables);
+    for (const statement of migrationStatements(tables)) {
+      if (txidRest.includes(statement)) continue;
+      if (statement !== addTxid) await tx.execute(sql.raw(statement));
+      // An application's own table is checked, not changed; the txid index below needs the column.
+      else if (tables.custom.includes('revision')) await checkColumns(tx, tables, 'revision');
+      else await addRevisionTxid(tx, tables);
+    }
   });
   for (const model of tables.custom) await checkColumns(db, tables, model);
 }
 
-async function checkColumns(db: AnyPgDatabase, tables: KitTables, model: ModelName): Promise<void> {
+/**
+ * Adds `txid` to a revision table created before it existed. Looked up first: ALTER TABLE takes
+ * an exclusive lock even when the column is there, which would stall readers behind any long
+ * transaction on every start. Old rows keep null; new rows get the writing transaction's id.
+ */
+async function addRevisionTxid(tx: AnyPgDatabase, tables: KitTables): Promise<void> {
+  const present = await columnsOf(tx, tables, 'revision');
+  if (present.has('txid')) return;
+  for (const statement of txidStatements(tables)) await tx.execute(sql.raw(statement));
+}
+
+async function columnsOf(db: AnyPgDatabase, tables: KitTables, model: ModelName): Promise<Set<string>> {
   const result = await db.execute(
     sql`SELECT column_name FROM information_schema.columns WHERE table_schema = ${tables.schema} AND table_name = ${tables.names[model]}` as SQL,
   );
   const rows = (Array.isArray(result) ? result : (result as { rows: Array<{ column_name: string }> }).rows) as Array<{
     column_name: string;
   }>;
-  const present = new Set(rows.map((row) => row.column_name));
+  return new Set(rows.map((row) => row.column_name));
+}
+
+async function checkColumns(db: AnyPgDatabase, tables: KitTables, model: ModelName): Promise<void> {
+  const present = await columnsOf(db, tables, model);
   const missing = REQUIRED_COLUMNS[model].filter((column) => !present.has(column));
   if (missing.length > 0) {
+    const table = `${quote(tables.schema)}.${quote(tables.names[model])}`;
+    // txid needs its default too, or watchers never see the revisions: spell the statement out.
+    const txid = missing.includes('txid')
+      ? ` For txid run: ALTER TABLE ${table} ADD COLUMN txid bigint DEFAULT ${TXID_DEFAULT}.`
+      : '';
     throw new KitError(
       'config.invalid',
-      `The table "${tables.names[model]}" given as models.${model} lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Add ${missing.length > 1 ? 'them' : 'it'} (see Kit's own "${model}" table for types), or drop models.${model} to use Kit's table.`,
+      `The table "${tables.names[model]}" given as models.${model} lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Add ${missing.length > 1 ? 'them' : 'it'} (see Kit's own "${model}" table for types), or drop models.${model} to use Kit's table.${txid}`,
     );
   }
 }

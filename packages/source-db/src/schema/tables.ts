@@ -2,6 +2,7 @@ import type { SourceProblem } from '@kit/core';
 import { KitError } from '@kit/core';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   customType,
   getTableConfig,
@@ -150,10 +151,17 @@ function defineTables(schemaName: string, names: Record<ModelName, string>) {
       author: text('author'),
       status: text('status').$type<RevisionStatus>().notNull().default('published'),
       createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+      /**
+       * The writing transaction's id (`pg_current_xact_id()`, set by the column default). Watchers
+       * compare it with a snapshot's oldest running transaction, which ids cannot tell: an id is
+       * taken at insert, but the row appears at commit. Null on rows written before the column existed.
+       */
+      txid: bigint('txid', { mode: 'number' }).default(sql`(pg_current_xact_id()::text::bigint)`),
     },
     (t) => [
       index(`${names.revision}_subject`).on(t.setKey, t.kind, t.version, t.locale, t.path, t.id),
       index(`${names.revision}_set_id`).on(t.setKey, t.id),
+      index(`${names.revision}_set_txid`).on(t.setKey, t.txid),
     ],
   );
 
