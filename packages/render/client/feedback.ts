@@ -41,6 +41,8 @@ export function initFeedback(config: ReaderClientConfig): void {
       form.hidden = true;
       for (const button of choices) button.disabled = true;
       setUiText(status, config, 'thanks');
+      // The form that held focus is gone: without this, focus falls back to <body>.
+      status.focus();
     } catch {
       setUiText(status, config, 'feedbackFailed');
     } finally {

@@ -57,7 +57,8 @@ async function ensureLanguage(lang: string): Promise<boolean> {
 
 // github-dark's comment gray (#6a737d) is 3.8:1 on the dark code background, below WCAG AA's 4.5:1;
 // github's own newer dark theme uses #8b949e (5.9:1), so comments stay muted and readable.
-const DARK_CONTRAST_FIXES = { 'github-dark': { '#6a737d': '#8b949e' } };
+// github-light's orange (#e36209, parameters and constants) is 3.5:1 on white; #a84c00 is 5.7:1.
+const DARK_CONTRAST_FIXES = { 'github-dark': { '#6a737d': '#8b949e' }, 'github-light': { '#e36209': '#a84c00' } };
 
 /** Inclusive 1-based line ranges of a code block to mark, e.g. `[[2, 2], [4, 5]]` for `{2,4-5}`. */
 export type LineRanges = Array<[number, number]>;

@@ -24,22 +24,68 @@ function stripTags(html: string): string {
 }
 
 /**
- * Readies rendered article HTML for the reader layout: tables get a scrolling frame (a focusable,
- * labelled region, so keyboard readers can scroll a wide table), code blocks a
- * frame the copy button sits in, and headings with an id an anchor link (unless they link to
- * themselves already). Raw HTML inside code is escaped by the pipeline, so matching tags is safe.
+ * A code block readers can scroll with the keyboard: highlighted blocks come with `tabindex="0"`,
+ * plain ones (no language, unknown language, raw HTML) get it here.
+ */
+function focusablePre(pre: string): string {
+  return pre.replace(/^<pre(?=[\s>])([^>]*)>/i, (open, attrs: string) =>
+    /\stabindex\s*=/i.test(attrs) ? open : `<pre${attrs} tabindex="0">`,
+  );
+}
+
+/**
+ * Wraps each table in a focusable scrolling frame. The frame is a region named by the table's
+ * caption or else the heading before it (numbered when several tables share it), so a screen
+ * reader's landmark list tells them apart; with neither it stays an unnamed, focusable frame.
+ */
+function frameTables(html: string): string {
+  let heading = '';
+  const used = new Map<string, number>();
+  return html.replace(
+    /<h([1-6])(?:\s[^>]*)?>([\s\S]*?)<\/h\1>|<table[\s>][\s\S]*?<\/table>/gi,
+    (whole, _level: string | undefined, inner: string | undefined) => {
+      if (inner !== undefined) {
+        heading = stripTags(inner);
+        return whole;
+      }
+      const caption = /<caption[^>]*>([\s\S]*?)<\/caption>/i.exec(whole);
+      const base = (caption ? stripTags(caption[1]!) : '') || heading;
+      if (!base) return `<div class="kit-table-wrap" tabindex="0">${whole}</div>`;
+      const count = (used.get(base) ?? 0) + 1;
+      used.set(base, count);
+      const name = count > 1 ? `${base} (${count})` : base;
+      return `<div class="kit-table-wrap" role="region" aria-label="${escapeHtml(name)}" tabindex="0">${whole}</div>`;
+    },
+  );
+}
+
+/**
+ * Readies rendered article HTML for the reader layout: tables get a scrolling frame (a focusable
+ * region named after the table, so keyboard readers can scroll a wide table), code blocks a
+ * frame the copy button sits in and a tab stop, and headings with an id an anchor link (unless they link to
+ * themselves already). With `englishIsForeign` (a page not in English) callout titles are marked as
+ * English. Raw HTML inside code is escaped by the pipeline, so matching tags is safe.
  *
  * @example
  * enhanceArticleHtml('<h2 id="setup">Setup</h2>');
  * // '<h2 id="setup">Setup<a class="kit-anchor" href="#setup" aria-label="Link to “Setup”">#</a></h2>'
  */
-export function enhanceArticleHtml(html: string, anchorLabel = 'Link to “{heading}”'): string {
-  return html
-    .replace(
-      /<table[\s>][\s\S]*?<\/table>/gi,
-      (table) => `<div class="kit-table-wrap" role="region" aria-label="Table" tabindex="0">${table}</div>`,
-    )
-    .replace(/<pre[\s>][\s\S]*?<\/pre>/gi, (pre) => `<div class="kit-code">${pre}</div>`)
+export function enhanceArticleHtml(
+  html: string,
+  anchorLabel = 'Link to “{heading}”',
+  options: { englishIsForeign?: boolean } = {},
+): string {
+  const framed = frameTables(html);
+  // Callout titles ("Note", "Warning") are always English: on a page in another language they get
+  // the same isolating span as the English interface strings, so "Note" keeps its shape in RTL.
+  const titled = options.englishIsForeign
+    ? framed.replace(
+        /<p class="callout-title">([^<]*)<\/p>/g,
+        '<p class="callout-title"><span lang="en" dir="ltr">$1</span></p>',
+      )
+    : framed;
+  return titled
+    .replace(/<pre[\s>][\s\S]*?<\/pre>/gi, (pre) => `<div class="kit-code">${focusablePre(pre)}</div>`)
     .replace(
       /<h([2-6])(\s[^>]*?\bid="([^"]+)"[^>]*)>([\s\S]*?)<\/h\1>/gi,
       (whole, level: string, attrs: string, id: string, inner: string) => {

@@ -232,6 +232,8 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
       },
     ]);
     expect(await page.locator('.kit-feedback-form').isHidden()).toBe(true);
+    // Focus moves to the thanks message instead of dropping to <body> with the hidden form.
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('kit-feedback-status');
   });
 
   it('turns the sidebar into a drawer on a phone', async () => {
@@ -246,6 +248,42 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     await expect.poll(() => sidebar.isVisible()).toBe(false);
     expect(await page.locator('.kit-toc-inline').isVisible()).toBe(true);
+  });
+
+  it('focuses the current page when the drawer opens, keeps Tab inside it and returns focus on close', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) }, { width: 375 });
+    const menu = page.locator('[data-kit-menu]');
+    const focused = () =>
+      page.evaluate(() => {
+        const active = document.activeElement;
+        return {
+          inDrawer: !!active?.closest('#kit-sidebar'),
+          current: active?.getAttribute('aria-current') ?? null,
+          menu: active?.hasAttribute('data-kit-menu') ?? false,
+        };
+      });
+    await menu.click();
+    await expect.poll(async () => (await focused()).current).toBe('page');
+    const stops = await page.evaluate(
+      () =>
+        [
+          ...document.querySelectorAll<HTMLElement>('#kit-sidebar a[href], #kit-sidebar button, #kit-sidebar summary'),
+        ].filter((element) => element.getClientRects().length > 0).length,
+    );
+    for (let i = 0; i < stops + 2; i++) {
+      await page.keyboard.press('Tab');
+      expect((await focused()).inDrawer).toBe(true);
+    }
+    for (let i = 0; i < stops + 2; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect((await focused()).inDrawer).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    expect((await focused()).menu).toBe(true);
+    await menu.click();
+    await expect.poll(async () => (await focused()).current).toBe('page');
+    await page.locator('[data-kit-menu-close]').click();
+    expect((await focused()).menu).toBe(true);
   });
 
   it('mirrors the layout for a right-to-left page', async () => {
@@ -271,6 +309,42 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await expect.poll(() => page.locator('[data-kit-toc] a[aria-current="true"]').textContent()).toBe('Redis');
   });
 
+  it('lands a table-of-contents jump one offset below the header and highlights the entry jumped to', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    await page.locator('[data-kit-toc] a[href="#redis"]').click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#redis');
+    const header = await page.locator('.kit-header').evaluate((h) => h.getBoundingClientRect().height);
+    await expect
+      .poll(() => page.locator('#redis').evaluate((h) => Math.round(h.getBoundingClientRect().top)), { timeout: 3000 })
+      .toBeLessThanOrEqual(Math.round(header + 24));
+    expect(await page.locator('#redis').evaluate((h) => h.getBoundingClientRect().top)).toBeGreaterThan(header);
+    await expect.poll(() => page.locator('[data-kit-toc] a[aria-current="true"]').textContent()).toBe('Redis');
+  });
+
+  it('keeps the active entry of a long table of contents in view inside its box', async () => {
+    const sections = Array.from(
+      { length: 60 },
+      (_, i) => `<h2 id="s${i}">Section ${i}</h2>${'<p>Filler paragraph.</p>'.repeat(4)}`,
+    ).join('');
+    const toc = Array.from({ length: 60 }, (_, i) => ({ depth: 2 as const, id: `s${i}`, text: `Section ${i}` }));
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView({}, { html: sections, toc })) });
+    await page.evaluate(() => {
+      location.hash = 's55';
+    });
+    const box = page.locator('.kit-toc-inner');
+    expect(await box.evaluate((b) => b.scrollHeight > b.clientHeight)).toBe(true);
+    // Smooth scrolling over a long page takes a while.
+    await expect
+      .poll(() => page.locator('[data-kit-toc] a[aria-current="true"]').textContent(), { timeout: 5000 })
+      .toBe('Section 55');
+    const visible = await page.locator('[data-kit-toc] a[aria-current="true"]').evaluate((link) => {
+      const outer = link.closest('.kit-toc-inner')!.getBoundingClientRect();
+      const rect = link.getBoundingClientRect();
+      return rect.top >= outer.top && rect.bottom <= outer.bottom;
+    });
+    expect(visible).toBe(true);
+  });
+
   it('lands a plain #fragment on the user-content- heading of a sanitized page, on load and on hashchange', async () => {
     const html =
       `<p>Intro.</p>${'<p>Filler paragraph to make the page scroll.</p>'.repeat(40)}` +
@@ -282,7 +356,8 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     );
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#user-content-deep-section');
     expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('user-content-deep-section');
-    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    // Smooth scrolling may not have moved yet when the hash changes.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await page.evaluate(() => {
       location.hash = 'other';
     });

@@ -203,3 +203,42 @@ export function userContentFragment(hash: string, hasTarget: (id: string) => boo
   const prefixed = `${USER_ID_PREFIX}${id}`;
   return hasTarget(prefixed) ? prefixed : null;
 }
+
+/**
+ * How far below the viewport top a heading counts as reached: the page's scroll padding (where a
+ * jump to `#heading` puts it) plus a few pixels, so a heading just jumped to is the active entry
+ * despite subpixel rounding. Falls back to the header height when no scroll padding is set.
+ */
+export function tocActivationLine(scrollPadding: number, headerHeight: number): number {
+  const offset = Number.isFinite(scrollPadding) && scrollPadding > 0 ? scrollPadding : headerHeight;
+  return offset + 4;
+}
+
+/**
+ * The index of the table-of-contents entry for the section being read: the last heading whose top
+ * is at or above `line`, the first one before any is reached, and the last one at the very bottom
+ * of the page, where the last sections can never reach the line.
+ */
+export function activeTocIndex(headingTops: readonly number[], line: number, atBottom: boolean): number {
+  if (atBottom) return Math.max(0, headingTops.length - 1);
+  let current = 0;
+  for (let i = 0; i < headingTops.length; i++) {
+    if (headingTops[i]! <= line) current = i;
+    else break;
+  }
+  return current;
+}
+
+/**
+ * The scroll position that brings an entry fully into view inside a scrolling box, with `margin`
+ * to spare, or null when it is already visible. Positions are relative to the box's content.
+ */
+export function revealScrollTop(
+  entry: { top: number; bottom: number },
+  box: { scrollTop: number; height: number },
+  margin = 24,
+): number | null {
+  if (entry.top - margin < box.scrollTop) return Math.max(0, entry.top - margin);
+  if (entry.bottom + margin > box.scrollTop + box.height) return entry.bottom + margin - box.height;
+  return null;
+}

@@ -1,14 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReaderClientConfig } from './client-config.js';
 import {
+  activeTocIndex,
   chooseSearchBackend,
   FEEDBACK_COMMENT_MAX,
   feedbackPayload,
   highlightSnippet,
   isFreshFor,
   nextColorChoice,
+  revealScrollTop,
   seenKey,
   serverSearchRequestUrl,
+  tocActivationLine,
   userContentFragment,
 } from './client-logic.js';
 
@@ -227,5 +230,29 @@ describe('userContentFragment', () => {
     expect(userContentFragment('#', has)).toBeNull();
     expect(userContentFragment('#nowhere', has)).toBeNull();
     expect(userContentFragment('#%E0%A4%A', has)).toBeNull();
+  });
+});
+
+describe('table of contents scroll-spy', () => {
+  it('counts a heading as reached on the line a #heading jump puts it, not a different offset', () => {
+    // html scroll-padding of 80px: a jumped-to heading sits at 80 (or 79.5 after rounding).
+    const line = tocActivationLine(80, 60);
+    expect(line).toBeGreaterThanOrEqual(80);
+    expect(line).toBeLessThan(90);
+    expect(activeTocIndex([-400, 79.5, 700], line, false)).toBe(1);
+    expect(activeTocIndex([-400, 80.4, 700], line, false)).toBe(1);
+    expect(tocActivationLine(Number.NaN, 60)).toBe(64);
+  });
+
+  it('marks the first entry before any heading is reached and the last at the bottom of the page', () => {
+    expect(activeTocIndex([300, 700], 84, false)).toBe(0);
+    expect(activeTocIndex([-900, -20, 300], 84, true)).toBe(2);
+    expect(activeTocIndex([], 84, true)).toBe(0);
+  });
+
+  it('scrolls a tall table of contents just enough to show the active entry', () => {
+    expect(revealScrollTop({ top: 100, bottom: 120 }, { scrollTop: 0, height: 400 })).toBeNull();
+    expect(revealScrollTop({ top: 900, bottom: 920 }, { scrollTop: 0, height: 400 })).toBe(544);
+    expect(revealScrollTop({ top: 10, bottom: 30 }, { scrollTop: 500, height: 400 })).toBe(0);
   });
 });

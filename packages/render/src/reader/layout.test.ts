@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { view } from './__fixtures__/view.js';
 import { CLIENT_CONFIG_ID, type ReaderClientConfig } from './client-config.js';
 import { renderNotFoundPage, renderReaderPage } from './layout.js';
-import { view } from './__fixtures__/view.js';
 
 function clientConfig(html: string): ReaderClientConfig {
   const match = new RegExp(`<script type="application/json" id="${CLIENT_CONFIG_ID}">([^<]*)</script>`).exec(html);
@@ -44,6 +44,23 @@ describe('renderReaderPage', () => {
     expect(head).toContain('<link rel="describedby" type="text/plain" href="/docs/llms.txt">');
     expect(head).toContain('<link rel="canonical" href="https://acme.test/docs/advanced/caching">');
     expect(head).toContain('<meta name="description" content="Cache things.">');
+  });
+
+  it('names the search button even when its visible label is hidden on narrow screens', () => {
+    expect(html).toMatch(/<button type="button" class="kit-search-button"[^>]*aria-label="Search"/);
+    const arabic = renderReaderPage({ ...view(), lang: 'ar', dir: 'rtl', strings: { search: 'بحث' } });
+    expect(arabic).toMatch(/<button type="button" class="kit-search-button"[^>]*aria-label="بحث"/);
+  });
+
+  it('links an inline default icon when the manifest sets no favicon, so browsers do not ask for /favicon.ico', () => {
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head.match(/<link rel="icon" href="data:image\/svg\+xml,[^"]+">/g)).toHaveLength(1);
+    const own = renderReaderPage(view({ favicon: '/docs/_kit/assets/icon.png' }));
+    expect(own).toContain('<link rel="icon" href="/docs/_kit/assets/icon.png">');
+    expect(own).not.toContain('data:image/svg+xml');
+    const { page: _page, ...site } = view();
+    const notFound = renderNotFoundPage({ ...site, requestedPath: '/docs/missing' });
+    expect(notFound).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
   });
 
   it('applies the color mode in the head before the stylesheet loads', () => {
@@ -242,7 +259,7 @@ describe('renderReaderPage', () => {
     expect(html).toContain(
       '<h2 id="drivers">Drivers<a class="kit-anchor" href="#drivers" aria-label="Link to “Drivers”">#</a></h2>',
     );
-    expect(html).toContain('<div class="kit-code"><pre><code>x</code></pre></div>');
+    expect(html).toContain('<div class="kit-code"><pre tabindex="0"><code>x</code></pre></div>');
   });
 
   it('uses its own title heading only when the article has no h1', () => {
@@ -265,7 +282,7 @@ describe('renderReaderPage', () => {
   it('renders the feedback widget with a 2000-character comment box', () => {
     expect(html).toContain('<h2 class="kit-feedback-title" id="kit-feedback-title">Was this page helpful?</h2>');
     expect(html).toContain('<textarea id="kit-feedback-comment" name="comment" rows="3" maxlength="2000"></textarea>');
-    expect(html).toContain('<p class="kit-feedback-status" role="status" aria-live="polite"></p>');
+    expect(html).toContain('<p class="kit-feedback-status" role="status" aria-live="polite" tabindex="-1"></p>');
   });
 
   it('hands the script its settings as JSON that cannot close the script element', () => {
@@ -348,6 +365,18 @@ describe('interface strings in another language than the page', () => {
     expect(html).toContain('<h2 class="kit-feedback-title" id="kit-feedback-title">هل كانت هذه الصفحة مفيدة؟</h2>');
     expect(html).toContain('<span lang="en" dir="ltr">On this page</span>');
     expect(clientConfig(html).stringLanguages?.searchNoResults).toEqual({ lang: 'en', dir: 'ltr' });
+  });
+
+  it('isolates the derived "Overview" group and English callout titles on an Arabic page', () => {
+    const sidebar = { groups: [{ label: 'Overview', items: view().sidebar.groups[0]!.items }] };
+    const html =
+      '<p>مرحبا</p><div class="callout callout-note" data-callout="note"><p class="callout-title">Note</p><p>نص</p></div>';
+    const page = renderReaderPage({ ...arabic, sidebar, page: { ...arabic.page, html } });
+    expect(page).toContain('id="kit-nav-0"><span lang="en" dir="ltr">Overview</span></h2>');
+    expect(page).toContain('<p class="callout-title"><span lang="en" dir="ltr">Note</span></p>');
+    const english = renderReaderPage({ ...view(), sidebar, page: { ...view().page, html } });
+    expect(english).toContain('id="kit-nav-0">Overview</h2>');
+    expect(english).toContain('<p class="callout-title">Note</p>');
   });
 
   it('marks a site’s own strings with stringsLang when they are not in the page’s language', () => {

@@ -1,4 +1,4 @@
-import { type InsertPoint, localeDirection, type TocEntry } from '@kit/core';
+import { DERIVED_ROOT_GROUP_LABEL, type InsertPoint, localeDirection, type TocEntry } from '@kit/core';
 import { enhanceArticleHtml } from './article.js';
 import { CLIENT_CONFIG_ID, type ReaderClientConfig, type UiLanguage } from './client-config.js';
 import { escapeHtml, isExternal, jsonForScript, nonceAttr, safeHref } from './html.js';
@@ -16,6 +16,13 @@ import type {
 } from './types.js';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The icon when the manifest sets none. Without any `<link rel="icon">` browsers request
+ * /favicon.ico on every page and log a 404; an inline SVG costs no request.
+ */
+const DEFAULT_FAVICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%230e7490'/%3E%3Cpath d='M10 8v16M10 16l10-8M13 14l8 10' stroke='white' stroke-width='3.2' stroke-linecap='round' fill='none'/%3E%3C/svg%3E";
 
 interface Context {
   view: ReaderSiteView;
@@ -54,6 +61,22 @@ function foreignStrings(view: ReaderSiteView): Context['foreign'] {
 function ui(ctx: Context, key: keyof ReaderStrings, html = escapeHtml(ctx.t[key])): string {
   const foreign = ctx.foreign[key];
   return foreign ? `<span lang="${escapeHtml(foreign.lang)}" dir="${foreign.dir}">${html}</span>` : html;
+}
+
+/** Whether English text is in another language than the page (then it needs a `<span lang dir>`). */
+function englishIsForeign(view: ReaderSiteView): boolean {
+  return primaryLanguage(view.lang) !== primaryLanguage(DEFAULT_READER_STRINGS_LANG);
+}
+
+/**
+ * A sidebar group label. The group Kit derives for root pages is always the English "Overview",
+ * so on a page in another language it is isolated like the English interface strings.
+ */
+function groupLabel(view: ReaderSiteView, label: string): string {
+  const html = escapeHtml(label);
+  return label === DERIVED_ROOT_GROUP_LABEL && englishIsForeign(view)
+    ? `<span lang="${escapeHtml(DEFAULT_READER_STRINGS_LANG)}" dir="${localeDirection(DEFAULT_READER_STRINGS_LANG)}">${html}</span>`
+    : html;
 }
 
 function insert(view: ReaderSiteView, point: InsertPoint, className: string): string {
@@ -101,7 +124,7 @@ function head(
     extra.canonical ? `<meta property="og:url" content="${escapeHtml(extra.canonical)}">` : '',
     extra.markdown ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(extra.markdown)}">` : '',
     view.llmsTxtUrl ? `<link rel="describedby" type="text/plain" href="${escapeHtml(view.llmsTxtUrl)}">` : '',
-    view.favicon && safeHref(view.favicon) ? `<link rel="icon" href="${escapeHtml(safeHref(view.favicon)!)}">` : '',
+    `<link rel="icon" href="${escapeHtml((view.favicon && safeHref(view.favicon)) || DEFAULT_FAVICON)}">`,
     `<script${nonce}>${colorModeScript(view.theme.mode)}</script>`,
     `<link rel="stylesheet" href="${escapeHtml(css)}">`,
     `<style${nonce}>${themeCss(view.theme)}</style>`,
@@ -195,7 +218,7 @@ function header(ctx: Context): string {
     .join('');
   const cta = view.navbar.cta ? link(view.navbar.cta, ' class="kit-cta"') : '';
   const searchButton = view.search
-    ? `<button type="button" class="kit-search-button" data-kit-search-open data-js-only aria-haspopup="dialog" aria-keyshortcuts="/ Control+K Meta+K">` +
+    ? `<button type="button" class="kit-search-button" data-kit-search-open data-js-only aria-haspopup="dialog" aria-keyshortcuts="/ Control+K Meta+K" aria-label="${escapeHtml(ctx.t.search)}">` +
       `${icon('search', { size: 16 })}<span class="kit-search-label">${ui(ctx, 'search')}</span><kbd class="kit-kbd">/</kbd></button>`
     : '';
   return (
@@ -273,7 +296,7 @@ function sidebar(ctx: Context, activeUrl: string | null): string {
   const groups = view.sidebar.groups
     .map(
       (group, index) =>
-        `<section class="kit-nav-section" aria-labelledby="kit-nav-${index}"><h2 class="kit-nav-title" id="kit-nav-${index}">${escapeHtml(group.label)}</h2>` +
+        `<section class="kit-nav-section" aria-labelledby="kit-nav-${index}"><h2 class="kit-nav-title" id="kit-nav-${index}">${groupLabel(view, group.label)}</h2>` +
         `<ul>${navItems(ctx, group.items, activeUrl)}</ul></section>`,
     )
     .join('');
@@ -368,7 +391,7 @@ function feedbackWidget(ctx: Context): string {
     `<textarea id="kit-feedback-comment" name="comment" rows="3" maxlength="2000"></textarea>` +
     `<button type="submit" class="kit-button kit-button-primary">${ui(ctx, 'send')}</button>` +
     `</form>` +
-    `<p class="kit-feedback-status" role="status" aria-live="polite"></p>` +
+    `<p class="kit-feedback-status" role="status" aria-live="polite" tabindex="-1"></p>` +
     `</section>`
   );
 }
@@ -551,7 +574,7 @@ export function renderReaderPage(view: ReaderPageView): string {
   const inlineToc = toc
     ? `<details class="kit-toc-inline"><summary>${ui(ctx, 'onThisPage')}${icon('chevronDown', { size: 14 })}</summary><nav aria-label="${escapeHtml(t.onThisPage)}">${toc}</nav></details>`
     : '';
-  const article = enhanceArticleHtml(page.html, t.headingAnchor);
+  const article = enhanceArticleHtml(page.html, t.headingAnchor, { englishIsForeign: englishIsForeign(view) });
   const updatedAt =
     findUpdatedAt(
       view.sidebar.groups.flatMap((g) => g.items),

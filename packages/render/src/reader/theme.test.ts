@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { highlightCode, highlightedHtml } from '../highlight/highlight.js';
 import { enhanceArticleHtml } from './article.js';
 import { colorModeScript, safeCssValue, themeCss } from './theme.js';
 
@@ -7,6 +9,14 @@ describe('themeCss', () => {
   it('places the Arabic font right after the sans font', () => {
     const css = themeCss({ radius: 'sharp', fonts: { sans: 'Inter', arabic: 'Noto Kufi Arabic' }, mode: 'system' });
     expect(css).toMatch(/--kit-font-sans:Inter, "Noto Kufi Arabic", ui-sans-serif/);
+  });
+
+  it('keeps the UI font ahead of the Arabic stack when no sans font is set', () => {
+    const css = themeCss({ radius: 'sharp', fonts: {}, mode: 'system' });
+    expect(css).toMatch(/--kit-font-sans:ui-sans-serif, system-ui, -apple-system, "Noto Sans Arabic", [^;]*Tahoma/);
+    expect(themeCss({ radius: 'sharp', fonts: { arabic: 'Noto Kufi Arabic' }, mode: 'system' })).toMatch(
+      /--kit-font-sans:ui-sans-serif, system-ui, -apple-system, "Noto Kufi Arabic", "Segoe UI", Roboto/,
+    );
   });
 
   it('uses the bundled Arabic stack when no Arabic font is named', () => {
@@ -84,11 +94,30 @@ describe('colorModeScript', () => {
 describe('enhanceArticleHtml', () => {
   it('frames tables and code blocks', () => {
     expect(enhanceArticleHtml('<table><tr><td>a</td></tr></table>')).toBe(
-      '<div class="kit-table-wrap" role="region" aria-label="Table" tabindex="0"><table><tr><td>a</td></tr></table></div>',
+      '<div class="kit-table-wrap" tabindex="0"><table><tr><td>a</td></tr></table></div>',
     );
-    expect(enhanceArticleHtml('<pre class="shiki"><code>&lt;table&gt;</code></pre>')).toBe(
-      '<div class="kit-code"><pre class="shiki"><code>&lt;table&gt;</code></pre></div>',
+    expect(enhanceArticleHtml('<pre class="shiki" tabindex="0"><code>&lt;table&gt;</code></pre>')).toBe(
+      '<div class="kit-code"><pre class="shiki" tabindex="0"><code>&lt;table&gt;</code></pre></div>',
     );
+  });
+
+  it('makes plain code blocks keyboard-scrollable like highlighted ones', () => {
+    expect(enhanceArticleHtml('<pre><code>x</code></pre><pre class="language-zz"><code>y</code></pre>')).toBe(
+      '<div class="kit-code"><pre tabindex="0"><code>x</code></pre></div>' +
+        '<div class="kit-code"><pre class="language-zz" tabindex="0"><code>y</code></pre></div>',
+    );
+  });
+
+  it('names each table region by its caption, else the heading before it, numbering repeats', () => {
+    const html =
+      '<h2 id="a">Drivers &amp; stores</h2><table><tr><td>1</td></tr></table><table><tr><td>2</td></tr></table>' +
+      '<h3 id="b">Limits</h3><table><caption>Rate <em>limits</em></caption><tr><td>3</td></tr></table>';
+    const regions = [...enhanceArticleHtml(html).matchAll(/<div class="kit-table-wrap"([^>]*)>/g)].map((m) => m[1]);
+    expect(regions).toEqual([
+      ' role="region" aria-label="Drivers &amp; stores" tabindex="0"',
+      ' role="region" aria-label="Drivers &amp; stores (2)" tabindex="0"',
+      ' role="region" aria-label="Rate limits" tabindex="0"',
+    ]);
   });
 
   it('adds an anchor link to headings with an id, labelled with the heading text', () => {
@@ -106,5 +135,49 @@ describe('enhanceArticleHtml', () => {
   it('leaves headings without an id, h1 and headings that already link to themselves alone', () => {
     const html = '<h1 id="t">T</h1><h2>No id</h2><h2 id="x"><a href="#x">X</a></h2>';
     expect(enhanceArticleHtml(html)).toBe(html);
+  });
+});
+
+/** WCAG 2 contrast ratio of two #rrggbb colors. */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/** `color` mixed into `base` at `share` (sRGB, close enough to oklab for these light tints). */
+function mix(color: string, base: string, share: number): string {
+  return `#${[1, 3, 5]
+    .map((i) => {
+      const value =
+        Number.parseInt(color.slice(i, i + 2), 16) * share + Number.parseInt(base.slice(i, i + 2), 16) * (1 - share);
+      return Math.round(value).toString(16).padStart(2, '0');
+    })
+    .join('')}`;
+}
+
+describe('light-mode contrast', () => {
+  const css = readFileSync(new URL('../../client/styles.css', import.meta.url), 'utf8');
+  const light = css.slice(css.indexOf(':root'), css.indexOf('}', css.indexOf(':root')));
+  const token = (name: string) => new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, 'i').exec(light)![1]!;
+
+  it('keeps the warning badge at 4.5:1 on its tint, also over a muted row', () => {
+    const warning = token('kit-warning');
+    expect(contrast(warning, mix(warning, token('kit-bg'), 0.14))).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(warning, mix(warning, token('kit-bg-muted'), 0.14))).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('gives every light code token 4.5:1 on the code background', async () => {
+    const pre = await highlightCode('function area(width = 10) { return width * 2; }', 'js');
+    const colors = [...highlightedHtml(pre!).matchAll(/(?:^|[;"])color:(#[0-9a-f]{6})/gi)].map((m) => m[1]!);
+    expect(colors.length).toBeGreaterThan(2);
+    expect(colors.map((color) => color.toLowerCase())).toContain('#a84c00');
+    expect(colors.filter((color) => contrast(color, token('kit-code-bg')) < 4.5)).toEqual([]);
   });
 });

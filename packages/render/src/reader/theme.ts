@@ -1,7 +1,11 @@
 import { COLOR_MODE_STORAGE_KEY } from './client-config.js';
 import type { ReaderTheme } from './types.js';
 
-const SANS_STACK = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial';
+/** The UI font itself: what `fonts.sans` means when it is unset. */
+const UI_FONT = 'ui-sans-serif, system-ui, -apple-system';
+/** Named fallbacks for browsers without the system-ui keywords. */
+const UI_FALLBACKS = '"Segoe UI", Roboto, "Helvetica Neue", Arial';
+const SANS_STACK = `${UI_FONT}, ${UI_FALLBACKS}`;
 const ARABIC_STACK = '"Noto Sans Arabic", "Segoe UI", Tahoma, "Geeza Pro", "Arabic Typesetting"';
 const MONO_STACK = 'ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace';
 const EMOJI_STACK = '"Apple Color Emoji", "Segoe UI Emoji", sans-serif';
@@ -35,8 +39,9 @@ function fontList(value: string | undefined): string | null {
 }
 
 /**
- * The theme as CSS custom properties on `:root`. The Arabic font sits right after the sans font, so
- * Latin text uses the sans font and Arabic script falls through to the Arabic one.
+ * The theme as CSS custom properties on `:root`. The Arabic font sits right after the sans font (the
+ * UI font when `fonts.sans` is unset), so Latin text uses the sans font and Arabic script falls
+ * through to the Arabic one.
  *
  * @example
  * themeCss({ accent: '#0e7490', radius: 'soft', fonts: { sans: 'Inter' }, mode: 'system' });
@@ -47,7 +52,9 @@ export function themeCss(theme: ReaderTheme): string {
   const arabic = fontList(theme.fonts.arabic) ?? ARABIC_STACK;
   const mono = fontList(theme.fonts.mono);
   const declarations = [
-    `--kit-font-sans:${[sans, arabic, SANS_STACK, EMOJI_STACK].filter(Boolean).join(', ')}`,
+    // With no sans font the UI font leads: the Arabic stack ends in Latin-capable fonts (Tahoma)
+    // that would otherwise set English text.
+    `--kit-font-sans:${(sans ? [sans, arabic, SANS_STACK] : [UI_FONT, arabic, UI_FALLBACKS]).concat(EMOJI_STACK).join(', ')}`,
     `--kit-font-mono:${[mono, MONO_STACK].filter(Boolean).join(', ')}`,
     `--kit-radius:${theme.radius === 'soft' ? '10px' : '3px'}`,
     `--kit-radius-sm:${theme.radius === 'soft' ? '6px' : '2px'}`,
