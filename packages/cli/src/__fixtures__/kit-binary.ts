@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 
 /** The repository root (`/work/main` here). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -64,6 +65,23 @@ export interface KitProcess {
   /** Resolves with the stdout so far once it matches `pattern`. */
   waitFor(pattern: RegExp): Promise<string>;
   exited: Promise<number | null>;
+}
+
+/**
+ * Makes projects for one test file: each call writes `files` into a fresh temp folder, removed
+ * after the test that made it.
+ */
+export function tempProjects(prefix: string): (files: Record<string, string>) => Promise<string> {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+  });
+  return async (files) => {
+    const { dir, cleanup } = await tempProject(prefix);
+    cleanups.push(cleanup);
+    await writeFiles(dir, files);
+    return dir;
+  };
 }
 
 /** Starts the built `kit` binary and leaves it running; stop it with `child.kill()`. */

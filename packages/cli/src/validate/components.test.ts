@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
-import { repoRoot, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
+import { repoRoot, tempProjects, writeFiles } from '../__fixtures__/kit-binary.js';
 
 interface Issue {
   rule: string;
@@ -12,17 +12,7 @@ interface Issue {
   line?: number;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function project(files: Record<string, string>): Promise<string> {
-  const { dir, cleanup } = await tempProject('kit-validate-components-');
-  cleanups.push(cleanup);
-  await writeFiles(dir, files);
-  return dir;
-}
+const project = tempProjects('kit-validate-components-');
 
 async function unknownComponents(dir: string): Promise<Issue[]> {
   const run = await runKitHere(['validate', '--json', '--jobs', '1'], { cwd: dir });

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
-import { repoRoot, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
+import { repoRoot, tempProjects, writeFiles } from '../__fixtures__/kit-binary.js';
 
 interface Issue {
   rule: string;
@@ -17,17 +17,7 @@ interface Issue {
   fix?: string;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function project(files: Record<string, string>): Promise<string> {
-  const { dir, cleanup } = await tempProject('kit-validate-');
-  cleanups.push(cleanup);
-  await writeFiles(dir, files);
-  return dir;
-}
+const project = tempProjects('kit-validate-');
 
 async function validate(dir: string, ...args: string[]) {
   const run = await runKitHere(['validate', '--jobs', '1', ...args], { cwd: dir });
