@@ -34,7 +34,8 @@ describe('rankSections', () => {
       path: 'navigation',
       title: 'Navigation',
       heading,
-      headingPath: heading ? [heading] : [],
+      // As Kit builds them: the page's own heading heads every path.
+      headingPath: heading ? ['Navigation', heading] : ['Navigation'],
       text,
       url: `/docs/navigation${heading ? '#errors' : ''}`,
       markdownUrl: '/docs/navigation.md',

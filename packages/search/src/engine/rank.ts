@@ -1,5 +1,5 @@
 import { MAX_SEARCH_LIMIT } from '@kit/core';
-import { analyzeQuery, type QueryWord } from '../text/analyze.js';
+import { analyzeQuery, type QueryWord, tokenize } from '../text/analyze.js';
 import { relatedTerms } from '../text/related.js';
 import { expand } from './expand.js';
 import { type SemanticModel, semanticModelOf } from './semantic.js';
@@ -833,8 +833,10 @@ class Ranker {
         group.cursors.some((cursor) => cursor.titleIds[seek(cursor.titleIds, 0, page)] === page),
       );
       if (!inTitle) return hit;
+      // The section's own heading: its heading path also holds the headings above it.
+      const heading = new Set(tokenize(this.index.sections[hit.section]!.heading).map((token) => token.term));
       const inHeading = words.some((group) =>
-        group.cursors.some((cursor) => cursor.headIds[seek(cursor.headIds, 0, hit.section)] === hit.section),
+        group.cursors.some((cursor) => heading.has(this.index.terms[cursor.term]!)),
       );
       return inHeading ? hit : { section: first, score: hit.score };
     });
