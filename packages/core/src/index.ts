@@ -131,6 +131,8 @@ export {
   schemas,
   validateAgainstSchema,
 } from './schemas/registry.js';
+export type { PathScope } from './urls/servable.js';
+export { unservablePagePath } from './urls/servable.js';
 export type { ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {
   candidatePaths,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuthorRevision } from '@kit/core';
+import type { AuthorRevision, PathScope } from '@kit/core';
 import {
   composePageFile,
   contentHash,
@@ -12,7 +12,7 @@ import {
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
-import { checkPagePath, type PathScope } from './page-path.js';
+import { checkPagePath } from './page-path.js';
 import type { AnyPgDatabase } from './schema/migrate.js';
 import type { KitTables, RevisionAction, RevisionKind, RevisionStatus } from './schema/tables.js';
 
@@ -29,11 +29,6 @@ export interface ChangeOptions {
    * {@link publishRevision}. @default 'published'
    */
   status?: RevisionStatus;
-  /**
-   * The set's `mcp.web.path`, when it moves the MCP endpoint: a page is refused at the endpoint's
-   * path, which would shadow it, and allowed at `mcp` once the endpoint lives elsewhere. @default 'mcp'
-   */
-  mcpPath?: string;
 }
 
 /** One recorded change. */
@@ -444,7 +439,7 @@ export async function writePageIn(
   checkPagePath(ref.path);
   const scope = options.scope ?? (await readScope(tx, t, setKey));
   checkScope(scope, setKey, ref.version, ref.locale);
-  if (!options.copy) checkPagePath(ref.path, scope, options.mcpPath);
+  if (!options.copy) checkPagePath(ref.path, scope);
   const parsed = parsePageFile(text);
   checkStorable(parsed, ref.path);
   const current = await livePage(tx, t, setKey, ref);
