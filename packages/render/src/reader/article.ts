@@ -1,4 +1,5 @@
 import { escapeHtml } from './html.js';
+import { DEFAULT_READER_STRINGS_LANG, inLanguage } from './strings.js';
 
 const NAMED_REFERENCES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
@@ -81,7 +82,7 @@ export function enhanceArticleHtml(
   const titled = options.englishIsForeign
     ? framed.replace(
         /<p class="callout-title">([^<]*)<\/p>/g,
-        '<p class="callout-title"><span lang="en" dir="ltr">$1</span></p>',
+        `<p class="callout-title">${inLanguage(DEFAULT_READER_STRINGS_LANG, '$1')}</p>`,
       )
     : framed;
   return titled

@@ -3,7 +3,7 @@ import { enhanceArticleHtml } from './article.js';
 import { CLIENT_CONFIG_ID, type ReaderClientConfig, type UiLanguage } from './client-config.js';
 import { escapeHtml, isExternal, jsonForScript, nonceAttr, safeHref } from './html.js';
 import { icon } from './icons.js';
-import { DEFAULT_READER_STRINGS, DEFAULT_READER_STRINGS_LANG } from './strings.js';
+import { DEFAULT_READER_STRINGS, DEFAULT_READER_STRINGS_LANG, inLanguage } from './strings.js';
 import { colorModeScript, themeCss } from './theme.js';
 import type {
   ReaderLink,
@@ -52,15 +52,10 @@ function foreignStrings(view: ReaderSiteView): Context['foreign'] {
   return foreign;
 }
 
-/**
- * An interface string as HTML: escaped and, when it is in another language than the page, inside
- * a `<span lang dir>`. The `dir` isolates it (unicode-bidi: isolate), so on a right-to-left page an
- * English "Was this page helpful?" keeps its question mark at its end instead of showing
- * "?Was this page helpful".
- */
+/** An interface string as HTML: escaped and, when it is in another language than the page, isolated in it. */
 function ui(ctx: Context, key: keyof ReaderStrings, html = escapeHtml(ctx.t[key])): string {
   const foreign = ctx.foreign[key];
-  return foreign ? `<span lang="${escapeHtml(foreign.lang)}" dir="${foreign.dir}">${html}</span>` : html;
+  return foreign ? inLanguage(foreign.lang, html) : html;
 }
 
 /** Whether English text is in another language than the page (then it needs a `<span lang dir>`). */
@@ -75,7 +70,7 @@ function englishIsForeign(view: ReaderSiteView): boolean {
 function groupLabel(view: ReaderSiteView, label: string): string {
   const html = escapeHtml(label);
   return label === DERIVED_ROOT_GROUP_LABEL && englishIsForeign(view)
-    ? `<span lang="${escapeHtml(DEFAULT_READER_STRINGS_LANG)}" dir="${localeDirection(DEFAULT_READER_STRINGS_LANG)}">${html}</span>`
+    ? inLanguage(DEFAULT_READER_STRINGS_LANG, html)
     : html;
 }
 

@@ -1,3 +1,5 @@
+import { localeDirection } from '@kit/core';
+import { escapeHtml } from './html.js';
 import type { ReaderStrings } from './types.js';
 
 /** The language of {@link DEFAULT_READER_STRINGS}. */
@@ -48,3 +50,12 @@ export const DEFAULT_READER_STRINGS: ReaderStrings = {
   credit: 'Built with',
   headingAnchor: 'Link to “{heading}”',
 };
+
+/**
+ * HTML in `lang` on a page in another language: inside a `<span lang dir>`, whose `dir` isolates
+ * it (unicode-bidi: isolate), so on a right-to-left page an English "Was this page helpful?"
+ * keeps its question mark at its end.
+ */
+export function inLanguage(lang: string, html: string): string {
+  return `<span lang="${escapeHtml(lang)}" dir="${localeDirection(lang)}">${html}</span>`;
+}
