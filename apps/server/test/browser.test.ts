@@ -204,9 +204,7 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
 
   it('keeps the reader on the same Laravel page when switching version, else opens the landing page', async () => {
     const { page, errors } = await open(`${referenceHttp.origin}/laravel/routing`);
-    expect(await page.locator('.kit-header .kit-version-switcher summary').getAttribute('aria-label')).toContain(
-      '13.x',
-    );
+    expect(await page.locator('.kit-header .kit-version-switcher summary').textContent()).toContain('Version: 13.x');
     await pickSwitcherEntry(page, 'version', '11.x');
     await page.waitForURL(`${referenceHttp.origin}/laravel/11.x/routing`);
     expect(await page.locator('.kit-version-notice').count()).toBe(1);
@@ -262,7 +260,7 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
     await page.keyboard.type('rate limiting');
     const options = page.locator('#kit-search-results [role="option"]');
     await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    const href = (await options.first().locator('a').getAttribute('href'))!;
+    const href = (await options.first().getAttribute('href'))!;
     expect(href).toMatch(/^\/laravel\//);
     await screenshot(page, 'laravel-search');
     await page.keyboard.press('Enter');

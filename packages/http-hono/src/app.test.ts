@@ -442,6 +442,56 @@ describe('search route', () => {
   });
 });
 
+describe('page files with spaces in their names', () => {
+  it('lists them in navigation and links every address of them encoded once', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kit-http-spaces-'));
+    mkdirSync(join(root, 'docs/guides'), { recursive: true });
+    writeFileSync(join(root, 'docs/kit.json'), JSON.stringify({ name: 'Spaces' }));
+    writeFileSync(
+      join(root, 'docs/navigation.json'),
+      JSON.stringify({
+        groups: [
+          { label: 'Start', pages: ['index', 'getting started', { path: 'guides/first steps', title: 'First' }] },
+        ],
+      }),
+    );
+    writeFileSync(join(root, 'docs/index.md'), '# Home\n\nRead [the start](getting%20started.md) first.\n');
+    writeFileSync(join(root, 'docs/getting started.md'), '# Getting started\n\nInstall it.\n');
+    writeFileSync(join(root, 'docs/guides/first steps.md'), '# First steps\n\nSee [home](<../index.md>).\n');
+    try {
+      const kit = fixtureKit({ sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } }, { root });
+      const spaced = createKitApp({ kit, cacheDir: null });
+      expect(await kit.sets.get('docs')!.problems()).toEqual([]);
+
+      const home = await (await spaced.request('http://localhost/docs')).text();
+      expect(home).toContain('href="/docs/getting%20started"');
+      expect(home).toContain('href="/docs/guides/first%20steps"');
+      // The sidebar lists both pages, and the page's own Markdown link is encoded once, not twice.
+      expect(home).not.toContain('%2520');
+
+      const page = await spaced.request('http://localhost/docs/getting%20started');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('link')).toContain('</docs/getting%20started.md>; rel="alternate"');
+      const html = await page.text();
+      expect(html).toContain('<link rel="alternate" type="text/markdown" href="/docs/getting%20started.md">');
+      expect(html).toContain('<link rel="canonical" href="http://localhost/docs/getting%20started">');
+
+      const twin = await spaced.request('http://localhost/docs/guides/first%20steps.md');
+      expect(twin.status).toBe(200);
+      expect(await twin.text()).toContain('# First steps');
+
+      const llms = await (await spaced.request('http://localhost/docs/llms.txt')).text();
+      expect(llms).toContain('(http://localhost/docs/getting%20started.md)');
+      expect(llms).toContain('(http://localhost/docs/guides/first%20steps.md)');
+      const sitemap = await (await spaced.request('http://localhost/docs/sitemap.xml')).text();
+      expect(sitemap).toContain('<loc>http://localhost/docs/getting%20started</loc>');
+      expect(sitemap).toContain('<loc>http://localhost/docs/guides/first%20steps</loc>');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('access modes and middleware', () => {
   it('with access.mode auth, asks guests to sign in and shows signed-in readers the set', async () => {
     const authApp = createKitApp({
@@ -508,6 +558,75 @@ describe('access modes and middleware', () => {
         }),
       }),
     ).toThrowError(/middleware `session`.*not registered/);
+  });
+
+  it('answers a browser refused by the auth middleware with the sign-in page of the auth access mode', async () => {
+    const guarded = createKitApp({
+      kit: fixtureKit({
+        sets: { docs: { route: { prefix: 'docs', middleware: ['web', 'auth'] }, source: { path: 'docs' } } },
+      }),
+    });
+    const authMode = createKitApp({
+      kit: fixtureKit({
+        sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, access: { mode: 'auth' } } },
+      }),
+    });
+    const browser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const refused = await guarded.request('/docs/queues', { headers: browser });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(refused.headers.get('cache-control')).toBe('private, no-cache');
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="kit"');
+    expect(refused.headers.get('vary')).toContain('Accept');
+    const html = await refused.text();
+    expect(html).toContain('<h1>Sign in required</h1>');
+    expect(html).toContain('<code>/docs/queues</code>');
+    for (const secret of ['Acme', 'Queues', 'Installation', 'unauthenticated']) expect(html).not.toContain(secret);
+    // The very page the access mode shows, styled by the reader stylesheet a guest may load.
+    expect(html).toBe(await (await authMode.request('/docs/queues', { headers: browser })).text());
+    const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(html)![1]!;
+    expect((await guarded.request(stylesheet)).status).toBe(200);
+    const signedIn = await guarded.request('/docs/queues', { headers: { ...browser, Authorization: 'Bearer reader' } });
+    expect(signedIn.status).toBe(200);
+  });
+
+  it('answers agents and API clients refused by the auth middleware with JSON and the bearer challenge', async () => {
+    const guarded = createKitApp({
+      kit: fixtureKit({
+        sets: {
+          docs: {
+            route: { prefix: 'docs', middleware: ['web', 'auth'] },
+            source: { path: 'docs' },
+            mcp: { web: { middleware: ['auth'] } },
+          },
+        },
+      }),
+    });
+    const requests: Array<[string, Record<string, string>]> = [
+      ['/docs/queues', {}],
+      ['/docs/queues', { Accept: 'application/json' }],
+      ['/docs/queues', { Accept: 'text/markdown' }],
+      ['/docs/queues', { Accept: '*/*' }],
+      ['/docs/queues.md', { Accept: 'text/html' }],
+      ['/docs/llms.txt', { Accept: 'text/plain' }],
+      ['/docs/_kit/search?q=queue', { Accept: 'application/json' }],
+    ];
+    for (const [path, headers] of requests) {
+      const refused = await guarded.request(path, { headers });
+      expect(refused.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
+      expect(refused.headers.get('content-type')).toContain('application/json');
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="kit"');
+      expect(await refused.json()).toMatchObject({ error: 'unauthenticated' });
+    }
+    // The MCP endpoint answers as MCP does, whatever Accept a caller sends.
+    const mcp = await guarded.request('/docs/mcp', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/html, application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(mcp.status).toBe(401);
+    expect(mcp.headers.get('www-authenticate')).toBe('Bearer realm="kit"');
+    expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0' });
   });
 
   it('serves a set bound to route.domain on that domain only', async () => {

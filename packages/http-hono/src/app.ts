@@ -21,7 +21,7 @@ import {
 } from '@kit/core';
 import { projectCacheDir } from '@kit/core/node';
 import type { McpHttpOptions } from '@kit/mcp';
-import { escapeHtml, renderNotFoundPage, renderReaderPage } from '@kit/render';
+import { renderNotFoundPage, renderReaderPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
@@ -39,6 +39,7 @@ import {
 } from './middleware.js';
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
 import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
+import { signInMarkdown, signInPage } from './sign-in.js';
 
 /** Options of {@link createKitApp}. */
 export interface KitAppOptions {
@@ -152,8 +153,18 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   const { kit } = options;
   const config = set.config;
   const app = new Hono<Env>();
-  const base = normalizePrefix(config.route.prefix);
-  const pageMiddleware = every(...resolveMiddleware(kit, config.route.middleware, `sets.${set.key}.route.middleware`));
+  // A person who opens a page in a browser and is refused by the built-in `auth` gets the sign-in
+  // page the `auth` access mode shows. Agents and API clients (no text/html in Accept, or a `.md`
+  // twin, which is never answered in HTML) keep the JSON 401 with the bearer challenge.
+  const pageGuards = {
+    signIn: async (c: Context) =>
+      wantsHtml(c.req.header('accept')) && !c.req.path.endsWith('.md')
+        ? signInPage(c, readerStylesheet(set, await assets))
+        : undefined,
+  };
+  const pageMiddleware = every(
+    ...resolveMiddleware(kit, config.route.middleware, `sets.${set.key}.route.middleware`, pageGuards),
+  );
   const mcpMiddleware = every(
     ...resolveMiddleware(kit, config.mcp.web.middleware, `sets.${set.key}.mcp.web.middleware`),
   );
@@ -171,7 +182,9 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   // Schemas run `web` whatever the set's own middleware says (spec: schema routes carry `web`).
   const schemaMiddleware = config.route.middleware.includes('web')
     ? pageMiddleware
-    : every(...resolveMiddleware(kit, ['web', ...config.route.middleware], `sets.${set.key}.route.middleware`));
+    : every(
+        ...resolveMiddleware(kit, ['web', ...config.route.middleware], `sets.${set.key}.route.middleware`, pageGuards),
+      );
   app.get('/schemas/:file', schemaMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
 
   const mcpPath = mcpEndpointPath('', config.mcp.web.path);
@@ -423,22 +436,7 @@ async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets:
   const cacheControl = isPrivateFor(set, c) ? 'private, no-cache' : 'no-cache';
   const markdown = c.req.path.endsWith('.md') || prefersMarkdown(c.req.header('accept'));
   if (set.config.access.mode === 'auth' && !isSignedIn(currentUser(c))) {
-    const headers = { 'Cache-Control': 'private, no-cache', 'WWW-Authenticate': 'Bearer realm="kit"' };
-    if (markdown) {
-      return c.body(
-        `# Sign in required\n\n${SIGN_IN_TEXT} Sign in, or send a valid bearer token, and ask again.\n`,
-        401,
-        {
-          ...headers,
-          'Content-Type': 'text/markdown; charset=utf-8',
-        },
-      );
-    }
-    const base = normalizePrefix(set.config.route.prefix);
-    return c.body(signInPage(`${base}/_kit/${assets.css.name}`, c.req.path), 401, {
-      ...headers,
-      'Content-Type': 'text/html; charset=utf-8',
-    });
+    return markdown ? signInMarkdown(c) : signInPage(c, readerStylesheet(set, assets));
   }
   if (markdown) {
     return c.body(
@@ -455,23 +453,9 @@ async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets:
   return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': cacheControl });
 }
 
-const SIGN_IN_TEXT = 'These docs are for signed-in readers.';
-
-/**
- * The page a guest of an `auth` set gets (access refused with `sign_in_required`): no site name,
- * navigation or other content of the set, only the request to sign in.
- */
-function signInPage(stylesheet: string, requestedPath: string): string {
-  return (
-    '<!doctype html>\n<html lang="en" dir="ltr"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
-    `<title>Sign in required</title><link rel="stylesheet" href="${escapeHtml(stylesheet)}"></head>` +
-    '<body><main class="kit-main" id="kit-content"><div class="kit-notfound" data-kit-refusal="sign_in_required">' +
-    '<p class="kit-notfound-code" aria-hidden="true">401</p><h1>Sign in required</h1>' +
-    `<p class="kit-notfound-text">${SIGN_IN_TEXT} Sign in, then open this page again.</p>` +
-    `<p class="kit-notfound-path"><code>${escapeHtml(requestedPath)}</code></p>` +
-    '</div></main></body></html>\n'
-  );
+/** The URL of the reader stylesheet under the set's prefix. */
+function readerStylesheet(set: DocSet, assets: ReaderAssets): string {
+  return `${normalizePrefix(set.config.route.prefix)}/_kit/${assets.css.name}`;
 }
 
 async function viewContext(
@@ -488,7 +472,7 @@ async function viewContext(
     viewer: viewerFor(c),
     base,
     origin: requestOrigin(c, options),
-    assets: { js: `${base}/_kit/${assets.js.name}`, css: `${base}/_kit/${assets.css.name}` },
+    assets: { js: `${base}/_kit/${assets.js.name}`, css: readerStylesheet(set, assets) },
     stylesheets,
   };
 }

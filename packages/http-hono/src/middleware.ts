@@ -90,28 +90,56 @@ const web: MiddlewareHandler = async (c, next) => {
   }
 };
 
-/** Built in: `auth` (and `auth:<guard>` when the application registers no such name) admits signed-in users only. */
-const auth: MiddlewareHandler = async (c, next) => {
-  if (currentUser(c) === null) {
-    return c.json({ error: 'unauthenticated', message: 'Sign in or send a valid bearer token.' }, 401, {
-      'WWW-Authenticate': 'Bearer realm="kit"',
-    });
-  }
-  await next();
-};
+/** Options of {@link resolveMiddleware}. */
+export interface ResolveMiddlewareOptions {
+  /**
+   * The answer the built-in `auth` gives a guest who opens a page in a browser (the set's HTML
+   * sign-in page), or undefined to answer this request with JSON. Without it every guest gets
+   * JSON: right for routes no person opens, such as the MCP endpoint.
+   */
+  signIn?: (c: Context) => Response | undefined | Promise<Response | undefined>;
+}
+
+/**
+ * Built in: `auth` (and `auth:<guard>` when the application registers no such name) admits
+ * signed-in users only. A guest gets a JSON 401 with the bearer challenge, which agents and API
+ * clients read, unless `signIn` has a page for the request.
+ */
+function auth(signIn: ResolveMiddlewareOptions['signIn']): MiddlewareHandler {
+  return async (c, next) => {
+    if (currentUser(c) === null) {
+      const page = await signIn?.(c);
+      if (page) return page;
+      return c.json({ error: 'unauthenticated', message: 'Sign in or send a valid bearer token.' }, 401, {
+        'WWW-Authenticate': 'Bearer realm="kit"',
+        ...(signIn ? { Vary: 'Accept' } : {}),
+      });
+    }
+    await next();
+  };
+}
 
 /**
  * Turns the middleware names of `route.middleware` / `mcp.web.middleware` into handlers: the
  * application's own (config `middleware`) first, then the built-in `web` and `auth[:guard]`.
  * An unknown name is a configuration error at start-up, never a silently open route.
+ *
+ * @example
+ * const guards = resolveMiddleware(kit, ['web', 'auth'], 'sets.docs.route.middleware');
  */
-export function resolveMiddleware(kit: Kit, names: string[], key: string): MiddlewareHandler[] {
+export function resolveMiddleware(
+  kit: Kit,
+  names: string[],
+  key: string,
+  options: ResolveMiddlewareOptions = {},
+): MiddlewareHandler[] {
   const registered = (kit.config.middleware ?? {}) as Record<string, MiddlewareHandler>;
+  const builtInAuth = auth(options.signIn);
   return names.map((name) => {
     const own = registered[name];
     if (own) return own;
     if (name === 'web') return web;
-    if (name === 'auth' || name.startsWith('auth:')) return auth;
+    if (name === 'auth' || name.startsWith('auth:')) return builtInAuth;
     const known = ['web', 'auth', 'auth:<guard>', ...Object.keys(registered)].join(', ');
     throw new KitError(
       'config.invalid',

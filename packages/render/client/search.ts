@@ -34,7 +34,7 @@ export function initSearch(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let selected = -1;
 
-  const options = () => [...list.querySelectorAll<HTMLLIElement>('[role="option"]')];
+  const options = () => [...list.querySelectorAll<HTMLAnchorElement>('[role="option"]')];
   const select = (index: number) => {
     const items = options();
     selected = items.length ? (index + items.length) % items.length : -1;
@@ -52,8 +52,10 @@ export function initSearch(
       .map((hit, i) => {
         const heading = hit.heading ? ` <span class="kit-search-hit-heading">› ${escapeHtml(hit.heading)}</span>` : '';
         const text = hit.snippet || hit.description || '';
+        // The link is the option: an option's content is presentational, so a link inside one
+        // would be a control nested in a control. Focus stays in the field (aria-activedescendant).
         return (
-          `<li role="option" id="kit-search-option-${i}" aria-selected="false"><a href="${escapeHtml(hit.url)}" tabindex="-1">` +
+          `<li role="none"><a role="option" id="kit-search-option-${i}" aria-selected="false" href="${escapeHtml(hit.url)}" tabindex="-1">` +
           `<span class="kit-search-hit-title">${escapeHtml(hit.title)}${heading}</span>` +
           (text ? `<span class="kit-search-hit-snippet">${highlightSnippet(text, query)}</span>` : '') +
           `</a></li>`
@@ -116,13 +118,13 @@ export function initSearch(
       select(selected + (event.key === 'ArrowDown' ? 1 : -1));
     } else if (event.key === 'Enter') {
       event.preventDefault();
-      const link = options()[selected]?.querySelector('a');
+      const link = options()[selected];
       if (link) window.location.assign(link.href);
     }
   });
   list.addEventListener('mousemove', (event) => {
     const option = (event.target as Element).closest('[role="option"]');
-    if (option) select(options().indexOf(option as HTMLLIElement));
+    if (option) select(options().indexOf(option as HTMLAnchorElement));
   });
   dialog.addEventListener('close', () => opener?.focus());
   // A click on the backdrop lands on the dialog element itself.

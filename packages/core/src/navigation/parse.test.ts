@@ -70,6 +70,31 @@ describe('parseNavigation', () => {
     expect(problems).toHaveLength(2);
   });
 
+  it('accepts page paths with spaces inside, as a repository serves getting started.md', () => {
+    const { navigation, problems } = normalizeNavigation({
+      groups: [{ label: 'A', pages: ['getting started', { path: 'guides/first steps', title: 'First' }] }],
+    });
+    expect(problems).toEqual([]);
+    expect(navigation).toEqual({
+      groups: [{ label: 'A', pages: ['getting started', { path: 'guides/first steps', title: 'First' }] }],
+    });
+  });
+
+  it('refuses page paths no page can have, naming the path and what a page path looks like', () => {
+    const { navigation, problems } = normalizeNavigation({
+      groups: [{ label: 'A', pages: ['a//b', 'a\\b', ' padded ', '../up'] }],
+    });
+    // " padded " is kept in canonical form, like "/intro.md"; the others name no page and are left out.
+    expect(navigation).toEqual({ groups: [{ label: 'A', pages: ['padded'] }] });
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringContaining('`groups[0].pages[0]` must be a page path'),
+      expect.stringContaining('`groups[0].pages[1]` must be a page path'),
+      expect.stringContaining('`groups[0].pages[2]` must be a page path'),
+      expect.stringContaining('`groups[0].pages[3]` must be a page path'),
+    ]);
+    expect(problems[0]!.message).toContain('spaces inside are fine');
+  });
+
   it('leaves out external links that are not safe', () => {
     const { navigation, problems } = normalizeNavigation({
       groups: [{ label: 'A', pages: [{ label: 'X', href: 'javascript:alert(1)' }] }],
@@ -101,7 +126,11 @@ describe('normalizeNavPath', () => {
     ['', undefined],
     ['../secret', undefined],
     ['a/./b', undefined],
-    ['has space', undefined],
+    ['has space', 'has space'],
+    [' getting started.md ', 'getting started'],
+    ['guides/first steps.MD', 'guides/first steps'],
+    ['a//b', undefined],
+    ['a\\b', undefined],
     [42, undefined],
   ])('normalizes %j to %j', (input, expected) => expect(normalizeNavPath(input)).toBe(expected));
 });
@@ -159,6 +188,27 @@ describe('deriveNavigation', () => {
   it('gives no groups for no pages and no root group when every page sits in a folder', () => {
     expect(deriveNavigation([])).toEqual({ groups: [] });
     expect(deriveNavigation([{ path: 'a/b', title: 'B' }]).groups.map((g) => g.label)).toEqual(['A']);
+  });
+
+  it('lists pages whose file names have spaces, in a file that validates', () => {
+    const derived = deriveNavigation([
+      { path: 'index', title: 'Home' },
+      { path: 'getting started', title: 'Getting started' },
+      { path: 'user guides/first steps', title: 'First steps' },
+    ]);
+    expect(derived).toEqual({
+      groups: [
+        {
+          label: 'Overview',
+          pages: [
+            { path: 'index', title: 'Home' },
+            { path: 'getting started', title: 'Getting started' },
+          ],
+        },
+        { label: 'User Guides', pages: [{ path: 'user guides/first steps', title: 'First steps' }] },
+      ],
+    });
+    expect(normalizeNavigation(derived).problems).toEqual([]);
   });
 
   it('labels folders in title case', () => {

@@ -2,6 +2,7 @@ import { isSafeLink } from '../manifest/links.js';
 import type { NavEntry, NavGroup, NavigationFile, NavTab, SourceProblem } from '../model/types.js';
 import { parseJsonText, type TextPosition } from '../schemas/json-text.js';
 import { validateAgainstSchema } from '../schemas/registry.js';
+import { cleanPagePath } from '../urls/set-urls.js';
 
 export interface NavigationResult {
   /** The usable navigation, invalid entries left out; null when there is none to use. */
@@ -19,17 +20,17 @@ function label(value: unknown): string | undefined {
 
 /**
  * The canonical form of a page path in navigation: no surrounding blanks, no leading `/`, no
- * `.md`; undefined when nothing is left or it climbs out with `.` or `..` segments.
+ * `.md` (in any letter case); undefined when it is no page path (see `cleanPagePath`: empty, `.`
+ * or `..` segments, backslashes). Spaces inside are kept: a repository serves `getting started.md`
+ * at `getting%20started`, so navigation lists it as `getting started`.
  *
  * @example
  * normalizeNavPath('/guides/intro.md') // 'guides/intro'
+ * normalizeNavPath('getting started') // 'getting started'
  */
 export function normalizeNavPath(path: unknown): string | undefined {
   if (typeof path !== 'string') return undefined;
-  const cleaned = path.trim().replace(/^\/+/, '').replace(/\.md$/i, '').replace(/\/+$/, '');
-  if (cleaned === '' || /\s/.test(cleaned)) return undefined;
-  if (cleaned.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) return undefined;
-  return cleaned;
+  return cleanPagePath(path.trim().replace(/\.md$/i, '')) ?? undefined;
 }
 
 function cleanEntry(raw: unknown): NavEntry | undefined {

@@ -128,7 +128,7 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
   }
 
   async function axeViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ content: axeSource });
+    if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
     const result = await page.evaluate(async () => {
       const axe = (
         window as unknown as {
@@ -140,7 +140,7 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
           };
         }
       ).axe;
-      return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+      return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     });
     return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
@@ -161,6 +161,61 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${ORIGIN}/docs/missing`);
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('has no accessibility violations on a deprecated version, nor with the search dialog open on results', async () => {
+    // The current version is deprecated, so its switcher shows a badge beside the label.
+    const { page, errors } = await open({
+      '/docs/advanced/caching': renderReaderPage(pageView({ currentVersion: '1.x' })),
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    // Names hold what the reader sees, so "click 1.x" or "click Esc" works with voice control.
+    expect(await page.locator('.kit-header .kit-version-switcher > summary').ariaSnapshot()).toBe(
+      '- text: "Version: 1.x Deprecated"',
+    );
+    // A modal dialog makes the rest of the page inert, so axe sees only the dialog from here on.
+    await page.keyboard.press('/');
+    await page.keyboard.type('route');
+    const options = page.locator('#kit-search-results [role="option"]');
+    await expect.poll(() => options.count()).toBe(2);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.locator('[data-kit-search-close]').ariaSnapshot()).toBe('- button "Close Esc"');
+    // Each result is one link that is the option itself: nothing focusable nested inside it.
+    expect(await options.first().getAttribute('href')).toBe('/docs/routing#basics');
+    expect(await options.locator('a, button, [tabindex]').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('moves through search results with the arrow keys, opens the chosen one with Enter and closes with Escape', async () => {
+    const { page } = await open(
+      {
+        '/docs/advanced/caching': renderReaderPage(pageView()),
+        '/docs/routing': renderReaderPage(pageView({}, { path: 'routing', url: '/docs/routing', title: 'Routing' })),
+      },
+      { path: '/docs/routing' },
+    );
+    const dialog = page.locator('#kit-search');
+    const input = page.locator('#kit-search-input');
+    const options = page.locator('#kit-search-results [role="option"]');
+    await page.keyboard.press('/');
+    await page.keyboard.type('route');
+    await expect.poll(() => options.count()).toBe(2);
+    const selected = () => page.locator('#kit-search-results [aria-selected="true"]').getAttribute('href');
+    expect(await selected()).toBe('/docs/routing#basics');
+    await page.keyboard.press('ArrowDown');
+    expect(await selected()).toBe('/docs/advanced/caching');
+    expect(await input.getAttribute('aria-activedescendant')).toBe(await options.nth(1).getAttribute('id'));
+    await page.keyboard.press('ArrowDown');
+    expect(await selected()).toBe('/docs/routing#basics');
+    await page.keyboard.press('ArrowUp');
+    expect(await selected()).toBe('/docs/advanced/caching');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
+    await page.keyboard.press('/');
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${ORIGIN}/docs/advanced/caching`);
   });
 
   it('remembers the color mode choice across pages and applies it before the first paint', async () => {

@@ -86,7 +86,22 @@ describe('renderReaderPage', () => {
   it('renders a right-to-left page with dir="rtl"', () => {
     const rtl = renderReaderPage(view({ lang: 'ar', dir: 'rtl', currentLocale: 'ar' }));
     expect(rtl).toContain('<html lang="ar" dir="rtl">');
-    expect(rtl).toMatch(/<summary id="kit-locale-header" aria-label="Language: العربية">/);
+    // The hidden "Language: " prefix is English on an Arabic page, so it carries its own language.
+    expect(rtl).toContain(
+      '<summary id="kit-locale-header"><span class="kit-sr-only"><span lang="en" dir="ltr">Language</span>: </span>',
+    );
+  });
+
+  it('names the switchers and the search close button by their visible text, not an aria-label', () => {
+    const old = renderReaderPage(view({ currentVersion: '1.x' }));
+    const summary = /<summary id="kit-version-header">(.*?)<\/summary>/.exec(old)![1]!;
+    // The badge is part of the name: an aria-label of "Version: 1.x" would hide the visible "Deprecated".
+    expect(summary.replace(/<[^>]+>/g, '')).toBe('Version: 1.xDeprecated');
+    expect(old).toContain('<summary id="kit-locale-header"><span class="kit-sr-only">Language: </span>');
+    expect(old).toContain(
+      '<button type="button" class="kit-search-close" data-kit-search-close><span class="kit-sr-only">Close </span><kbd class="kit-kbd">Esc</kbd></button>',
+    );
+    expect(old).not.toMatch(/<summary[^>]*aria-label/);
   });
 
   it('shows warning badges for deprecated and archived versions only', () => {

@@ -151,9 +151,18 @@ function statusBadge(ctx: Context, status: ReaderVersion['status']): string {
   return '';
 }
 
+/**
+ * The hidden prefix of a switcher's `<summary>` ("Version: "). The summary takes its name from
+ * its content rather than an `aria-label`, so the name always holds the visible label and badge
+ * (WCAG 2.5.3: a voice-control user says what they see).
+ */
+function switcherPrefix(ctx: Context, key: 'version' | 'language'): string {
+  return `<span class="kit-sr-only">${ui(ctx, key)}: </span>`;
+}
+
 /** A switcher built from `<details>`: its links navigate without JavaScript; the script adds closing. */
 function versionSwitcher(ctx: Context, idSuffix: string): string {
-  const { view, t } = ctx;
+  const { view } = ctx;
   if (view.versions.length < 2) return '';
   const current = view.versions.find((v) => v.id === view.currentVersion) ?? view.versions[0]!;
   const items = view.versions
@@ -166,14 +175,14 @@ function versionSwitcher(ctx: Context, idSuffix: string): string {
     .join('');
   return (
     `<details class="kit-switcher kit-version-switcher" data-kit-switcher>` +
-    `<summary id="kit-version-${idSuffix}" aria-label="${escapeHtml(`${t.version}: ${current.label}`)}">` +
+    `<summary id="kit-version-${idSuffix}">${switcherPrefix(ctx, 'version')}` +
     `<bdi class="kit-switcher-label">${escapeHtml(current.label)}</bdi>${statusBadge(ctx, current.status)}${icon('chevronDown', { size: 14 })}</summary>` +
     `<ul class="kit-switcher-menu" aria-labelledby="kit-version-${idSuffix}">${items}</ul></details>`
   );
 }
 
 function localeSwitcher(ctx: Context, idSuffix: string): string {
-  const { view, t } = ctx;
+  const { view } = ctx;
   if (view.locales.length < 2) return '';
   const current = view.locales.find((l) => l.code === view.currentLocale) ?? view.locales[0]!;
   const items = view.locales
@@ -186,7 +195,7 @@ function localeSwitcher(ctx: Context, idSuffix: string): string {
     .join('');
   return (
     `<details class="kit-switcher kit-locale-switcher" data-kit-switcher>` +
-    `<summary id="kit-locale-${idSuffix}" aria-label="${escapeHtml(`${t.language}: ${current.label}`)}">` +
+    `<summary id="kit-locale-${idSuffix}">${switcherPrefix(ctx, 'language')}` +
     `${icon('globe', { size: 16 })}<span class="kit-switcher-label">${escapeHtml(current.label)}</span>${icon('chevronDown', { size: 14 })}</summary>` +
     `<ul class="kit-switcher-menu" aria-labelledby="kit-locale-${idSuffix}">${items}</ul></details>`
   );
@@ -452,7 +461,8 @@ function searchDialog(ctx: Context): string {
     `<label id="kit-search-label" for="kit-search-input" class="kit-sr-only">${ui(ctx, 'search')}</label>` +
     `${icon('search')}` +
     `<input id="kit-search-input" type="search" autocomplete="off" spellcheck="false" placeholder="${escapeHtml(t.searchPlaceholder)}" role="combobox" aria-expanded="false" aria-controls="kit-search-results" aria-autocomplete="list">` +
-    `<button type="button" class="kit-search-close" data-kit-search-close aria-label="${escapeHtml(t.close)}"><kbd class="kit-kbd">Esc</kbd></button>` +
+    // Named by its content ("Close Esc") so the name holds the visible "Esc" key.
+    `<button type="button" class="kit-search-close" data-kit-search-close><span class="kit-sr-only">${ui(ctx, 'close')} </span><kbd class="kit-kbd">Esc</kbd></button>` +
     `</form>` +
     `<ul class="kit-search-results" id="kit-search-results" role="listbox" aria-label="${escapeHtml(t.search)}"></ul>` +
     `<p class="kit-search-status" role="status" aria-live="polite"></p>` +
