@@ -18,10 +18,12 @@ export function referenceConfig(env: KitEnv) {
       },
       // KIT_LARAVEL=1 adds the Laravel docs (three versions) as a second set. Its pages mark anchors with
       // raw <a name> tags, so it is served as its owners would: a trusted repository set with html_input allow.
+      // They were written for laravel.com, which mounts them at /docs (`/docs/{{version}}/routing`); here
+      // /docs is Kit's own docs, so link_prefix serves those links under /laravel instead.
       ...(env.KIT_LARAVEL
         ? {
             laravel: {
-              route: { prefix: 'laravel' },
+              route: { prefix: 'laravel', link_prefix: 'docs' },
               source: { driver: 'repository' as const, path: laravelPath },
               html_input: 'allow' as const,
               search: { driver: env.KIT_LARAVEL_SEARCH ?? 'server' },

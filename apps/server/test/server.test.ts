@@ -96,6 +96,35 @@ describe('the reference server with KIT_LARAVEL in the environment it is given',
     expect(await twin.text()).toContain('# Routing');
   });
 
+  it("serves a Laravel page's /docs/{{version}}/... links as Laravel pages that answer 200, in its HTML and its Markdown twin", {
+    timeout: 120_000,
+  }, async () => {
+    const html = await (await server.app.request('/laravel/12.x/routing')).text();
+    const twin = await (await server.app.request('/laravel/12.x/routing.md')).text();
+    // The corpus writes `[middleware](/docs/{{version}}/middleware)`; /docs is Kit's own docs here.
+    expect(html).not.toMatch(/href="\/docs\/12\.x\//);
+    expect(twin).not.toMatch(/\]\(\/docs\/12\.x\//);
+    const htmlLinks = [...html.matchAll(/href="(\/laravel\/12\.x\/middleware[^"]*)"/g)].map((match) => match[1]!);
+    const twinLinks = [...twin.matchAll(/\]\((?:https?:\/\/[^/)]+)?(\/laravel\/12\.x\/middleware[^)]*)\)/g)].map(
+      (match) => match[1]!,
+    );
+    expect(htmlLinks).toContain('/laravel/12.x/middleware#laravels-default-middleware-groups');
+    expect(twinLinks).toContain('/laravel/12.x/middleware#laravels-default-middleware-groups');
+    for (const link of [...htmlLinks, ...twinLinks]) {
+      const target = await server.app.request(link.replace(/#.*$/, ''));
+      expect(target.status, link).toBe(200);
+      expect(await target.text()).toContain('Middleware');
+    }
+  });
+
+  it('gives read_page the same working Laravel links as the Markdown twin', async () => {
+    const read = await server.kit.set('laravel').readPage({ path: 'routing', version: '12.x' }, { user: null });
+    expect(read.text).toMatch(
+      /\]\((?:https?:\/\/[^/)]+)?\/laravel\/12\.x\/middleware#laravels-default-middleware-groups\)/,
+    );
+    expect(read.text).not.toMatch(/\]\(\/docs\/12\.x\//);
+  });
+
   it('serves the Laravel llms.txt', async () => {
     const response = await server.app.request('/laravel/llms.txt');
     expect(response.status).toBe(200);

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import {
+  type CacheStore,
   type ContentSource,
+  cacheStoreFor,
   createDocSet,
   createEvents,
   createKit,
@@ -50,7 +52,8 @@ export interface LoadedKit extends Kit {
 /**
  * Loads the project's config and wires a {@link Kit}: per set its content source (`createFsSource`
  * for repository sets, `createDbSource` over `openDatabase` for database sets, one database per
- * named connection), one renderer, the search driver `search.driver` names (built-ins plus the
+ * named connection, each database set reading through its cache store, `source.cache` else
+ * `cache.store`, one store per name), one renderer, the search driver `search.driver` names (built-ins plus the
  * config's `searchDrivers`, registered through the search registry while the kit lives), and
  * `createKit`. Every CLI command, the local MCP server and `kit serve` start here. A host
  * application imports it alone from `@kit/cli/load-kit`, without the commands and their libraries.
@@ -71,6 +74,7 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
 
   const unregister = registerConfigDrivers(config);
   const databases = new Map<string, Promise<KitDatabase>>();
+  const caches = new Map<string, Promise<CacheStore>>();
   const renderer = createNodeRenderer();
   const events = createEvents();
   const drivers = new Map<string, SearchDriver>();
@@ -79,7 +83,8 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
   try {
     const sets = [];
     for (const setConfig of Object.values(config.sets)) {
-      const source = await createSource(setConfig, config, options, databases);
+      const cache = setConfig.source.driver === 'database' ? await cacheStoreOf(config, setConfig.key, caches) : null;
+      const source = await createSource(setConfig, config, options, databases, cache);
       sources.push(source);
       const search = await createSearchDriver(setConfig, config);
       drivers.set(setConfig.key, search);
@@ -92,6 +97,7 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
           events,
           gates: config.gates,
           ...(options.origin !== undefined ? { origin: options.origin } : {}),
+          ...(cache ? { cache } : {}),
         }),
       );
     }
@@ -104,6 +110,7 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
         await Promise.allSettled(
           opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value.close()] : [])),
         );
+        await closeCaches(caches);
         for (const stop of unregister) stop();
       }
     };
@@ -124,6 +131,7 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
     await Promise.allSettled(sources.map((source) => source.close?.()));
     const opened = await Promise.allSettled(databases.values());
     await Promise.allSettled(opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value.close()] : [])));
+    await closeCaches(caches);
     for (const stop of unregister) stop();
     throw error;
   }
@@ -138,11 +146,37 @@ function withSnippetsRoot(setConfig: ResolvedSetConfig, config: ResolvedConfig):
   return { ...setConfig, snippets: { ...setConfig.snippets, root: config.root } };
 }
 
+/**
+ * The cache store a database set reads through (`source.cache`, else `cache.store`, else `memory`),
+ * made once per store name: sets naming the same store share it, as processes share one Redis.
+ */
+function cacheStoreOf(
+  config: ResolvedConfig,
+  setKey: string,
+  caches: Map<string, Promise<CacheStore>>,
+): Promise<CacheStore> {
+  const { name, store } = cacheStoreFor(config, setKey);
+  let opening = caches.get(name);
+  if (!opening) {
+    opening = import('@kit/source-db').then(({ createCacheStore }) => createCacheStore(store, { name }));
+    caches.set(name, opening);
+  }
+  return opening;
+}
+
+async function closeCaches(caches: Map<string, Promise<CacheStore>>): Promise<void> {
+  const opened = await Promise.allSettled(caches.values());
+  await Promise.allSettled(
+    opened.flatMap((result) => (result.status === 'fulfilled' && result.value.close ? [result.value.close()] : [])),
+  );
+}
+
 async function createSource(
   setConfig: ResolvedSetConfig,
   config: ResolvedConfig,
   options: LoadKitOptions,
   databases: Map<string, Promise<KitDatabase>>,
+  cache: CacheStore | null,
 ): Promise<ContentSource> {
   if (setConfig.source.driver === 'repository') {
     return createFsSource({
@@ -182,7 +216,7 @@ async function createSource(
   const disks = Object.fromEntries(
     Object.entries(config.disks ?? {}).map(([name, disk]) => [name, createLocalDisk({ root: disk.root, name })]),
   );
-  return createDbSource({ db, setKey: setConfig.key, disks });
+  return createDbSource({ db, setKey: setConfig.key, disks, ...(cache ? { cache } : {}) });
 }
 
 /**

@@ -34,6 +34,14 @@ export {
   toSkillName,
 } from './agents/skills.js';
 export { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts } from './agents/split.js';
+export type { MemoryCacheStoreOptions } from './cache/cache-stores.js';
+export {
+  createArrayCacheStore,
+  createMemoryCacheStore,
+  createNullCacheStore,
+  DEFAULT_MEMORY_CACHE_ENTRIES,
+  prefixCacheStore,
+} from './cache/cache-stores.js';
 export type { ConfigDefaults } from './config/defaults.js';
 export { configDefaults, INSTRUCTIONS_INDEX_MIN_BYTES } from './config/defaults.js';
 export { defineConfig } from './config/define.js';
@@ -104,6 +112,7 @@ export {
 } from './outcomes/outcomes.js';
 export type { ParsedPageFile } from './pages/page-file.js';
 export { composePageFile, firstHeading, parsePageFile } from './pages/page-file.js';
+export type * from './ports/cache-store.js';
 export type * from './ports/content-source.js';
 export type * from './ports/docset.js';
 export type * from './ports/renderer.js';
@@ -133,16 +142,18 @@ export {
 } from './schemas/registry.js';
 export type { PathScope } from './urls/servable.js';
 export { unservablePagePath } from './urls/servable.js';
-export type { ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
+export type { LinkBase, ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {
   candidatePaths,
   cleanPagePath,
   createUrlLayout,
+  linkBaseOf,
   markdownUrl,
   mcpEndpointPath,
   normalizePrefix,
   pageUrl,
   parseSetUrl,
+  rebaseLink,
   restrictVersions,
   rootUrl,
 } from './urls/set-urls.js';

@@ -9,6 +9,7 @@ import { createFsSource } from '@kit/source-fs';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKitApp } from './app.js';
+import { pageResponseCache } from './page-cache.js';
 
 let root: string;
 let kit: Kit;
@@ -116,5 +117,16 @@ describe('the page response cache of a watched set', () => {
       .poll(async () => (await app.request('/docs/guide')).text(), { timeout: 10_000 })
       .toContain('Second edition.');
     expect(await (await app.request('/docs/guide.md')).text()).toContain('Second edition.');
+  });
+});
+
+describe('pageResponseCache', () => {
+  const setOn = (source: Record<string, unknown>) => ({ source }) as unknown as Parameters<typeof pageResponseCache>[0];
+  const watch = () => () => {};
+
+  it('keeps responses for a watched source and none for a shared one, whose writers are other processes', () => {
+    expect(pageResponseCache(setOn({ kind: 'repository', watch }))).not.toBeNull();
+    expect(pageResponseCache(setOn({ kind: 'repository' }))).toBeNull();
+    expect(pageResponseCache(setOn({ kind: 'database', shared: true, watch }))).toBeNull();
   });
 });

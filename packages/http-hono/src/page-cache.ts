@@ -27,12 +27,14 @@ const DEFAULT_MAX_BYTES = 128 * 1024 * 1024;
 /**
  * The response cache of a set whose source watches its content, or null for one that does not:
  * without change notices a cached page could go stale, so those sets build every response afresh.
+ * A `shared` source (a database other processes write) hears of their writes late, so its set
+ * gets none either: its pages are rendered through its cache store, keyed by content hash.
  * A public page is the same for every guest, so the page route answers a repeat request for the
  * same origin, path and representation with the stored bytes and ETag instead of resolving,
  * laying out and hashing the page again.
  */
 export function pageResponseCache(set: DocSet, maxBytes = DEFAULT_MAX_BYTES): PageResponseCache | null {
-  if (typeof set.source.watch !== 'function') return null;
+  if (typeof set.source.watch !== 'function' || set.source.shared === true) return null;
   const entries = new Map<string, CachedPage>();
   let bytes = 0;
   let changes = 0;

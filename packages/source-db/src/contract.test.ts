@@ -1,3 +1,4 @@
+import { createArrayCacheStore } from '@kit/core';
 import { runSourceContract } from '@kit/core/testing';
 import { describe } from 'vitest';
 import { createDbSource } from './db-source.js';
@@ -12,6 +13,17 @@ runSourceContract({
     const setKey = freshSetKey('contract');
     await writeFixture(db, setKey, fixture);
     return createDbSource({ db, setKey });
+  },
+  cleanup: () => databases.dispose(),
+});
+
+runSourceContract({
+  name: 'the database source on PGlite with a cache store',
+  create: async (fixture) => {
+    const db = await databases.pglite();
+    const setKey = freshSetKey('contract_cached');
+    await writeFixture(db, setKey, fixture);
+    return createDbSource({ db, setKey, cache: createArrayCacheStore() });
   },
   cleanup: () => databases.dispose(),
 });

@@ -1,4 +1,12 @@
-import type { ContentChange, ContentSource, SkillFile, SourceFile, SourcePage, SourceProblem } from '@kit/core';
+import type {
+  CacheStore,
+  ContentChange,
+  ContentSource,
+  SkillFile,
+  SourceFile,
+  SourcePage,
+  SourceProblem,
+} from '@kit/core';
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
@@ -14,11 +22,18 @@ export interface DbSourceOptions {
   disks?: Record<string, AssetDisk>;
   /** How often `watch` looks for new revisions, in milliseconds. @default 1000 */
   pollInterval?: number;
+  /**
+   * The set's cache store (`createCacheStore(cacheStoreFor(config, setKey).store)`): page lists
+   * are kept there under the digest the database gives of what they hold, so every process
+   * sharing the store (Redis) reuses a list another one read. Default: none.
+   */
+  cache?: CacheStore;
 }
 
 /** A database set's content source. */
 export interface DbContentSource extends ContentSource {
   readonly kind: 'database';
+  readonly shared: true;
   readonly setKey: string;
   readonly db: KitDatabase;
 }
@@ -31,6 +46,11 @@ const SKILL_PREFIX = 'skills/';
  * `watch` reports each published revision, also those written by other processes.
  * `close` stops watching; the database stays open for its owner to close.
  *
+ * Other processes may write the same rows at any moment, so the source is `shared` and never
+ * answers from what it read before without asking the database: a page list is served from memory
+ * or the cache store only under the digest the database gives, in the same call, of the scope's
+ * pages (path, content hash, visibility, last change), so a write by any process is seen at once.
+ *
  * @example
  * const db = await openDatabase({ dataDir: '.kit/db' });
  * const source = createDbSource({ db, setKey: 'docs' });
@@ -40,6 +60,36 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
   const { db, setKey } = options;
   const t = db.tables;
   const stops = new Set<() => void>();
+  // The last list read of each version and locale, with the digest it was read under.
+  const lists = new Map<string, { digest: string; pages: SourcePage[] }>();
+  const cache = options.cache;
+
+  const scopeOf = (version: string, locale: string) =>
+    and(
+      eq(t.pages.setKey, setKey),
+      eq(t.pages.version, version),
+      eq(t.pages.locale, locale),
+      isNull(t.pages.deletedAt),
+    );
+
+  /** The digest of a scope's live pages: it changes with any page written, deleted or restored there. */
+  const pagesDigest = async (executor: KitDatabase['orm'], version: string, locale: string) => {
+    const p = t.pages;
+    const [row] = await executor
+      .select({
+        count: sql<number>`count(*)::int`,
+        digest: sql<string>`encode(sha256(convert_to(coalesce(string_agg(${p.path} || chr(9) || ${p.contentHash} || chr(9) || ${p.visibility} || chr(9) || (extract(epoch from ${p.updatedAt}) * 1000000)::bigint::text || chr(9) || coalesce(${p.updatedBy}, ''), chr(10) ORDER BY ${p.path} COLLATE "C"), ''), 'UTF8')), 'hex')`,
+      })
+      .from(p)
+      .where(scopeOf(version, locale));
+    return `${row!.count}-${row!.digest}`;
+  };
+
+  const readPages = async (executor: KitDatabase['orm'], version: string, locale: string) => {
+    const rows = await executor.select().from(t.pages).where(scopeOf(version, locale));
+    // Sorted here rather than by the database collation, so the order is the same on every server.
+    return rows.map(toSourcePage).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  };
 
   const readAssetBytes = async (row: { bytes: Uint8Array | null; disk: string | null; diskPath: string | null }) => {
     if (row.bytes) return new Uint8Array(row.bytes);
@@ -50,6 +100,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
 
   return {
     kind: 'database',
+    shared: true,
     setKey,
     db,
 
@@ -62,19 +113,27 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     },
 
     async listPages(version, locale) {
-      const rows = await db.orm
-        .select()
-        .from(t.pages)
-        .where(
-          and(
-            eq(t.pages.setKey, setKey),
-            eq(t.pages.version, version),
-            eq(t.pages.locale, locale),
-            isNull(t.pages.deletedAt),
-          ),
-        );
-      // Sorted here rather than by the database collation, so the order is the same on every server.
-      return rows.map(toSourcePage).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const scope = `${version}\u0000${locale}`;
+      const digest = await pagesDigest(db.orm, version, locale);
+      const known = lists.get(scope);
+      if (known?.digest === digest) return known.pages;
+      const storeKey = (of: string) => `v1:pages:${setKey}:${version}:${locale}:${of}`;
+      if (cache) {
+        const hit = await cache.get<SourcePage[]>(storeKey(digest)).catch(() => undefined);
+        if (isPageList(hit)) {
+          lists.set(scope, { digest, pages: hit });
+          return hit;
+        }
+      }
+      // Digest and rows from one snapshot: a write landing between two reads must not file the
+      // new rows under the old digest.
+      const read = await db.orm.transaction(
+        async (tx) => ({ digest: await pagesDigest(tx, version, locale), pages: await readPages(tx, version, locale) }),
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+      lists.set(scope, read);
+      if (cache) await cache.set(storeKey(read.digest), read.pages).catch(() => {});
+      return read.pages;
     },
 
     async getPage(version, locale, path) {
@@ -164,6 +223,17 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
 }
 
 type PageRow = KitTables['pages']['$inferSelect'];
+
+/** Whether a value read from a cache store has the shape of a page list (a shared store may hold anything). */
+function isPageList(value: unknown): value is SourcePage[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (page: Partial<SourcePage> | null) =>
+        typeof page?.path === 'string' && typeof page.body === 'string' && typeof page.contentHash === 'string',
+    )
+  );
+}
 
 function toSourcePage(row: PageRow): SourcePage {
   const updatedAt = new Date(row.updatedAt).toISOString();

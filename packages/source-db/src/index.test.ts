@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/source-db public API', () => {
-  it('exports exactly the database source, its tables, connections and write functions', async () => {
+  it('exports exactly the database source, its tables, connections, cache stores and write functions', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'DEFAULT_TABLE_NAMES',
       'MODEL_NAMES',
       'appliedDocsMigrations',
       'applyDocsMigration',
       'attachDatabase',
+      'createCacheStore',
       'createDbSource',
       'createKitTables',
       'createLocalDisk',
+      'createRedisCacheStore',
       'deleteAsset',
       'deletePage',
       'importFromSource',

@@ -1,3 +1,7 @@
+export type { CacheStoreConfig, CreateCacheStoreOptions } from './cache/create-cache-store.js';
+export { createCacheStore } from './cache/create-cache-store.js';
+export type { RedisCacheStoreOptions } from './cache/redis-cache-store.js';
+export { createRedisCacheStore } from './cache/redis-cache-store.js';
 export type { KitDatabase, OpenDatabaseOptions } from './database.js';
 export { attachDatabase, openDatabase } from './database.js';
 export type { DbContentSource, DbSourceOptions } from './db-source.js';

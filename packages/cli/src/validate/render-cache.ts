@@ -88,6 +88,7 @@ function cacheKey(page: SourcePage, context: RenderContext, fingerprint: string)
     context.versionSegment,
     context.pageUrl(page.path),
     context.pageUrl('x/y'),
+    context.linkBase ? `${context.linkBase.written}>${context.linkBase.served}` : '',
     context.origin,
     context.sanitize ? 'sanitize' : context.htmlInput,
     context.snippetsRoot ?? '',

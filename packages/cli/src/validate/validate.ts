@@ -83,6 +83,8 @@ export async function validateKit(kit: ValidatableKit, options: ValidateKitOptio
         ...((options.renderer ?? kit.renderer) ? { renderer: (options.renderer ?? kit.renderer)! } : {}),
         ...(options.origin !== undefined ? { origin: options.origin } : {}),
         components,
+        // Links into the other sets of the site are checked against their pages.
+        site: [...kit.sets.values()],
         ...(driver && shipsBrowserIndex(driver)
           ? {
               searchBudget: options.cacheDir

@@ -54,6 +54,24 @@ describe('sets', () => {
     expect(config.sets.other!.route).toEqual({ prefix: 'docs', domain: 'b.test', middleware: ['web'] });
   });
 
+  it('keep a written link_prefix without its slashes, leave it out when unset, and refuse one that is no URL path', () => {
+    expect(
+      resolve({ sets: { laravel: { route: { prefix: 'laravel', link_prefix: '/docs/' } } } }).sets.laravel!.route,
+    ).toEqual({
+      prefix: 'laravel',
+      domain: null,
+      middleware: ['web'],
+      link_prefix: 'docs',
+    });
+    expect(resolve({ sets: { laravel: { route: { link_prefix: '' } } } }).sets.laravel!.route.link_prefix).toBe('');
+    expect(resolve({ sets: { laravel: { route: { link_prefix: null } } } }).sets.laravel!.route).not.toHaveProperty(
+      'link_prefix',
+    );
+    expect(messageOf({ sets: { laravel: { route: { link_prefix: 'docs?v=1' } } } })).toMatchInlineSnapshot(
+      `"config.invalid: \`sets.laravel.route.link_prefix\` must be the URL path the pages' links were written for, such as \`docs\` (letters, digits, \`.\`, \`_\`, \`~\`, \`-\`), '' for a root-mounted site, or null; got "docs?v=1""`,
+    );
+  });
+
   it('keep a written middleware list whole, including an empty one', () => {
     expect(resolve({ sets: { docs: { route: { middleware: [] } } } }).sets.docs!.route.middleware).toEqual([]);
     expect(

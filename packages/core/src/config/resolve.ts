@@ -182,8 +182,22 @@ function resolveSet(key: string, input: KitSetInput, context: SetContext): Resol
       message: `${origin} must be a URL path such as \`docs\` or \`guides/v2\` (letters, digits, \`.\`, \`_\`, \`~\`, \`-\`), or '' for the domain root; got ${JSON.stringify(prefix)}`,
     });
   }
+  const linkPrefix = own.route.link_prefix == null ? null : trimSlashes(own.route.link_prefix);
+  if (linkPrefix !== null && linkPrefix !== '' && !PREFIX_PATTERN.test(linkPrefix)) {
+    context.issues.push({
+      code: 'config.invalid',
+      path: `${here}.route.link_prefix`,
+      message: `\`${here}.route.link_prefix\` must be the URL path the pages' links were written for, such as \`docs\` (letters, digits, \`.\`, \`_\`, \`~\`, \`-\`), '' for a root-mounted site, or null; got ${JSON.stringify(own.route.link_prefix)}`,
+    });
+  }
   const database = own.source.driver === 'database';
-  const route = { prefix, domain: own.route.domain, middleware: own.route.middleware };
+  const route: SetOwnSettings['route'] = {
+    prefix,
+    domain: own.route.domain,
+    middleware: own.route.middleware,
+    // Kept out when not written, so a resolved route reads as the specification's three keys.
+    ...(linkPrefix !== null ? { link_prefix: linkPrefix } : {}),
+  };
   const source = {
     driver: own.source.driver,
     path: resolvePath(context.root, input.source?.path ?? key),

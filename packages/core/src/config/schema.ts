@@ -174,6 +174,10 @@ export const setOwnSchema: Record<string, SchemaNode> = {
     prefix: leaf("a string (`''` mounts the set at the domain root)", isString),
     domain: stringOrNull,
     middleware: stringList,
+    link_prefix: leaf(
+      "a string or null (`''` for links written for a root-mounted site)",
+      (value) => value === null || isString(value),
+    ),
   }),
   source: group({
     driver: oneOf('repository', 'database'),

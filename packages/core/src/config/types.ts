@@ -93,7 +93,13 @@ export interface SharedSettings {
 
 /** One set's own keys (`sets.{key}.*`), resolved. */
 export interface SetOwnSettings {
-  route: { prefix: string; domain: string | null; middleware: string[] };
+  route: {
+    prefix: string;
+    domain: string | null;
+    middleware: string[];
+    /** Present only when written: the prefix the pages' site-absolute links were written with (no slashes). */
+    link_prefix?: string;
+  };
   source: {
     driver: 'repository' | 'database';
     /** Absolute folder of a repository set. */
@@ -281,6 +287,14 @@ export interface KitSetInput extends SetSharedInput {
     domain?: string | null;
     /** Middleware names of the set's pages. @default ['web'] */
     middleware?: string[];
+    /**
+     * The prefix the set's pages write their site-absolute links with, when they were written for a
+     * site that mounts them elsewhere: a page link under it is served under `prefix` instead, and
+     * validated as a link to this set. `''` for pages written for a root-mounted site.
+     * @example 'docs' // Laravel's docs link `/docs/{{version}}/routing`; mounted at `laravel`, that serves `/laravel/13.x/routing`
+     * @default null (links are served as written)
+     */
+    link_prefix?: string | null;
   };
   source?: {
     /** @default 'repository' */

@@ -3,6 +3,7 @@ import type { Gates, ResolvedSetConfig } from '../config/types.js';
 import { KitError } from '../errors/kit-error.js';
 import { createEvents } from '../events/emitter.js';
 import type { KitEventMap } from '../events/types.js';
+import { contentHash } from '../hash/content-hash.js';
 import { normalizeManifest, parseManifestText } from '../manifest/normalize.js';
 import type {
   LocaleInfo,
@@ -18,6 +19,7 @@ import type {
 import { deriveNavigation } from '../navigation/derive.js';
 import { navigationPages } from '../navigation/pages.js';
 import { parseNavigation } from '../navigation/parse.js';
+import type { CacheStore } from '../ports/cache-store.js';
 import type { ContentChange, ContentSource } from '../ports/content-source.js';
 import type {
   DocSet,
@@ -63,6 +65,12 @@ export interface CreateDocSetOptions {
   origin?: string;
   /** Most rendered pages kept in memory. Default 2000. */
   maxRenderedPages?: number;
+  /**
+   * The set's cache store (`cacheStoreFor(config, key)`, built by `createCacheStore` of
+   * `@kit/source-db`): rendered pages and search sections are kept there under content-addressed
+   * keys, so a process sharing the store (Redis) uses what another one rendered. Default: none.
+   */
+  cache?: CacheStore;
 }
 
 /** A doc set built by {@link createDocSet}: the `DocSet` port plus `close()`, which stops watching the source. */
@@ -108,9 +116,9 @@ const SEARCH_QUERY_LIMIT = 1000;
  * One doc set at run time: the set's config, content source, renderer and search driver composed,
  * with access checked on every call. HTTP routes, MCP tools and CLI commands call these methods and
  * hold no rules of their own. Everything a viewer may not see answers exactly as if it did not
- * exist. Rendering is cached by content hash; when the source can watch, navigation, page lists and
- * search indexes refresh on its change notices, otherwise they are read from the source each time
- * (a database source caches on its own).
+ * exist. Rendering is cached by content hash (also in `cache`, when given); when the source can watch
+ * and is not `shared`, navigation, page lists and search indexes refresh on its change notices,
+ * otherwise they are read from the source each time (a database source caches on its own).
  *
  * @example
  * const events = createEvents();
@@ -132,7 +140,9 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   const gates = options.gates ?? {};
   const origin = (options.origin ?? '').replace(/\/+$/, '');
   const maxRendered = Math.max(1, options.maxRenderedPages ?? 2000);
-  const watching = typeof source.watch === 'function';
+  // A shared source hears of another process's writes late, so nothing is kept on its notices alone.
+  const watching = typeof source.watch === 'function' && source.shared !== true;
+  const store = options.cache;
 
   let manifestState: Promise<ManifestState> | null = null;
   const navigationStates = new Map<string, Promise<NavigationState>>();
@@ -193,7 +203,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         text,
         manifest: result.manifest,
         problems: result.problems,
-        layout: createUrlLayout(config.route.prefix, result.manifest),
+        layout: createUrlLayout(config.route.prefix, result.manifest, { linkPrefix: config.route.link_prefix }),
       };
     })();
     manifestState = next;
@@ -378,7 +388,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   }
 
   async function render(page: SourcePage, purpose: RenderPurpose): Promise<RenderedPage> {
-    const { layout } = await loadManifest();
+    const { layout, text } = await loadManifest();
     const renderKey = `${scopeKey(page.version, page.locale)}\u0000${purpose}:${page.path}`;
     const cached = rendered.get(renderKey);
     if (cached && cached.hash === page.contentHash) {
@@ -386,13 +396,55 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       rendered.set(renderKey, cached);
       return cached.result;
     }
-    const result = renderer.render(page, renderContext(layout, page.version, page.locale, purpose));
+    const result = renderThrough(page, renderContext(layout, page.version, page.locale, purpose), text);
     rendered.set(renderKey, { hash: page.contentHash, result });
     result.catch(() => {
       if (rendered.get(renderKey)?.result === result) rendered.delete(renderKey);
     });
     while (rendered.size > maxRendered) rendered.delete(rendered.keys().next().value as string);
     return result;
+  }
+
+  /** Renders a page, or takes the render another process sharing the cache store left there. */
+  async function renderThrough(
+    page: SourcePage,
+    context: RenderContext,
+    manifestText: string | null,
+  ): Promise<RenderedPage> {
+    const storeKey = store ? renderStoreKey(page, context, manifestText) : null;
+    if (!store || !storeKey) return renderer.render(page, context);
+    const hit = await store.get<RenderedPage>(storeKey).catch(() => undefined);
+    if (isRenderedPage(hit)) return hit;
+    const result = await renderer.render(page, context);
+    await store.set(storeKey, result).catch(() => {});
+    return result;
+  }
+
+  /**
+   * A render's key in the cache store: the page's content hash plus a hash of everything else the
+   * output depends on (the render context, the set's routes and manifest, which fix every link),
+   * so a changed page or manifest never meets an old entry. Null for a page that includes snippet
+   * files, which can change while the page does not.
+   */
+  function renderStoreKey(page: SourcePage, context: RenderContext, manifestText: string | null): string | null {
+    if (context.snippetsRoot !== null && page.body.includes('<<<')) return null;
+    const inputs = JSON.stringify([page.path, page.file ?? null, page.bodyLine, context, config.route, manifestText]);
+    return `v1:render:${key}:${page.contentHash}:${contentHash(inputs).slice('sha256:'.length)}`;
+  }
+
+  /** The cache-store key of a search index's sections, made of the fingerprint of the pages it covers. */
+  async function sectionsStoreKey(
+    scope: SearchScope,
+    pages: SourcePage[],
+    fingerprint: string,
+  ): Promise<string | null> {
+    if (!store) return null;
+    const { layout, text } = await loadManifest();
+    const context = renderContext(layout, scope.version, scope.locale, 'agent');
+    if (context.snippetsRoot !== null && pages.some((page) => page.body.includes('<<<'))) return null;
+    const inputs = JSON.stringify([fingerprint, context, config.route, text]);
+    const digest = contentHash(inputs).slice('sha256:'.length);
+    return `v1:search:${key}:${scope.version}:${scope.locale}:${scope.audience}:${digest}`;
   }
 
   async function view(located: Located, purpose: RenderPurpose): Promise<PageView> {
@@ -576,9 +628,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         existing.dirty = false;
         return existing;
       }
-      const sections: SearchSection[] = [];
+      // Another process sharing the cache store may have rendered these very pages already.
+      const sectionsKey = await sectionsStoreKey(scope, pages, fingerprint);
+      const stored = sectionsKey ? await store!.get<SearchSection[]>(sectionsKey).catch(() => undefined) : undefined;
+      const sections: SearchSection[] = Array.isArray(stored) ? stored : [];
       let slice = performance.now();
-      for (const page of pages) {
+      for (const page of Array.isArray(stored) ? [] : pages) {
         // Rendering is synchronous work between awaits that resolve at once: hand the event loop
         // back every few milliseconds so requests keep being answered while an index is built.
         if (performance.now() - slice > 20) {
@@ -594,6 +649,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
           }),
         );
       }
+      if (sectionsKey && !Array.isArray(stored)) await store!.set(sectionsKey, sections).catch(() => {});
       await search.index(scope, sections);
       const state: IndexState = {
         fingerprint,
@@ -955,6 +1011,20 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
 export function withContentHashLine(markdown: string, hash: string): string {
   // trimEnd strips what /\s+$/ would, scanning from the end instead of trying every offset (twins are served per request).
   return `${markdown.trimEnd()}\n\ncontent_hash: ${hash}\n`;
+}
+
+/** Whether a value read from a cache store has the shape of a render (a shared store may hold anything). */
+function isRenderedPage(value: unknown): value is RenderedPage {
+  const page = value as Partial<RenderedPage> | null | undefined;
+  return (
+    typeof page?.html === 'string' &&
+    typeof page.markdown === 'string' &&
+    Array.isArray(page.sections) &&
+    Array.isArray(page.toc) &&
+    Array.isArray(page.anchors) &&
+    Array.isArray(page.links) &&
+    Array.isArray(page.problems)
+  );
 }
 
 function absolute(origin: string, url: string): string {

@@ -24,6 +24,12 @@ export interface ContentChange {
  */
 export interface ContentSource {
   readonly kind: 'repository' | 'database';
+  /**
+   * True when other processes write this content (a database shared by several servers). Their
+   * change notices reach `watch` listeners late, so a caller must not serve from a cache that only
+   * a notice clears: it asks the source each time, and the source keeps reads cheap on its own.
+   */
+  readonly shared?: boolean;
   /** The manifest text (`kit.json`), or null when the set has none. */
   readManifest(): Promise<SourceFile | null>;
   /** Every page of one version and locale, in a stable order (by path). */
@@ -38,7 +44,7 @@ export interface ContentSource {
   readAsset(name: string): Promise<Uint8Array | null>;
   /** Problems found while reading that belong to no single page (unreadable folders, ...). */
   problems?(): Promise<SourceProblem[]>;
-  /** Calls `listener` on every change; returns a function that stops watching. */
+  /** Calls `listener` on every change (on a `shared` source, also a change another process made, late); returns a function that stops watching. */
   watch?(listener: (change: ContentChange) => void): () => void;
   close?(): Promise<void>;
 }

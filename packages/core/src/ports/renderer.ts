@@ -1,4 +1,5 @@
 import type { SourcePage, SourceProblem } from '../model/types.js';
+import type { LinkBase } from '../urls/set-urls.js';
 
 /** Where and how one page is rendered. */
 export interface RenderContext {
@@ -9,6 +10,11 @@ export interface RenderContext {
   versionSegment: string;
   /** Site URL path of a page of the same version and locale: `pageUrl('routing')` → `/docs/13.x/routing`. */
   pageUrl(path: string): string;
+  /**
+   * Set when the pages were written for a site that mounts the set elsewhere (`route.link_prefix`):
+   * site-absolute links under `written` are served under `served` (apply it with `rebaseLink`).
+   */
+  linkBase?: LinkBase;
   /** Absolute origin for agent Markdown links, e.g. `https://example.com` (no trailing slash). */
   origin: string;
   htmlInput: 'escape' | 'allow';

@@ -4,11 +4,13 @@ import {
   candidatePaths,
   cleanPagePath,
   createUrlLayout,
+  linkBaseOf,
   markdownUrl,
   mcpEndpointPath,
   normalizePrefix,
   pageUrl,
   parseSetUrl,
+  rebaseLink,
   restrictVersions,
   type UrlLayout,
 } from './set-urls.js';
@@ -245,5 +247,49 @@ describe('mcpEndpointPath', () => {
     expect(mcpEndpointPath('docs', 'mcp')).toBe('/docs/mcp');
     expect(mcpEndpointPath('/docs/', '/agents/mcp/')).toBe('/docs/agents/mcp');
     expect(mcpEndpointPath('', 'mcp')).toBe('/mcp');
+  });
+});
+
+describe('rebaseLink and route.link_prefix', () => {
+  const manifest = { versioned: true, versions: [version('13.x', { default: true })], locales: [], landing: 'index' };
+
+  it('serves a link written under the link prefix under the set prefix, keeping query and fragment', () => {
+    const base = linkBaseOf(createUrlLayout('laravel', manifest, { linkPrefix: '/docs/' }));
+    expect(base).toEqual({ written: '/docs', served: '/laravel' });
+    expect(rebaseLink('/docs/13.x/routing#route-groups', base)).toBe('/laravel/13.x/routing#route-groups');
+    expect(rebaseLink('/docs?q=1', base)).toBe('/laravel?q=1');
+    expect(rebaseLink('/docs/', base)).toBe('/laravel');
+  });
+
+  it('leaves links outside the link prefix, other sites and relative links as written', () => {
+    const base = { written: '/docs', served: '/laravel' };
+    for (const url of [
+      '/docsets/x',
+      '/laravel/routing',
+      '//cdn.example.com/docs/x',
+      'https://x.test/docs/a',
+      'routing.md',
+      '#top',
+    ]) {
+      expect(rebaseLink(url, base)).toBe(url);
+    }
+    expect(rebaseLink('/docs/x', undefined)).toBe('/docs/x');
+  });
+
+  it('reads links written for a root-mounted site, and for a root-mounted set', () => {
+    expect(rebaseLink('/routing', { written: '', served: '/laravel' })).toBe('/laravel/routing');
+    expect(rebaseLink('/', { written: '', served: '/laravel' })).toBe('/laravel');
+    expect(rebaseLink('/docs/routing', { written: '/docs', served: '' })).toBe('/routing');
+    expect(rebaseLink('/docs', { written: '/docs', served: '' })).toBe('/');
+  });
+
+  it('has no link base when the link prefix is unset or the set prefix itself', () => {
+    expect(linkBaseOf(createUrlLayout('laravel', manifest))).toBeUndefined();
+    expect(linkBaseOf(createUrlLayout('laravel', manifest, { linkPrefix: null }))).toBeUndefined();
+    expect(linkBaseOf(createUrlLayout('laravel', manifest, { linkPrefix: 'laravel' }))).toBeUndefined();
+    expect(linkBaseOf(createUrlLayout('laravel', manifest, { linkPrefix: '' }))).toEqual({
+      written: '',
+      served: '/laravel',
+    });
   });
 });

@@ -15,6 +15,23 @@ export interface UrlLayout {
   defaultLocale: string;
   /** Page a version opens on (manifest `landing`, default `index`). */
   landing: string;
+  /**
+   * The prefix the set's pages write their site-absolute links with (`route.link_prefix`, same
+   * form as `prefix`), when they were written for a site that mounts the set there: a link under it
+   * is a link to this set. Absent: links are read as written.
+   */
+  linkPrefix?: string;
+}
+
+/**
+ * Where the site-absolute links of a set's pages are written and where they are served: a link
+ * under `written` is served with `written` replaced by `served` (the set's own prefix).
+ */
+export interface LinkBase {
+  /** `route.link_prefix` in URL form: `/docs`, or `''` for links written for a root-mounted set. */
+  written: string;
+  /** The set's `route.prefix` in URL form. */
+  served: string;
 }
 
 /** A page address as URLs carry it (no set key: a layout belongs to one set). */
@@ -83,10 +100,14 @@ export function mcpEndpointPath(prefix: string, path: string): string {
 export function createUrlLayout(
   prefix: string,
   manifest: Pick<NormalizedManifest, 'versioned' | 'versions' | 'locales' | 'landing'>,
+  options: {
+    /** `route.link_prefix`: the prefix the pages' site-absolute links were written with. @default null */
+    linkPrefix?: string | null;
+  } = {},
 ): UrlLayout {
   const versions = manifest.versions.length > 0 ? manifest.versions : [implicitVersion];
   const locales = manifest.locales.length > 0 ? manifest.locales : [implicitLocale];
-  return {
+  const layout: UrlLayout = {
     prefix: normalizePrefix(prefix),
     versioned: manifest.versioned,
     versions,
@@ -95,6 +116,43 @@ export function createUrlLayout(
     defaultLocale: (locales.find((locale) => locale.default) ?? locales[0]!).code,
     landing: cleanPagePath(manifest.landing) ?? 'index',
   };
+  if (options.linkPrefix !== undefined && options.linkPrefix !== null) {
+    const linkPrefix = normalizePrefix(options.linkPrefix);
+    // Links written with the set's own prefix need no rebasing.
+    if (linkPrefix !== layout.prefix) layout.linkPrefix = linkPrefix;
+  }
+  return layout;
+}
+
+/**
+ * The link base of a layout whose pages were written for another mount (`route.link_prefix`),
+ * or undefined when their links are served as written.
+ */
+export function linkBaseOf(layout: Pick<UrlLayout, 'prefix' | 'linkPrefix'>): LinkBase | undefined {
+  return layout.linkPrefix === undefined ? undefined : { written: layout.linkPrefix, served: layout.prefix };
+}
+
+/**
+ * A site-absolute link as the set serves it: a path under the link base's `written` prefix gets
+ * the set's own prefix instead (query and fragment kept); any other link is returned unchanged.
+ * Renderer and validator both read page links through it, so a link validates where it is served.
+ *
+ * @example
+ * const base = { written: '/docs', served: '/laravel' };
+ * rebaseLink('/docs/13.x/routing#groups', base); // '/laravel/13.x/routing#groups'
+ * rebaseLink('/docs', base); // '/laravel'
+ * rebaseLink('/docsets/x', base); // '/docsets/x' (not under /docs)
+ */
+export function rebaseLink(url: string, base: LinkBase | undefined): string {
+  if (!base || !url.startsWith('/') || url.startsWith('//')) return url;
+  const cut = url.search(/[?#]/);
+  const path = cut === -1 ? url : url.slice(0, cut);
+  const suffix = cut === -1 ? '' : url.slice(cut);
+  const { written, served } = base;
+  if (written !== '' && path !== written && !path.startsWith(`${written}/`)) return url;
+  const rest = path.slice(written.length);
+  const rebased = rest === '/' ? served : `${served}${rest}`;
+  return `${rebased === '' ? '/' : rebased}${suffix}`;
 }
 
 const implicitVersion: VersionInfo = {

@@ -1,6 +1,14 @@
-import { candidatePaths, parseSetUrl, type UrlLayout, type UrlTarget } from '../urls/set-urls.js';
+import {
+  candidatePaths,
+  linkBaseOf,
+  parseSetUrl,
+  rebaseLink,
+  type UrlLayout,
+  type UrlTarget,
+} from '../urls/set-urls.js';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
+const HAS_VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel', 'irc', 'ircs', 'xmpp']);
 /** An `<a href>` tag written as raw HTML, as the renderer finds them. */
@@ -11,12 +19,29 @@ const NAMED_REFERENCES: Record<string, string> = { colon: ':', tab: '\t', newlin
 
 /** Where a link written in a page points, as far as validation cares. */
 export type LinkTarget =
-  /** Another site, a mail address, a route of the application outside the set: not checked. */
+  /** Another site (a scheme or `//`), a mail address, an empty link: not checked. */
   | { kind: 'external' }
   /** A scheme a page may not link to (`javascript:`, `data:`, ...); the renderer drops the link. */
   | { kind: 'unsafe'; scheme: string }
-  /** A page of the set (or the same page when `path` is null), maybe with an anchor. */
-  | { kind: 'page'; version: string; locale: string; paths: string[]; anchor: string | null; shown: string }
+  /**
+   * A page of the set (or the same page when `path` is null), maybe with an anchor. `site` is the
+   * site path (rebased, no query or fragment) when the link was written site-absolute.
+   */
+  | {
+      kind: 'page';
+      version: string;
+      locale: string;
+      paths: string[];
+      anchor: string | null;
+      shown: string;
+      site?: string;
+    }
+  /**
+   * A site path outside the set's prefix (rebased, without query or fragment): another set's page,
+   * a route of the application, or nothing. `versioned` when it was written with `{{version}}`,
+   * which only a docs link carries.
+   */
+  | { kind: 'site'; path: string; anchor: string | null; shown: string; versioned: boolean }
   /** A path under the set prefix that can never be a page (`/docs/a//b`, `..`). */
   | { kind: 'invalid'; shown: string };
 
@@ -31,15 +56,17 @@ export interface LinkOrigin {
 /**
  * Reads a link as written in a page the way the renderer resolves it: `{{version}}` becomes the
  * page's version, `#x` is an anchor on the same page, `/docs/{{version}}/x#y` is a page of the set
- * (its `.md` twin too), `x.md`, `./x` and `../x` are pages next to the current one. Paths outside
- * the set prefix and URLs with a scheme are external.
+ * (its `.md` twin too), `x.md`, `./x` and `../x` are pages next to the current one. A site path
+ * under the layout's `linkPrefix` is read under the set's prefix, as the renderer serves it. Other
+ * site paths are `site` targets (another set, or the application); URLs with a scheme are external.
  *
  * @example
  * resolveLinkTarget('/docs/{{version}}/routing#groups', { version: '12.x', locale: 'en', path: 'index' }, layout);
  * // { kind: 'page', version: '12.x', locale: 'en', paths: ['routing', 'routing/index'], anchor: 'groups', ... }
  */
 export function resolveLinkTarget(href: string, from: LinkOrigin, layout: UrlLayout): LinkTarget {
-  const written = href.trim().replace(VERSION_PLACEHOLDER, from.version);
+  const versioned = HAS_VERSION_PLACEHOLDER.test(href);
+  const written = rebaseLink(href.trim().replace(VERSION_PLACEHOLDER, from.version), linkBaseOf(layout));
   // A raw `<a href="&#106;avascript:...">` is a script link to a browser, so decode before reading the scheme.
   const compact = decodeReferences(written).replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   if (SCHEME.test(compact)) {
@@ -61,7 +88,7 @@ export function resolveLinkTarget(href: string, from: LinkOrigin, layout: UrlLay
   if (pathPart.startsWith('/')) {
     const trimmed = pathPart.length > 1 ? pathPart.replace(/\/+$/, '') : pathPart;
     const parsed = parseSetUrl(trimmed === '' ? '/' : trimmed, layout);
-    if (parsed.kind === 'outside') return { kind: 'external' };
+    if (parsed.kind === 'outside') return { kind: 'site', path: pathPart, anchor, shown: written, versioned };
     if (parsed.kind !== 'page') return { kind: 'invalid', shown: written };
     return {
       kind: 'page',
@@ -70,6 +97,7 @@ export function resolveLinkTarget(href: string, from: LinkOrigin, layout: UrlLay
       paths: candidatePaths(parsed),
       anchor,
       shown: written,
+      site: pathPart,
     };
   }
   const path = relativePagePath(from.path, safeDecode(pathPart));

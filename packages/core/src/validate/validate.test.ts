@@ -307,3 +307,156 @@ describe('validateDocSet', () => {
     await expect(validateDocSet({ docSet, renderer: failing })).rejects.toThrow('cannot render');
   });
 });
+
+describe('validateDocSet with the other sets of the site', () => {
+  /** The sets of one site config, each a memory source rendered by `linkRenderer`. */
+  function siteWith(
+    sets: Record<string, { pages: MemoryPage[]; manifest: Record<string, unknown>; route: Record<string, unknown> }>,
+  ) {
+    const written = Object.fromEntries(Object.entries(sets).map(([key, set]) => [key, { route: set.route }]));
+    const config = resolveConfig({ sets: written }, { env: {}, root: '/project' });
+    return Object.fromEntries(
+      Object.entries(sets).map(([key, set]) => {
+        const source = memorySource({ manifest: set.manifest, pages: set.pages });
+        source.problems = async () => [];
+        const docSet = createDocSet({
+          config: config.sets[key]!,
+          source,
+          renderer: linkRenderer(),
+          search: substringSearch(),
+        });
+        return [key, docSet];
+      }),
+    );
+  }
+
+  const linksOf = (report: Awaited<ReturnType<typeof validateDocSet>>) =>
+    report.issues.filter((issue) => issue.rule.startsWith('links.')).map((issue) => [issue.line, issue.message]);
+
+  it('passes a link to a page of another set and reports one to a page that set does not have', async () => {
+    const site = siteWith({
+      docs: {
+        route: { prefix: 'docs' },
+        manifest: { name: 'Guides', versions: ['2.x', '1.x'] },
+        pages: [
+          page(
+            '2.x',
+            'index',
+            [
+              '# Home',
+              '[api page](/api/reference/auth#tokens)',
+              '[api twin](/api/reference/auth.md)',
+              '[api moved](/api/old-auth)',
+              '[api missing](/api/reference/gone)',
+              '[app route](/pricing)',
+              '[no set](/blog/{{version}}/post)',
+            ].join('\n'),
+          ),
+        ],
+      },
+      api: {
+        route: { prefix: 'api' },
+        manifest: { name: 'API', redirects: [{ from: '/api/old-auth', to: '/api/reference/auth' }] },
+        pages: [page('current', 'index', '# API\n'), page('current', 'reference/auth', '# Auth\n')],
+      },
+    });
+    const sets = Object.values(site);
+
+    const report = await validateDocSet({ docSet: site.docs!, renderer: linkRenderer(), site: sets });
+    expect(linksOf(report)).toEqual([
+      [
+        8,
+        'The link "/api/reference/gone" leads to /api/reference/gone, in the doc set mounted at /api, which has no page there, so readers get a 404.',
+      ],
+      [
+        10,
+        'The link "/blog/{{version}}/post" leads to /blog/2.x/post, a path no doc set of this site serves, so readers get a 404.',
+      ],
+    ]);
+    expect(report.issues.every((issue) => issue.rule === 'links.broken' && issue.severity === 'error')).toBe(true);
+    expect(report.issues[0]!.fix).toBe(
+      'Point the link at a page of the doc set mounted at /api, or at a page of this set (/docs/...).',
+    );
+
+    // Without the site's sets, a path outside the set may be the application's: nothing is reported.
+    expect(linksOf(await validateDocSet({ docSet: site.docs!, renderer: linkRenderer() }))).toEqual([]);
+  });
+
+  it("checks a path under a set nested in this set's prefix against the nested set", async () => {
+    const site = siteWith({
+      docs: {
+        route: { prefix: 'docs' },
+        manifest: { name: 'Guides' },
+        pages: [
+          page('current', 'index', '# Home\n[nested ok](/docs/api/auth)\n[nested missing](/docs/api/gone)\n'),
+          // A page of docs at the nested path does not answer it: the site routes /docs/api to the api set.
+          page('current', 'api/gone', '# Shadowed\n'),
+        ],
+      },
+      api: {
+        route: { prefix: 'docs/api' },
+        manifest: { name: 'API' },
+        pages: [page('current', 'index', '# API\n'), page('current', 'auth', '# Auth\n')],
+      },
+    });
+
+    const report = await validateDocSet({ docSet: site.docs!, renderer: linkRenderer(), site: Object.values(site) });
+    expect(linksOf(report)).toEqual([
+      [
+        6,
+        'The link "/docs/api/gone" leads to /docs/api/gone, in the doc set mounted at /docs/api, which has no page there, so readers get a 404.',
+      ],
+    ]);
+  });
+
+  it('suggests route.link_prefix for links written for another mount, and checks them as its own once set', async () => {
+    const laravelPages = [
+      page(
+        '13.x',
+        'installation',
+        '# Installation\n[routing](/docs/{{version}}/routing#groups)\n[gone](/docs/{{version}}/gone)\n',
+      ),
+      page('13.x', 'routing', '# Routing\n<a name="groups"></a>\n'),
+    ];
+    const kit = { route: { prefix: 'docs' }, manifest: { name: 'Kit' }, pages: [page('current', 'index', '# Kit\n')] };
+    const laravelManifest = { name: 'Laravel', versions: ['13.x'], landing: 'installation' };
+
+    const before = siteWith({
+      docs: kit,
+      laravel: { route: { prefix: 'laravel' }, manifest: laravelManifest, pages: laravelPages },
+    });
+    const unset = await validateDocSet({
+      docSet: before.laravel!,
+      renderer: linkRenderer(),
+      site: Object.values(before),
+    });
+    expect(unset.issues.map((issue) => [issue.rule, issue.line])).toEqual([
+      ['links.broken', 5],
+      ['links.broken', 6],
+    ]);
+    expect(unset.issues[0]!.message).toContain('leads to /docs/13.x/routing, in the doc set mounted at /docs');
+    expect(unset.issues[0]!.fix).toBe(
+      'This set has the page "routing". If the pages were written for a site that mounts this set at /docs, set sets.laravel.route.link_prefix: \'docs\' in kit.config.ts; otherwise link to /laravel/{{version}}/routing.',
+    );
+    expect(unset.issues[1]!.fix).toBe(
+      'Point the link at a page of the doc set mounted at /docs, or at a page of this set (/laravel/...).',
+    );
+
+    const after = siteWith({
+      docs: kit,
+      laravel: { route: { prefix: 'laravel', link_prefix: 'docs' }, manifest: laravelManifest, pages: laravelPages },
+    });
+    const fixed = await validateDocSet({
+      docSet: after.laravel!,
+      renderer: linkRenderer(),
+      site: Object.values(after),
+    });
+    expect(fixed.issues.map((issue) => [issue.rule, issue.line, issue.message])).toEqual([
+      [
+        'links.broken',
+        6,
+        'The link "/docs/{{version}}/gone" points at "gone", which is not a page of version 13.x (en).',
+      ],
+    ]);
+  });
+});

@@ -12,7 +12,7 @@ import type { SearchScope, SearchSection } from '../ports/search-driver.js';
 import { findRedirectLoops, findShadowedRedirects, matchRedirect } from '../redirects/redirects.js';
 import type { ValidationIssue, ValidationReport } from '../schemas/documents.js';
 import { parseJsonText } from '../schemas/json-text.js';
-import { createUrlLayout, markdownUrl, pageUrl, type UrlLayout } from '../urls/set-urls.js';
+import { createUrlLayout, markdownUrl, normalizePrefix, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
 import { hasAnchor, isRawHtmlLink, type LinkTarget, resolveLinkTarget } from './links.js';
 
@@ -70,6 +70,13 @@ export interface ValidateDocSetOptions {
    * are not among them are reported (`components.unknown`); without them inserts are not checked.
    */
   components?: readonly string[];
+  /**
+   * Every set of the site (this one may be among them). With them, a site-absolute link under
+   * another set's prefix on the same domain must reach a page or redirect of that set, and a
+   * `{{version}}` link under no set's prefix is reported (`links.broken`). Without them, links
+   * outside this set's prefix are not checked: they may be the application's own routes.
+   */
+  site?: readonly DocSet[];
 }
 
 /** Rules the engine reports, in the order a person fixes them. Documented under `kit validate` in apps/site/reference/cli.md. */
@@ -153,7 +160,9 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
   if (options.components) checkInserts(manifest, options.components, manifestFile?.text, manifestName, add);
   if (source.problems) for (const problem of await source.problems()) add(problem);
 
-  const layout = createUrlLayout(docSet.config.route.prefix, manifest);
+  const layout = createUrlLayout(docSet.config.route.prefix, manifest, {
+    linkPrefix: docSet.config.route.link_prefix,
+  });
   let versions = layout.versions.map((version) => version.id);
   if (options.version !== undefined) {
     if (!versions.includes(options.version)) {
@@ -223,6 +232,7 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
     add({ ...problem, file: manifestName, ...(rule ? lineOf(manifestFile?.text, JSON.stringify(rule.from)) : {}) });
   }
 
+  const site = options.site ? siteSetsOf(docSet, options.site) : null;
   const budget = docSet.config.agents.markdown_budget;
   const rawHtml: RawHtml =
     source.kind === 'database' ? 'database' : docSet.config.html_input === 'allow' ? 'allow' : 'escape';
@@ -301,6 +311,8 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
         for (const link of rendered.links) {
           const target = resolveLinkTarget(link.href, page, layout);
           const problem = await checkLink(target, link, page, {
+            docSet,
+            site,
             layout,
             manifest,
             rawHtml,
@@ -422,6 +434,9 @@ function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
 type RawHtml = 'allow' | 'escape' | 'database';
 
 interface LinkContext {
+  docSet: DocSet;
+  /** The sets serving the same domain as this one, longest prefix first; null when unknown. */
+  site: SiteSet[] | null;
   layout: UrlLayout;
   manifest: NormalizedManifest;
   rawHtml: RawHtml;
@@ -438,6 +453,17 @@ async function checkLink(
 ): Promise<SourceProblem | null> {
   const { href } = link;
   if (target.kind === 'external') return null;
+  if (target.kind === 'site') {
+    if (!context.site) return null;
+    return checkSiteLink(href, target.path, target.versioned, from, servingSet(context.site, target.path), context);
+  }
+  if (target.kind === 'page' && target.site !== undefined && context.site) {
+    // Another set mounted under this set's prefix (`/docs/api` beside `/docs`) serves its own paths.
+    const serving = servingSet(context.site, target.site);
+    if (serving && serving.set.key !== context.docSet.key) {
+      return checkSiteLink(href, target.site, false, from, serving, context);
+    }
+  }
   if (target.kind === 'unsafe') {
     const raw = isRawHtmlLink(from.body, href, link.line === undefined ? undefined : link.line - from.bodyLine);
     return unsafeLink(href, target.scheme, raw ? context.rawHtml : null);
@@ -495,6 +521,97 @@ async function checkLink(
     fix: near ? `Use #${near}.` : 'Link to a heading of that page, or add an anchor such as <a name="...">.',
   };
 }
+
+/** A set of the site, with its prefix in URL form. */
+interface SiteSet {
+  set: DocSet;
+  prefix: string;
+}
+
+/**
+ * The sets a link from `docSet` can reach by site path: those mounted on its domain (or on every
+ * domain), longest prefix first, as the site routes a request. `docSet` is always among them.
+ */
+function siteSetsOf(docSet: DocSet, sets: readonly DocSet[]): SiteSet[] {
+  const domain = docSet.config.route.domain;
+  const reachable = sets.filter(
+    (set) => set.key !== docSet.key && (set.config.route.domain === null || set.config.route.domain === domain),
+  );
+  return [docSet, ...reachable]
+    .map((set) => ({ set, prefix: normalizePrefix(set.config.route.prefix) }))
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+/** The set whose prefix holds `path`, or null when no set is mounted there. */
+function servingSet(site: SiteSet[], path: string): SiteSet | null {
+  return site.find(({ prefix }) => prefix === '' || path === prefix || path.startsWith(`${prefix}/`)) ?? null;
+}
+
+/**
+ * `links.broken` for a site-absolute link that leaves this set: it must reach a page, `.md` twin or
+ * redirect of the set mounted there. A path under no set is the application's, and is reported
+ * only when written with `{{version}}` (only a docs link carries it). Another set is named by its
+ * mount, never by its key, and none of its pages is suggested: `validate_docs` on the web answers
+ * the managers of one set.
+ */
+async function checkSiteLink(
+  href: string,
+  path: string,
+  versioned: boolean,
+  from: SourcePage,
+  serving: SiteSet | null,
+  context: LinkContext,
+): Promise<SourceProblem | null> {
+  if (serving) {
+    const match = await serving.set.resolveUrl(path.length > 1 ? path.replace(/\/+$/, '') : path, LOCAL);
+    if (match.kind !== 'none') return null;
+  } else if (!versioned) {
+    return null;
+  }
+  const mount = serving ? `the doc set mounted at ${serving.prefix || '/'}` : 'no doc set of this site';
+  const own = await ownPageFor(href, from, context);
+  const key = context.docSet.key;
+  return {
+    rule: 'links.broken',
+    severity: 'error',
+    message: serving
+      ? `The link ${JSON.stringify(href)} leads to ${path}, in ${mount}, which has no page there, so readers get a 404.`
+      : `The link ${JSON.stringify(href)} leads to ${path}, a path ${mount} serves, so readers get a 404.`,
+    fix: own
+      ? `This set has the page "${own.page}". If the pages were written for a site that mounts this set at ${own.base || '/'}, set sets.${key}.route.link_prefix: '${own.base.replace(/^\//, '')}' in kit.config.ts; otherwise link to ${own.url}.`
+      : serving
+        ? `Point the link at a page of ${mount}, or at a page of this set (${context.layout.prefix}/...).`
+        : `Point the link at a page of a doc set (this set is mounted at ${context.layout.prefix || '/'}).`,
+  };
+}
+
+/**
+ * When a broken site link reads as a page of this set written under another mount
+ * (`/docs/{{version}}/routing` in a set mounted at `/laravel`): that page, the mount the link was
+ * written for and the link as this set serves it.
+ */
+async function ownPageFor(
+  href: string,
+  from: SourcePage,
+  context: LinkContext,
+): Promise<{ page: string; base: string; url: string } | null> {
+  const match = WRITTEN_BASE.exec(href.trim());
+  if (!match) return null;
+  const base = match[1]!;
+  const rest = (match[2] ?? '').replace(/^\/+|\/+$/g, '').replace(/\.md$/, '');
+  const { byPath } = await context.pagesOf(from);
+  const path = rest === '' ? context.layout.landing : rest;
+  const page = byPath.get(path) ?? byPath.get(`${path}/index`);
+  if (!page) return null;
+  return {
+    page: page.path,
+    base,
+    url: `${context.layout.prefix}/{{version}}${rest === '' ? '' : `/${rest}`}`,
+  };
+}
+
+/** `/base/{{version}}/rest`: the mount a `{{version}}` link was written for, and the page part. */
+const WRITTEN_BASE = /^(\/[^?#]*?|)\/\{\{\s*version\s*\}\}((?:\/[^?#]*)?)(?:[?#].*)?$/;
 
 /**
  * `links.unsafe` for a page link, saying what readers get: a Markdown link with such a scheme is

@@ -1,4 +1,4 @@
-import type { RenderContext } from '@kit/core';
+import { type RenderContext, rebaseLink } from '@kit/core';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
@@ -25,11 +25,19 @@ export function isSafeUrl(url: string): boolean {
   return SAFE_SCHEMES.has(scheme);
 }
 
-/** Resolves `target` (a relative page path, maybe with `./`, `../` and `.md`) against the page's folder. */
+/**
+ * Resolves `target` (a relative page path, maybe with `./`, `../` and `.md`) against the page's
+ * folder. The target is a URL, so it is percent-decoded first: `getting%20started.md` names the
+ * page `getting started`, whose URL then encodes it once (`getting%20started`), not twice.
+ *
+ * @example
+ * resolvePagePath('guides/intro', '../getting%20started.md'); // 'getting started'
+ */
 export function resolvePagePath(fromPage: string, target: string): string {
   const base = fromPage.split('/').slice(0, -1);
-  const segments = target.startsWith('/') ? [] : base;
-  for (const part of target.split('/')) {
+  const decoded = safeDecode(target);
+  const segments = decoded.startsWith('/') ? [] : base;
+  for (const part of decoded.split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..') segments.pop();
     else segments.push(part);
@@ -39,12 +47,21 @@ export function resolvePagePath(fromPage: string, target: string): string {
   return joined.replace(/\/index$/, '');
 }
 
+/** `decodeURIComponent`, or the text as written when it is not valid percent-encoding (`100%.md`). */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 export interface ResolvedLink {
   /** What the reader's HTML links to. */
   site: string;
   /** What the agent Markdown links to (absolute). */
   agent: string;
-  /** True when the link points at another page of the same set (relative or `.md`). */
+  /** True when the link points at another page of the same set (relative, `.md`, or under `route.link_prefix`). */
   internal: boolean;
 }
 
@@ -60,8 +77,8 @@ function pageUrlOf(context: RenderContext, path: string): string {
 /**
  * Where a link in a page points, for readers and for agents. `{{version}}` becomes the reader's
  * version; a relative path or a `.md` file becomes the site URL of that page in the same version and
- * locale; agents get absolute URLs on `context.origin`. Unsafe schemes (javascript:, data:, ...)
- * become an empty link.
+ * locale; a site path under the set's `route.link_prefix` is served under its own prefix; agents get
+ * absolute URLs on `context.origin`. Unsafe schemes (javascript:, data:, ...) become an empty link.
  */
 export function resolveLink(url: string, pagePath: string, context: RenderContext): ResolvedLink {
   const written = replaceVersion(url, context.versionSegment);
@@ -71,7 +88,8 @@ export function resolveLink(url: string, pagePath: string, context: RenderContex
     return { site: written, agent: `${context.origin}${pageUrlOf(context, pagePath)}${written}`, internal: true };
   }
   if (written.startsWith('/')) {
-    return { site: written, agent: `${context.origin}${written}`, internal: false };
+    const site = rebaseLink(written, context.linkBase);
+    return { site, agent: `${context.origin}${site}`, internal: site !== written };
   }
   const { path, suffix } = splitSuffix(written);
   if (path === '') return { site: written, agent: written, internal: false };

@@ -26,6 +26,34 @@ describe('links', () => {
     ]);
   });
 
+  it('serves site links written under route.link_prefix under the set prefix, in the HTML and the agent twin', async () => {
+    const renderer = createRenderer();
+    const page = pageFromText('guide/page', '[a](/docs/{{version}}/routing#x) [b](/docsets/y) [c](/blog)');
+    const plain = laravelContext('13.x', { pageUrl: (path) => `/laravel/13.x/${path}` });
+    const mounted = { ...plain, linkBase: { written: '/docs', served: '/laravel' } };
+    const out = await renderer.render(page, mounted);
+    expect(out.html).toContain('href="/laravel/13.x/routing#x"');
+    expect(out.markdown).toContain('[a](https://docs.example.com/laravel/13.x/routing#x)');
+    expect(out.html).toContain('href="/docsets/y"');
+    expect(out.html).toContain('href="/blog"');
+    // Validation reads the links as written; the same page without a link base is a render of its own.
+    expect(out.links[0]).toEqual({ href: '/docs/{{version}}/routing#x', line: 1 });
+    const asWritten = await renderer.render(page, plain);
+    expect(asWritten.html).toContain('href="/docs/13.x/routing#x"');
+  });
+
+  it('links a page whose file name has a space once encoded, however the link writes the space', async () => {
+    const encoding = {
+      pageUrl: (path: string) => `/docs/13.x/${path.split('/').map(encodeURIComponent).join('/')}`,
+    };
+    const out = await render('[a](getting%20started.md) [b](<../first steps.md#x>) [c](100%.md)', encoding);
+    expect(out.html).toContain('href="/docs/13.x/guide/getting%20started"');
+    expect(out.html).toContain('href="/docs/13.x/first%20steps#x"');
+    // Not valid percent-encoding: read as written.
+    expect(out.html).toContain('href="/docs/13.x/guide/100%25"');
+    expect(out.markdown).toContain('(https://docs.example.com/docs/13.x/guide/getting%20started)');
+  });
+
   it('replaces {{version}} in image paths in the agent Markdown as in the HTML', async () => {
     const out = await render('![i](/img/{{version}}/a.png) ![j](shots/{{version}}.png "t")');
     expect(out.html).toBe('<p><img src="/img/13.x/a.png" alt="i"> <img src="shots/13.x.png" alt="j" title="t"></p>');

@@ -139,6 +139,7 @@ function contextKey(page: SourcePage, context: RenderContext): string {
     context.locale,
     context.versionSegment,
     context.pageUrl(page.path),
+    context.linkBase ? `${context.linkBase.written}>${context.linkBase.served}` : '',
     context.origin,
     context.sanitize ? 'sanitize' : context.htmlInput,
     context.snippetsRoot ?? '',

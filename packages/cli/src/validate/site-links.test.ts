@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { runKitHere } from '../__fixtures__/in-process.js';
+import { tempProjects } from '../__fixtures__/kit-binary.js';
+
+interface Issue {
+  rule: string;
+  set?: string;
+  page?: string;
+  message: string;
+  fix?: string;
+}
+
+const project = tempProjects('kit-site-links-');
+
+/** Two sets of one site: Kit-like docs at /docs, and docs written for /docs mounted at /laravel. */
+function siteFiles(laravelRoute: Record<string, unknown>): Record<string, string> {
+  return {
+    'kit.config.json': JSON.stringify({
+      sets: {
+        docs: { source: { path: 'docs' } },
+        laravel: { route: laravelRoute, source: { path: 'laravel' } },
+      },
+    }),
+    'docs/kit.json': '{ "name": "Docs", "description": "Docs." }',
+    'docs/index.md': '# Home\n\n[Laravel routing](/laravel/routing) and [a page Laravel lacks](/laravel/nowhere).\n',
+    'laravel/kit.json': JSON.stringify({
+      name: 'Laravel',
+      description: 'Laravel.',
+      versions: ['13.x'],
+      landing: 'installation',
+    }),
+    'laravel/13.x/installation.md': '# Installation\n\nSee [routing](/docs/{{version}}/routing#groups).\n',
+    'laravel/13.x/routing.md': '# Routing\n\n<a name="groups"></a>\n## Groups\n',
+  };
+}
+
+async function validate(dir: string, ...args: string[]): Promise<{ code: number | null; issues: Issue[] }> {
+  const run = await runKitHere(['validate', '--json', '--jobs', '1', '--no-cache', ...args], { cwd: dir });
+  return { code: run.code, issues: (JSON.parse(run.stdout) as { issues: Issue[] }).issues };
+}
+
+const linkIssues = (issues: Issue[]) => issues.filter((issue) => issue.rule.startsWith('links.'));
+
+describe('kit validate and links between the sets of one config', () => {
+  it('checks a link into another set against its pages, also when --set picks one set', async () => {
+    const dir = await project(siteFiles({ prefix: 'laravel', link_prefix: 'docs' }));
+    const { code, issues } = await validate(dir, '--set', 'docs');
+    expect(linkIssues(issues)).toEqual([
+      expect.objectContaining({
+        rule: 'links.broken',
+        set: 'docs',
+        page: 'index',
+        message:
+          'The link "/laravel/nowhere" leads to /laravel/nowhere, in the doc set mounted at /laravel, which has no page there, so readers get a 404.',
+      }),
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('reports links written for another mount with the route.link_prefix fix, and passes them once it is set', async () => {
+    const unset = await validate(await project(siteFiles({ prefix: 'laravel' })), '--set', 'laravel');
+    expect(linkIssues(unset.issues)).toEqual([
+      expect.objectContaining({
+        rule: 'links.broken',
+        message:
+          'The link "/docs/{{version}}/routing#groups" leads to /docs/13.x/routing, in the doc set mounted at /docs, which has no page there, so readers get a 404.',
+        fix: 'This set has the page "routing". If the pages were written for a site that mounts this set at /docs, set sets.laravel.route.link_prefix: \'docs\' in kit.config.ts; otherwise link to /laravel/{{version}}/routing.',
+      }),
+    ]);
+
+    const fixed = await validate(
+      await project(siteFiles({ prefix: 'laravel', link_prefix: 'docs' })),
+      '--set',
+      'laravel',
+    );
+    expect(linkIssues(fixed.issues)).toEqual([]);
+  });
+});

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { createArrayCacheStore, createNullCacheStore } from '../cache/cache-stores.js';
+import type { ResolvedSetConfig } from '../config/types.js';
+import type { CacheStore } from '../ports/cache-store.js';
+import type { ContentSource } from '../ports/content-source.js';
+import type { Viewer } from '../ports/docset.js';
+import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
+import { createDocSet } from './docset.js';
+
+const guest: Viewer = { user: null };
+
+function setConfig(snippetsRoot: string | null = null): ResolvedSetConfig {
+  return {
+    key: 'docs',
+    route: { prefix: 'docs', domain: null, middleware: ['web'] },
+    source: { driver: 'database', connection: null, cache: null, disk: null },
+    access: { mode: 'public' },
+    html_input: 'escape',
+    integrations: {},
+    snippets: { root: snippetsRoot },
+  } as unknown as ResolvedSetConfig;
+}
+
+const pages: MemoryPage[] = [
+  { version: 'current', locale: 'en', path: 'index', body: '# Home\n\nStart here.' },
+  { version: 'current', locale: 'en', path: 'routing', body: '# Routing\n\n## Groups\n\nGroups share middleware.' },
+];
+
+/** Two doc sets over one source and one store, as two server processes over one database and Redis. */
+function twoProcesses(
+  store: CacheStore,
+  options: { snippetsRoot?: string | null; manifest?: Record<string, unknown> } = {},
+) {
+  const source = memorySource({ pages, manifest: options.manifest ?? { name: 'Docs' } });
+  const make = () => {
+    const renderer = smallRenderer();
+    const search = substringSearch();
+    const set = createDocSet({
+      config: setConfig(options.snippetsRoot ?? null),
+      source,
+      renderer,
+      search,
+      cache: store,
+    });
+    return { set, renderer, search };
+  };
+  return { source, first: make(), second: make() };
+}
+
+describe('a doc set with a cache store', () => {
+  it('takes a render another doc set left in the store instead of rendering the page again', async () => {
+    const { first, second } = twoProcesses(createArrayCacheStore());
+    const one = await first.set.readPage({ path: 'routing' }, guest);
+    expect(first.renderer.renders).toEqual(['current/en/routing']);
+    const two = await second.set.readPage({ path: 'routing' }, guest);
+    expect(two.text).toBe(one.text);
+    expect(second.renderer.renders).toEqual([]);
+  });
+
+  it('renders a changed page again: the store is keyed by content hash', async () => {
+    const { source, first, second } = twoProcesses(createArrayCacheStore());
+    await first.set.readPage({ path: 'routing' }, guest);
+    source.setPage({ ...pages[1]!, body: '# Routing\n\nRewritten.' }, false);
+    expect((await second.set.readPage({ path: 'routing' }, guest)).text).toContain('Rewritten.');
+    expect(second.renderer.renders).toEqual(['current/en/routing']);
+  });
+
+  it('renders again after the manifest changes, since every link may point elsewhere', async () => {
+    const { source, first, second } = twoProcesses(createArrayCacheStore());
+    await first.set.readPage({ path: 'routing' }, guest);
+    source.setManifest(JSON.stringify({ name: 'Docs', versions: ['current'], default_version: 'current' }), false);
+    await second.set.readPage({ path: 'routing' }, guest);
+    expect(second.renderer.renders).toEqual(['current/en/routing']);
+  });
+
+  it('builds a search index from the sections another doc set stored, rendering nothing', async () => {
+    const { first, second } = twoProcesses(createArrayCacheStore());
+    const found = await first.set.search({ query: 'middleware' }, guest, 'mcp');
+    expect(found.results.map((hit) => hit.path)).toEqual(['routing']);
+    expect((await second.set.search({ query: 'middleware' }, guest, 'mcp')).results).toEqual(found.results);
+    expect(second.renderer.renders).toEqual([]);
+    expect(second.search.indexed).toHaveLength(1);
+  });
+
+  it('keeps pages that include snippet files out of the store, since a snippet can change alone', async () => {
+    const store = createArrayCacheStore();
+    const source = memorySource({
+      pages: [{ version: 'current', locale: 'en', path: 'index', body: '# Home\n\n<<< @/example.ts\n' }],
+      manifest: { name: 'Docs' },
+    });
+    const make = () => {
+      const renderer = smallRenderer();
+      const set = createDocSet({
+        config: setConfig('/app'),
+        source,
+        renderer,
+        search: substringSearch(),
+        cache: store,
+      });
+      return { set, renderer };
+    };
+    const [first, second] = [make(), make()];
+    await first.set.readPage({ path: 'index' }, guest);
+    await second.set.readPage({ path: 'index' }, guest);
+    expect(second.renderer.renders).toEqual(['current/en/index']);
+    expect(store.size).toBe(0);
+  });
+
+  it('renders every time with the null store', async () => {
+    const { first, second } = twoProcesses(createNullCacheStore());
+    await first.set.readPage({ path: 'routing' }, guest);
+    await second.set.readPage({ path: 'routing' }, guest);
+    expect(second.renderer.renders).toEqual(['current/en/routing']);
+  });
+
+  it('renders when the store fails, rather than failing the request', async () => {
+    const broken: CacheStore = {
+      get: () => Promise.reject(new Error('store down')),
+      set: () => Promise.reject(new Error('store down')),
+      delete: () => Promise.reject(new Error('store down')),
+    };
+    const { first } = twoProcesses(broken);
+    expect((await first.set.readPage({ path: 'routing' }, guest)).text).toContain('Groups share middleware.');
+    expect((await first.set.search({ query: 'middleware' }, guest, 'mcp')).results).toHaveLength(1);
+  });
+});
+
+describe('a doc set over a shared source', () => {
+  it('asks the source every time, though it can watch, since another process may have written', async () => {
+    const watched = memorySource({ pages, manifest: { name: 'Docs' } });
+    const shared: ContentSource & { reads: { listPages: number } } = Object.assign(
+      memorySource({ pages, manifest: { name: 'Docs' } }),
+      { shared: true },
+    );
+    for (const source of [watched, shared]) {
+      const set = createDocSet({ config: setConfig(), source, renderer: smallRenderer(), search: substringSearch() });
+      await set.listPages({}, guest);
+      await set.listPages({}, guest);
+    }
+    expect(watched.reads.listPages).toBe(1);
+    expect(shared.reads.listPages).toBeGreaterThanOrEqual(2);
+
+    // A page another process added, with no change notice, is listed at once.
+    (shared as ReturnType<typeof memorySource>).setPage(
+      { version: 'current', locale: 'en', path: 'queues', body: '# Queues' },
+      false,
+    );
+    const set = createDocSet({
+      config: setConfig(),
+      source: shared,
+      renderer: smallRenderer(),
+      search: substringSearch(),
+    });
+    await set.listPages({}, guest);
+    (shared as ReturnType<typeof memorySource>).setPage(
+      { version: 'current', locale: 'en', path: 'jobs', body: '# Jobs' },
+      false,
+    );
+    const listed = await set.listPages({}, guest);
+    expect(listed.groups.flatMap((group) => group.pages.map((page) => page.path))).toContain('jobs');
+  });
+});
