@@ -198,10 +198,12 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     const input = page.locator('#kit-search-input');
     const options = page.locator('#kit-search-results [role="option"]');
     await page.keyboard.press('/');
+    // Typing starts once the dialog has the focus, as a reader's would: a loaded machine opens it late.
+    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.keyboard.type('route');
-    await expect.poll(() => options.count()).toBe(2);
+    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(2);
     const selected = () => page.locator('#kit-search-results [aria-selected="true"]').getAttribute('href');
-    expect(await selected()).toBe('/docs/routing#basics');
+    await expect.poll(selected).toBe('/docs/routing#basics');
     await page.keyboard.press('ArrowDown');
     expect(await selected()).toBe('/docs/advanced/caching');
     expect(await input.getAttribute('aria-activedescendant')).toBe(await options.nth(1).getAttribute('id'));
@@ -213,9 +215,11 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
     await page.keyboard.press('/');
     await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(2);
     await page.keyboard.press('ArrowDown');
+    await expect.poll(selected).toBe('/docs/advanced/caching');
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${ORIGIN}/docs/advanced/caching`);
+    await page.waitForURL(`${ORIGIN}/docs/advanced/caching`, { timeout: 10_000 });
   });
 
   it('remembers the color mode choice across pages and applies it before the first paint', async () => {
