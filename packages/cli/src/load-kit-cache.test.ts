@@ -92,4 +92,27 @@ describe('loadKit and the cache store of a database set', () => {
       }
     },
   );
+
+  it.skipIf(!redisUrl)(
+    'renders again in a server whose renderer differs (a new release), never serving what an older one left in Redis',
+    async () => {
+      const first = await loadKit({ config: configWith(redisUrl!) });
+      try {
+        await first.set(setKey).readPage({ path: 'index' }, { user: null });
+        await first.set(setKey).search({ query: 'hello' }, { user: null }, 'mcp');
+      } finally {
+        await first.close();
+      }
+      const upgraded = await loadKit({ config: configWith(redisUrl!) });
+      try {
+        expect(upgraded.renderer.fingerprint).toBeTypeOf('function');
+        vi.spyOn(upgraded.renderer, 'fingerprint').mockResolvedValue('a-later-release');
+        const render = vi.spyOn(upgraded.renderer, 'render');
+        expect((await upgraded.set(setKey).readPage({ path: 'index' }, { user: null })).text).toContain('Hello.');
+        expect(render).toHaveBeenCalled();
+      } finally {
+        await upgraded.close();
+      }
+    },
+  );
 });

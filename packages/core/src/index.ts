@@ -39,6 +39,7 @@ export {
   createArrayCacheStore,
   createMemoryCacheStore,
   createNullCacheStore,
+  DEFAULT_MEMORY_CACHE_BYTES,
   DEFAULT_MEMORY_CACHE_ENTRIES,
   prefixCacheStore,
 } from './cache/cache-stores.js';

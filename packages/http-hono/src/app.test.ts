@@ -618,6 +618,17 @@ describe('access modes and middleware', () => {
       expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="kit"');
       expect(await refused.json()).toMatchObject({ error: 'unauthenticated' });
     }
+    // A browser opening the search or feedback API itself still gets the API's JSON answer.
+    const browser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const [path, method] of [
+      ['/docs/_kit/search?q=queue', 'GET'],
+      ['/docs/_kit/search-index/current/en.json', 'GET'],
+      ['/docs/_kit/feedback', 'POST'],
+    ] as const) {
+      const refused = await guarded.request(path, { method, headers: browser });
+      expect(refused.status, path).toBe(401);
+      expect(refused.headers.get('content-type'), path).toContain('application/json');
+    }
     // The MCP endpoint answers as MCP does, whatever Accept a caller sends.
     const mcp = await guarded.request('/docs/mcp', {
       method: 'POST',

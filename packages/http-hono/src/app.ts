@@ -154,11 +154,13 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   const config = set.config;
   const app = new Hono<Env>();
   // A person who opens a page in a browser and is refused by the built-in `auth` gets the sign-in
-  // page the `auth` access mode shows. Agents and API clients (no text/html in Accept, or a `.md`
-  // twin, which is never answered in HTML) keep the JSON 401 with the bearer challenge.
+  // page the `auth` access mode shows. Agents and API clients (no text/html in Accept, a `.md`
+  // twin, which is never answered in HTML, or the `_kit` search and feedback APIs, which answer
+  // JSON to whoever calls them) keep the JSON 401 with the bearer challenge.
+  const apiPath = `${normalizePrefix(config.route.prefix)}/_kit/`;
   const pageGuards = {
     signIn: async (c: Context) =>
-      wantsHtml(c.req.header('accept')) && !c.req.path.endsWith('.md')
+      wantsHtml(c.req.header('accept')) && !c.req.path.endsWith('.md') && !c.req.path.startsWith(apiPath)
         ? signInPage(c, readerStylesheet(set, await assets))
         : undefined,
   };

@@ -1,19 +1,24 @@
 import type { SourcePage } from '@kit/core';
 import { codeLanguages, highlightReady, preloadLanguages } from './highlight/highlight.js';
-import { type KitRenderer, type RendererOptions, createRenderer } from './render/renderer.js';
+import { renderCodeFingerprint } from './node/code-fingerprint.js';
 import { createFsSnippetReader } from './node/fs-snippet-reader.js';
+import { createRenderer, type KitRenderer, type RendererOptions } from './render/renderer.js';
 
+export { renderCodeFingerprint } from './node/code-fingerprint.js';
 export { createFsSnippetReader } from './node/fs-snippet-reader.js';
 
 /** A renderer that can say whether highlighting a page would wait, and prepare grammars ahead. */
 export interface NodeRenderer extends KitRenderer {
   highlightReady(page: SourcePage): boolean;
   prepareHighlight(pages: SourcePage[]): Promise<void>;
+  fingerprint(): Promise<string>;
 }
 
 /**
  * `createRenderer` with snippet includes read from disk (Node only). Same options; `snippets`
- * defaults to {@link createFsSnippetReader}. A server uses `highlightReady` and `prepareHighlight`
+ * defaults to {@link createFsSnippetReader} and `codeFingerprint` to {@link renderCodeFingerprint},
+ * so its `fingerprint()` changes with Kit's code, its libraries and the registered components.
+ * A server uses `highlightReady` and `prepareHighlight`
  * to answer its first pages without waiting for code grammars (see the `PageRenderer` port).
  *
  * @example
@@ -22,7 +27,11 @@ export interface NodeRenderer extends KitRenderer {
  * void renderer.prepareHighlight(pages); // right after the server starts listening
  */
 export function createNodeRenderer(options: RendererOptions = {}): NodeRenderer {
-  const renderer = createRenderer({ snippets: createFsSnippetReader(), ...options });
+  const renderer = createRenderer({
+    snippets: createFsSnippetReader(),
+    codeFingerprint: renderCodeFingerprint,
+    ...options,
+  }) as KitRenderer & { fingerprint(): Promise<string> };
   // Scanning a page's fences is cheap, but a server asks on every uncached page: remember by hash.
   const languagesByHash = new Map<string, string[]>();
   const languagesOf = (page: SourcePage) => {

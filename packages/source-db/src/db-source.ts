@@ -1,11 +1,12 @@
-import type {
-  CacheStore,
-  ContentChange,
-  ContentSource,
-  SkillFile,
-  SourceFile,
-  SourcePage,
-  SourceProblem,
+import {
+  type CacheStore,
+  type ContentChange,
+  type ContentSource,
+  contentHash,
+  type SkillFile,
+  type SourceFile,
+  type SourcePage,
+  type SourceProblem,
 } from '@kit/core';
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
@@ -117,11 +118,18 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
       const digest = await pagesDigest(db.orm, version, locale);
       const known = lists.get(scope);
       if (known?.digest === digest) return known.pages;
-      const storeKey = (of: string) => `v1:pages:${setKey}:${version}:${locale}:${of}`;
+      // The list's shape is this code's: a list another release kept is not read as this one's.
+      const storeKey = (of: string) => `v1:pages:${setKey}:${version}:${locale}:${PAGE_LIST_FORMAT}:${of}`;
+      // The list a write replaced is never asked for again; removing it keeps a shared store from
+      // holding a copy of every page per write for a day.
+      const forget = (next: string) => {
+        if (cache && known && known.digest !== next) return cache.delete(storeKey(known.digest)).catch(() => {});
+      };
       if (cache) {
         const hit = await cache.get<SourcePage[]>(storeKey(digest)).catch(() => undefined);
         if (isPageList(hit)) {
           lists.set(scope, { digest, pages: hit });
+          await forget(digest);
           return hit;
         }
       }
@@ -133,6 +141,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
       );
       lists.set(scope, read);
       if (cache) await cache.set(storeKey(read.digest), read.pages).catch(() => {});
+      await forget(read.digest);
       return read.pages;
     },
 
@@ -223,6 +232,12 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
 }
 
 type PageRow = KitTables['pages']['$inferSelect'];
+
+/**
+ * Part of every page-list key: a hash of the code that turns rows into pages, so a release that
+ * reads other columns or fills other fields never takes a list an older one kept in a shared store.
+ */
+const PAGE_LIST_FORMAT = contentHash(`${toSourcePage}\n${isPageList}`).slice('sha256:'.length, 'sha256:'.length + 12);
 
 /** Whether a value read from a cache store has the shape of a page list (a shared store may hold anything). */
 function isPageList(value: unknown): value is SourcePage[] {

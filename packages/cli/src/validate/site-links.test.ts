@@ -75,4 +75,21 @@ describe('kit validate and links between the sets of one config', () => {
     );
     expect(linkIssues(fixed.issues)).toEqual([]);
   });
+
+  it('reads a raw <a href> tag as served, as written: link_prefix does not move it, so it is checked where it leads', async () => {
+    const files = siteFiles({ prefix: 'laravel', link_prefix: 'docs' });
+    const config = JSON.parse(files['kit.config.json']!) as { sets: Record<string, Record<string, unknown>> };
+    config.sets.laravel!.html_input = 'allow';
+    files['kit.config.json'] = JSON.stringify(config);
+    files['laravel/13.x/installation.md'] =
+      '# Installation\n\nSee [routing](/docs/{{version}}/routing#groups) and <a href="/docs/13.x/routing">routing</a>.\n';
+    const { issues } = await validate(await project(files), '--set', 'laravel');
+    expect(linkIssues(issues)).toEqual([
+      expect.objectContaining({
+        rule: 'links.broken',
+        message:
+          'The link "/docs/13.x/routing" leads to /docs/13.x/routing, in the doc set mounted at /docs, which has no page there, so readers get a 404.',
+      }),
+    ]);
+  });
 });

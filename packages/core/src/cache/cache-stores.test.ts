@@ -3,6 +3,7 @@ import {
   createArrayCacheStore,
   createMemoryCacheStore,
   createNullCacheStore,
+  DEFAULT_MEMORY_CACHE_BYTES,
   DEFAULT_MEMORY_CACHE_ENTRIES,
   prefixCacheStore,
 } from './cache-stores.js';
@@ -53,6 +54,30 @@ describe('the memory cache store', () => {
     expect(store.size).toBe(1000);
     expect(await store.get('k0')).toBeUndefined();
     expect(await store.get(`k${DEFAULT_MEMORY_CACHE_ENTRIES + 4}`)).toBe(DEFAULT_MEMORY_CACHE_ENTRIES + 4);
+  });
+
+  it('bounds itself in bytes too, so a few large entries (page lists, search sections) cannot fill memory', async () => {
+    const store = createMemoryCacheStore();
+    const mebibyte = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < 200; i++) await store.set(`list${i}`, { pages: [{ body: mebibyte }], i });
+    expect(DEFAULT_MEMORY_CACHE_BYTES).toBe(64 * 1024 * 1024);
+    expect(store.bytes).toBeLessThanOrEqual(DEFAULT_MEMORY_CACHE_BYTES);
+    expect(await store.get('list0')).toBeUndefined();
+    expect(await store.get('list199')).toEqual({ pages: [{ body: mebibyte }], i: 199 });
+
+    const small = createMemoryCacheStore({ maxBytes: 100 });
+    await small.set('fits', 'a'.repeat(40));
+    // Larger than the whole store: not kept, and nothing else is pushed out for it.
+    await small.set('huge', 'b'.repeat(200));
+    expect(await small.get('huge')).toBeUndefined();
+    expect(await small.get('fits')).toBe('a'.repeat(40));
+    await small.set('second', 'c'.repeat(40));
+    await small.set('third', 'd'.repeat(40));
+    expect(await small.get('fits')).toBeUndefined();
+    expect(small.bytes).toBeLessThanOrEqual(100);
+    await small.delete('third');
+    await small.set('second', 'e');
+    expect(small.bytes).toBe(1);
   });
 
   it('forgets an entry once its ttl has passed', async () => {

@@ -72,6 +72,30 @@ describe('sets', () => {
     );
   });
 
+  it('refuse a link_prefix or prefix with `.` or `..` segments, which a browser removes from every URL', () => {
+    for (const link_prefix of ['..', 'docs/..', './docs', 'a/./b']) {
+      expect(messageOf({ sets: { laravel: { route: { link_prefix } } } })).toContain(
+        `\`sets.laravel.route.link_prefix\` must be the URL path`,
+      );
+    }
+    expect(messageOf({ sets: { laravel: { route: { prefix: 'docs/..' } } } })).toContain(
+      '`sets.laravel.route.prefix` must be a URL path',
+    );
+    expect(
+      resolve({ sets: { laravel: { route: { link_prefix: 'docs/v1.2' } } } }).sets.laravel!.route.link_prefix,
+    ).toBe('docs/v1.2');
+  });
+
+  it('warn that a link_prefix equal to the set prefix has no effect', () => {
+    const config = resolve({ sets: { laravel: { route: { prefix: '/laravel/', link_prefix: 'laravel' } } } });
+    expect(config.warnings).toMatchInlineSnapshot(`
+      [
+        "\`sets.laravel.route.link_prefix: 'laravel'\` has no effect: it is the set's own prefix, so links under it are served as written. Set it to the prefix the pages were written for (\`docs\` for links such as /docs/{{version}}/routing), or remove it.",
+      ]
+    `);
+    expect(resolve({ sets: { laravel: { route: { prefix: 'laravel', link_prefix: 'docs' } } } }).warnings).toEqual([]);
+  });
+
   it('keep a written middleware list whole, including an empty one', () => {
     expect(resolve({ sets: { docs: { route: { middleware: [] } } } }).sets.docs!.route.middleware).toEqual([]);
     expect(

@@ -53,6 +53,11 @@ const SHARED_GROUPS = [
 const SET_OWN_KEYS = ['route', 'source', 'access', 'html_input', 'integrations'] as const;
 const PREFIX_PATTERN = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
 
+/** A prefix a URL can carry: {@link PREFIX_PATTERN}, without `.` or `..` segments (a browser removes them). */
+function isUrlPrefix(value: string): boolean {
+  return PREFIX_PATTERN.test(value) && !value.split('/').some((segment) => segment === '.' || segment === '..');
+}
+
 /**
  * Turns a written config into the one every package runs with: defaults applied, `KIT_*` variables
  * read, paths made absolute, and each set merged with the top-level groups. Precedence, lowest
@@ -174,7 +179,7 @@ function resolveSet(key: string, input: KitSetInput, context: SetContext): Resol
   const writtenPrefix = input.route?.prefix;
   const fromEnv = writtenPrefix === undefined && key === DEFAULT_SET_KEY && context.docsPrefix !== undefined;
   const prefix = trimSlashes(writtenPrefix ?? (fromEnv ? context.docsPrefix! : key));
-  if (prefix !== '' && !PREFIX_PATTERN.test(prefix)) {
+  if (prefix !== '' && !isUrlPrefix(prefix)) {
     const origin = fromEnv ? 'KIT_PREFIX' : `\`${here}.route.prefix\``;
     context.issues.push({
       code: 'config.invalid',
@@ -183,12 +188,17 @@ function resolveSet(key: string, input: KitSetInput, context: SetContext): Resol
     });
   }
   const linkPrefix = own.route.link_prefix == null ? null : trimSlashes(own.route.link_prefix);
-  if (linkPrefix !== null && linkPrefix !== '' && !PREFIX_PATTERN.test(linkPrefix)) {
+  if (linkPrefix !== null && linkPrefix !== '' && !isUrlPrefix(linkPrefix)) {
     context.issues.push({
       code: 'config.invalid',
       path: `${here}.route.link_prefix`,
       message: `\`${here}.route.link_prefix\` must be the URL path the pages' links were written for, such as \`docs\` (letters, digits, \`.\`, \`_\`, \`~\`, \`-\`), '' for a root-mounted site, or null; got ${JSON.stringify(own.route.link_prefix)}`,
     });
+  } else if (linkPrefix !== null && linkPrefix === prefix) {
+    // Not an error: KIT_PREFIX may mount the docs set where its pages were written for.
+    context.warnings.push(
+      `\`${here}.route.link_prefix: '${linkPrefix}'\` has no effect: it is the set's own prefix, so links under it are served as written. Set it to the prefix the pages were written for (\`docs\` for links such as /docs/{{version}}/routing), or remove it.`,
+    );
   }
   const database = own.source.driver === 'database';
   const route: SetOwnSettings['route'] = {

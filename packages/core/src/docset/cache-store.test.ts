@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createArrayCacheStore, createNullCacheStore } from '../cache/cache-stores.js';
 import type { ResolvedSetConfig } from '../config/types.js';
+import type { SourcePage } from '../model/types.js';
 import type { CacheStore } from '../ports/cache-store.js';
 import type { ContentSource } from '../ports/content-source.js';
 import type { Viewer } from '../ports/docset.js';
+import type { PageRenderer, RenderContext, RenderedPage } from '../ports/renderer.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
 import { createDocSet } from './docset.js';
 
@@ -158,5 +160,100 @@ describe('a doc set over a shared source', () => {
     );
     const listed = await set.listPages({}, guest);
     expect(listed.groups.flatMap((group) => group.pages.map((page) => page.path))).toContain('jobs');
+  });
+});
+
+describe('cache-store keys and what they are made from (review)', () => {
+  /** A renderer whose output carries its release, as two Kit releases would render one page. */
+  const release = (name: string) => {
+    const inner = smallRenderer();
+    return Object.assign(inner, {
+      fingerprint: async () => name,
+      async render(page: SourcePage, context: RenderContext): Promise<RenderedPage> {
+        const out = await smallRenderer().render(page, context);
+        inner.renders.push(`${page.version}/${page.locale}/${page.path}`);
+        return {
+          ...out,
+          markdown: `${out.markdown}\n\nrendered by ${name}`,
+          sections: out.sections.map((section) => ({ ...section, text: `${section.text} rendered by ${name}` })),
+        };
+      },
+    });
+  };
+
+  it('never serves a render another renderer (another release, other components) left in the store', async () => {
+    const store = createArrayCacheStore();
+    const source = memorySource({ pages, manifest: { name: 'Docs' } });
+    const set = (renderer: PageRenderer) =>
+      createDocSet({ config: setConfig(), source, renderer, search: substringSearch(), cache: store });
+    const older = release('kit-1');
+    const newer = release('kit-2');
+    expect((await set(older).readPage({ path: 'routing' }, guest)).text).toContain('rendered by kit-1');
+    expect((await set(newer).readPage({ path: 'routing' }, guest)).text).toContain('rendered by kit-2');
+    expect(newer.renders).toEqual(['current/en/routing']);
+    // The same release still shares: a second process of kit-2 renders nothing.
+    const again = release('kit-2');
+    expect((await set(again).readPage({ path: 'routing' }, guest)).text).toContain('rendered by kit-2');
+    expect(again.renders).toEqual([]);
+  });
+
+  it('builds search from its own renderer, not from sections another renderer stored', async () => {
+    const store = createArrayCacheStore();
+    const source = memorySource({ pages, manifest: { name: 'Docs' } });
+    const set = (renderer: PageRenderer) =>
+      createDocSet({ config: setConfig(), source, renderer, search: substringSearch(), cache: store });
+    await set(release('kit-1')).search({ query: 'middleware' }, guest, 'mcp');
+    const newer = release('kit-2');
+    const found = await set(newer).search({ query: 'kit-2' }, guest, 'mcp');
+    expect(new Set(found.results.map((hit) => hit.path))).toEqual(new Set(['index', 'routing']));
+  });
+
+  it('stores no render of a renderer that cannot say what it is, as it could not tell an old entry', async () => {
+    const store = createArrayCacheStore();
+    const source = memorySource({ pages, manifest: { name: 'Docs' } });
+    const renderer: PageRenderer = smallRenderer();
+    delete renderer.fingerprint;
+    const set = createDocSet({ config: setConfig(), source, renderer, search: substringSearch(), cache: store });
+    await set.readPage({ path: 'routing' }, guest);
+    await set.search({ query: 'middleware' }, guest, 'mcp');
+    expect(store.size).toBe(0);
+  });
+
+  it('removes the search sections an index replaced, so a store keeps one copy per scope, not one per change', async () => {
+    const inner = createArrayCacheStore();
+    const keys = new Set<string>();
+    const store: CacheStore = {
+      get: (key) => inner.get(key),
+      async set(key, value, options) {
+        keys.add(key);
+        await inner.set(key, value, options);
+      },
+      async delete(key) {
+        keys.delete(key);
+        await inner.delete(key);
+      },
+    };
+    const { source, first } = twoProcesses(store);
+    const searchKeys = () => [...keys].filter((key) => key.startsWith('v1:search:'));
+    await first.set.search({ query: 'middleware' }, guest, 'mcp');
+    expect(searchKeys()).toHaveLength(1);
+    for (const word of ['alpha', 'beta', 'gamma']) {
+      source.setPage({ ...pages[1]!, body: `# Routing\n\nGroups share ${word}.` }, true);
+      expect((await first.set.search({ query: word }, guest, 'mcp')).results).toHaveLength(1);
+    }
+    expect(searchKeys()).toHaveLength(1);
+  });
+
+  it('gives search hits the URLs of the current manifest after it changes, pages unchanged', async () => {
+    for (const shared of [false, true]) {
+      const source = Object.assign(memorySource({ pages, manifest: { name: 'Docs' } }), shared ? { shared } : {});
+      const set = createDocSet({ config: setConfig(), source, renderer: smallRenderer(), search: substringSearch() });
+      const before = await set.search({ query: 'middleware' }, guest, 'mcp');
+      expect(before.results.map((hit) => hit.url)).toEqual(['/docs/routing#groups']);
+      // `routing` becomes the landing page: its URL is the set's root now.
+      source.setManifest(JSON.stringify({ name: 'Docs', landing: 'routing' }), !shared);
+      const after = await set.search({ query: 'middleware' }, guest, 'mcp');
+      expect(after.results.map((hit) => hit.url)).toEqual(['/docs#groups']);
+    }
   });
 });

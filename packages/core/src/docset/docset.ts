@@ -103,6 +103,8 @@ interface IndexState {
   fingerprint: string;
   visibility: Map<string, SourcePage['visibility']>;
   dirty: boolean;
+  /** The cache-store key its sections were kept under, removed once a newer index replaces them. */
+  sectionsKey: string | null;
 }
 
 /** `html` renders for reader pages; `agent` renders skip syntax highlighting (agent Markdown, search, validation). */
@@ -411,7 +413,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     context: RenderContext,
     manifestText: string | null,
   ): Promise<RenderedPage> {
-    const storeKey = store ? renderStoreKey(page, context, manifestText) : null;
+    const storeKey = store ? await renderStoreKey(page, context, manifestText) : null;
     if (!store || !storeKey) return renderer.render(page, context);
     const hit = await store.get<RenderedPage>(storeKey).catch(() => undefined);
     if (isRenderedPage(hit)) return hit;
@@ -421,28 +423,59 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   }
 
   /**
-   * A render's key in the cache store: the page's content hash plus a hash of everything else the
-   * output depends on (the render context, the set's routes and manifest, which fix every link),
-   * so a changed page or manifest never meets an old entry. Null for a page that includes snippet
-   * files, which can change while the page does not.
+   * What produced a stored render: the renderer's fingerprint (its code, libraries and components),
+   * or null for a renderer that gives none, whose renders then stay out of the store. Without it a
+   * server of a new release sharing Redis with an old one would serve the old renders for a day.
    */
-  function renderStoreKey(page: SourcePage, context: RenderContext, manifestText: string | null): string | null {
+  async function rendererFingerprint(): Promise<string | null> {
+    if (!renderer.fingerprint) return null;
+    return renderer.fingerprint().catch(() => null);
+  }
+
+  /**
+   * A render's key in the cache store: the page's content hash plus a hash of everything else the
+   * output depends on (the renderer, the render context, the set's routes and manifest, which fix
+   * every link), so a changed page, manifest or renderer never meets an old entry. Null for a page
+   * that includes snippet files, which can change while the page does not, and for a renderer
+   * without a fingerprint.
+   */
+  async function renderStoreKey(
+    page: SourcePage,
+    context: RenderContext,
+    manifestText: string | null,
+  ): Promise<string | null> {
     if (context.snippetsRoot !== null && page.body.includes('<<<')) return null;
-    const inputs = JSON.stringify([page.path, page.file ?? null, page.bodyLine, context, config.route, manifestText]);
+    const made = await rendererFingerprint();
+    if (made === null) return null;
+    const inputs = JSON.stringify([
+      made,
+      page.path,
+      page.file ?? null,
+      page.bodyLine,
+      context,
+      config.route,
+      manifestText,
+    ]);
     return `v1:render:${key}:${page.contentHash}:${contentHash(inputs).slice('sha256:'.length)}`;
   }
 
-  /** The cache-store key of a search index's sections, made of the fingerprint of the pages it covers. */
+  /**
+   * The cache-store key of a search index's sections: the fingerprint of the pages it covers (with
+   * the manifest), the render context and the renderer that made them. Null where renders are not
+   * stored (snippet includes, a renderer without a fingerprint).
+   */
   async function sectionsStoreKey(
     scope: SearchScope,
     pages: SourcePage[],
     fingerprint: string,
   ): Promise<string | null> {
     if (!store) return null;
-    const { layout, text } = await loadManifest();
+    const { layout } = await loadManifest();
     const context = renderContext(layout, scope.version, scope.locale, 'agent');
     if (context.snippetsRoot !== null && pages.some((page) => page.body.includes('<<<'))) return null;
-    const inputs = JSON.stringify([fingerprint, context, config.route, text]);
+    const made = await rendererFingerprint();
+    if (made === null) return null;
+    const inputs = JSON.stringify([made, fingerprint, context, config.route]);
     const digest = contentHash(inputs).slice('sha256:'.length);
     return `v1:search:${key}:${scope.version}:${scope.locale}:${scope.audience}:${digest}`;
   }
@@ -612,6 +645,9 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     if (running) return running;
     const build = (async (): Promise<IndexState> => {
       const startedAt = changes;
+      // The manifest fixes every URL in the index (the landing page's, a version's), so it is part
+      // of what the index is made from, like the pages.
+      const { text: manifestText } = await loadManifest();
       const all = await listAll(scope.version, scope.locale);
       const pages =
         scope.audience === 'public'
@@ -619,10 +655,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
             ? all.filter((page) => pageVisibility(page) === 'public')
             : []
           : all;
-      const fingerprint = pages
-        .map((page) => `${page.path}\u0000${page.contentHash}\u0000${pageVisibility(page)}`)
-        .sort()
-        .join('\n');
+      const fingerprint = [
+        `manifest\u0000${manifestText === null ? '' : contentHash(manifestText)}`,
+        ...pages.map((page) => `${page.path}\u0000${page.contentHash}\u0000${pageVisibility(page)}`).sort(),
+      ].join('\n');
       const existing = indexes.get(stateKey);
       if (existing && existing.fingerprint === fingerprint) {
         existing.dirty = false;
@@ -650,11 +686,17 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         );
       }
       if (sectionsKey && !Array.isArray(stored)) await store!.set(sectionsKey, sections).catch(() => {});
+      // The sections of the index this one replaces are never asked for again (their key names
+      // content that is gone); removing them keeps a store from filling with a copy per change.
+      if (existing?.sectionsKey && existing.sectionsKey !== sectionsKey) {
+        await store?.delete(existing.sectionsKey).catch(() => {});
+      }
       await search.index(scope, sections);
       const state: IndexState = {
         fingerprint,
         visibility: new Map(pages.map((page) => [page.path, pageVisibility(page)])),
         dirty: changes !== startedAt,
+        sectionsKey,
       };
       indexes.set(stateKey, state);
       return state;

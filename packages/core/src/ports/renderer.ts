@@ -74,4 +74,12 @@ export interface PageRenderer {
    * (the grammars of their code languages, most used first). Resolves when done.
    */
   prepareHighlight?(pages: SourcePage[]): Promise<void>;
+  /**
+   * Optional: what this renderer is, as far as its output goes: a text that changes whenever the
+   * same page and context may render differently (its code and libraries, its components). A doc
+   * set keeps renders and search sections in a cache store (shared by processes, outliving them)
+   * only under it, so a server of another release, or with other components, never reads them; a
+   * renderer without it has its renders kept in the process only.
+   */
+  fingerprint?(): Promise<string>;
 }

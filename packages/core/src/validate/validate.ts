@@ -233,6 +233,7 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
   }
 
   const site = options.site ? siteSetsOf(docSet, options.site) : null;
+  const { linkPrefix: _rebased, ...writtenLayout } = layout;
   const budget = docSet.config.agents.markdown_budget;
   const rawHtml: RawHtml =
     source.kind === 'database' ? 'database' : docSet.config.html_input === 'allow' ? 'allow' : 'escape';
@@ -309,7 +310,13 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
         }
 
         for (const link of rendered.links) {
-          const target = resolveLinkTarget(link.href, page, layout);
+          // An `<a href>` tag that raw HTML serves is served as written: `route.link_prefix` moves
+          // only the links the renderer writes, so the tag is checked where it really leads.
+          const servedRaw =
+            layout.linkPrefix !== undefined &&
+            rawHtml === 'allow' &&
+            isRawHtmlLink(page.body, link.href, link.line === undefined ? undefined : link.line - page.bodyLine);
+          const target = resolveLinkTarget(link.href, page, servedRaw ? writtenLayout : layout);
           const problem = await checkLink(target, link, page, {
             docSet,
             site,

@@ -1,4 +1,12 @@
-import type { PageRenderer, RenderContext, RenderedPage, SourcePage, SourceProblem, TocEntry } from '@kit/core';
+import {
+  contentHash,
+  type PageRenderer,
+  type RenderContext,
+  type RenderedPage,
+  type SourcePage,
+  type SourceProblem,
+  type TocEntry,
+} from '@kit/core';
 import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Nodes as HastNodes, Root as HastRoot } from 'hast';
 import type { Blockquote, Code, Html, Nodes, Paragraph, Parents, Root, RootContent } from 'mdast';
@@ -74,6 +82,13 @@ export interface RendererOptions {
    * @default 1000
    */
   cacheSize?: number;
+  /**
+   * What identifies the code this renderer runs (its own, Kit's and the libraries it renders
+   * with): with it the renderer offers `fingerprint()`, which adds its components, and a doc set
+   * keeps its renders in a cache store shared by processes. `createNodeRenderer` gives one made of
+   * the installed files; without it renders stay in the process.
+   */
+  codeFingerprint?: () => Promise<string>;
 }
 
 /** A renderer with its cache exposed for tests and hot reload. */
@@ -193,6 +208,37 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
     clearCache() {
       for (const key of [...cacheKeys(cache)]) cache.delete(key);
     },
+    ...(options.codeFingerprint ? { fingerprint: fingerprinter(options.codeFingerprint, components) } : {}),
+  };
+}
+
+/**
+ * `fingerprint()` of a renderer: its code's fingerprint and a hash of the components it resolves
+ * (names and code), read again whenever the registry holds other definitions than last time, since
+ * registering or replacing a component changes what its pages render to.
+ */
+function fingerprinter(code: () => Promise<string>, components: ComponentRegistry): () => Promise<string> {
+  let codePrint: Promise<string> | null = null;
+  let seen: Array<[string, unknown]> = [];
+  let componentsPrint = '';
+  return async () => {
+    codePrint ??= code();
+    const now = components.names().map((name): [string, unknown] => [name, components.get(name)]);
+    const same =
+      componentsPrint !== '' &&
+      now.length === seen.length &&
+      now.every(([name, definition], index) => name === seen[index]![0] && definition === seen[index]![1]);
+    if (!same) {
+      const text = now
+        .map(([name, definition]) => {
+          const { html, markdown } = (definition ?? {}) as { html?: unknown; markdown?: unknown };
+          return `${name}\u0000${String(html)}\u0000${String(markdown)}`;
+        })
+        .join('\u0001');
+      seen = now;
+      componentsPrint = contentHash(text).slice('sha256:'.length, 'sha256:'.length + 16);
+    }
+    return `${await codePrint}:${componentsPrint}`;
   };
 }
 

@@ -58,15 +58,21 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
           maxRetriesPerRequest: 1,
           commandTimeout: timeout,
           connectTimeout: Math.max(timeout, 1000),
+          // ioredis keeps a closed client's socket (and so the process) up to 2 s by default.
+          disconnectTimeout: timeout,
           retryStrategy: (times) => Math.min(times * 200, 2000),
         });
-        redis.on('error', outage);
+        redis.on('error', (error: unknown) => {
+          outage(error);
+          // A refused connection answers the waiting commands now, as misses.
+          resolve(redis);
+        });
         redis.on('ready', () => {
           warned = false;
           resolve(redis);
         });
-        // The first commands wait for the first connection, but never longer than a connect takes.
-        setTimeout(() => resolve(redis), Math.max(timeout, 1000)).unref?.();
+        // The first commands wait for the first connection, but no longer than one command may.
+        setTimeout(() => resolve(redis), timeout).unref?.();
       }),
     (error: unknown) => {
       outage(error);

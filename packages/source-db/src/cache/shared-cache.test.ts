@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, Socket } from 'node:net';
 import {
@@ -8,7 +9,7 @@ import {
   type RuntimeDocSet,
   resolveConfig,
 } from '@kit/core';
-import { createRenderer } from '@kit/render';
+import { createNodeRenderer } from '@kit/render/node';
 import { createServerSearch } from '@kit/search';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import type { KitDatabase } from '../database.js';
 import { openDatabase } from '../database.js';
 import { createDbSource } from '../db-source.js';
 import { freshSetKey, testDatabases } from '../testing/fixture.js';
-import { writePage } from '../writes.js';
+import { deletePage, writeManifest, writePage } from '../writes.js';
 import { createCacheStore } from './create-cache-store.js';
 import { createRedisCacheStore } from './redis-cache-store.js';
 
@@ -104,6 +105,38 @@ describe('a redis cache store that cannot reach Redis', () => {
       await store.close?.();
     }
   });
+});
+
+describe('a redis cache store in a process of its own', () => {
+  it('lets the process exit as soon as it is closed, also while Redis cannot be reached', async () => {
+    const port = await closedPort();
+    const script = `
+      const { createRedisCacheStore } = await import(${JSON.stringify(new URL('./redis-cache-store.ts', import.meta.url).pathname)});
+      const store = createRedisCacheStore({ url: 'redis://127.0.0.1:${port}', warn: () => {} });
+      const started = performance.now();
+      await store.get('k');
+      const firstMiss = performance.now() - started;
+      await store.close();
+      const closed = performance.now();
+      process.on('exit', () => console.log(JSON.stringify({ firstMiss, lingered: performance.now() - closed })));`;
+    const child = spawn(
+      process.execPath,
+      ['--conditions=kit-source', '--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+    const { firstMiss, lingered } = JSON.parse(out.trim()) as { firstMiss: number; lingered: number };
+    // A refused connection is a miss at once, not after a connect timeout; and once closed, no
+    // socket or timer of the client keeps the process alive (ioredis waits 2 s by default).
+    expect(firstMiss).toBeLessThan(700);
+    expect(lingered).toBeLessThan(1000);
+  }, 20_000);
 });
 
 describe('createCacheStore', () => {
@@ -198,12 +231,13 @@ describe.skipIf(!redisUrl)('the redis cache store on a real Redis (KIT_TEST_REDI
   });
 });
 
-/** A renderer that counts its calls, one per doc set, as each server process has its own. */
+/** A renderer that counts its calls, one per doc set, as each server process of one release has its own. */
 function countingRenderer(): PageRenderer & { calls: string[] } {
-  const inner = createRenderer();
+  const inner = createNodeRenderer();
   const calls: string[] = [];
   return {
     calls,
+    fingerprint: () => inner.fingerprint(),
     render(page, context) {
       calls.push(`${page.path}:${context.highlight === false ? 'agent' : 'html'}`);
       return inner.render(page, context);
@@ -329,6 +363,23 @@ function sharedCacheSuite(name: string, open: () => Promise<[KitDatabase, KitDat
       expect((await second.set.search({ query: 'middleware' }, guest, 'mcp')).results).toEqual([]);
     });
 
+    it('drops a page deleted through one process, and follows a manifest it changed, in the other at once', async () => {
+      expect((await second.set.search({ query: 'jobs later' }, guest, 'mcp')).results.map((hit) => hit.path)).toEqual([
+        'queues',
+      ]);
+      const before = await second.set.search({ query: 'zeppelin' }, guest, 'mcp');
+      expect(before.results.map((hit) => hit.url)).toEqual(['/docs/routing#route-groups']);
+      // `routing` becomes the landing page: its URL is the set's root from now on.
+      await writeManifest(first.db, setKey, { manifest: { name: 'Shared', landing: 'routing' } });
+      const after = await second.set.search({ query: 'zeppelin' }, guest, 'mcp');
+      expect(after.results.map((hit) => hit.url)).toEqual(['/docs#route-groups']);
+      expect((await second.set.readPage({ path: 'routing' }, guest)).meta.url).toBe('/docs');
+
+      await deletePage(first.db, setKey, { version: 'current', locale: 'en', path: 'queues' });
+      await expect(second.set.readPage({ path: 'queues' }, guest)).rejects.toMatchObject({ code: 'page.not_found' });
+      expect((await second.set.search({ query: 'jobs later' }, guest, 'mcp')).results).toEqual([]);
+    });
+
     it('never serves a private page another process cached to a viewer who may not see it', async () => {
       const secret = await first.set.readPage({ path: 'secrets' }, admin);
       expect(secret.text).toContain('quartzite');
@@ -346,6 +397,43 @@ function sharedCacheSuite(name: string, open: () => Promise<[KitDatabase, KitDat
     });
   });
 }
+
+describe('a database source keeping page lists in a cache store', () => {
+  const db = testDatabases();
+  afterAll(() => db.dispose());
+
+  it('keeps one page list per version and locale, removing the one a write replaced', async () => {
+    const kit = await db.pglite();
+    const setKey = freshSetKey('lists');
+    const inner = createCacheStore({ driver: 'array' });
+    const keys = new Set<string>();
+    const store: CacheStore = {
+      get: (key) => inner.get(key),
+      async set(key, value, options) {
+        keys.add(key);
+        await inner.set(key, value, options);
+      },
+      async delete(key) {
+        keys.delete(key);
+        await inner.delete(key);
+      },
+    };
+    const source = createDbSource({ db: kit, setKey, cache: store });
+    const write = (path: string, body: string) =>
+      writePage(kit, setKey, { version: 'current', locale: 'en', path, frontmatter: {}, body });
+    await write('index', '# Home\n');
+    expect((await source.listPages('current', 'en')).map((page) => page.path)).toEqual(['index']);
+    for (const path of ['a', 'b', 'c']) {
+      await write(path, `# ${path}\n`);
+      expect((await source.listPages('current', 'en')).map((page) => page.path)).toContain(path);
+    }
+    const lists = [...keys].filter((key) => key.startsWith(`v1:pages:${setKey}:`));
+    expect(lists).toHaveLength(1);
+    // A second process reading the same state takes the kept list.
+    const other = createDbSource({ db: kit, setKey, cache: store });
+    expect((await other.listPages('current', 'en')).map((page) => page.path)).toEqual(['a', 'b', 'c', 'index']);
+  });
+});
 
 const databases = testDatabases();
 afterAll(async () => {
