@@ -65,7 +65,7 @@ Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check c
       try {
         const { cachedRenderer, validateCacheDir } = await import('../validate/render-cache.js');
         const cacheDir = validateCacheDir(kit.config.root);
-        const renderer = options.cache ? await cachedRenderer(pool, cacheDir) : pool;
+        const renderer = options.cache ? cachedRenderer(pool, cacheDir, { renderer: kit.renderer }) : pool;
         const report = await validateKit(kit, {
           renderer,
           ...(options.cache ? { cacheDir } : {}),

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   createRenderContext,
+  type PageRenderer,
   type RenderContext,
   type RenderContextInput,
   type RenderedPage,
@@ -14,7 +14,6 @@ import {
   type ValidationRenderer,
 } from '@kit/core';
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
-import { type ComponentRegistry, defaultComponents } from '@kit/render';
 
 /**
  * A snippet include (`<<< @/path`) anywhere, also after a list marker or `>` of a quote; PHP
@@ -30,36 +29,40 @@ export function validateCacheDir(root: string): string {
 
 export interface CachedRendererOptions {
   /**
-   * The components `inner` renders with: a render is kept per set of registered components (and
-   * their code), so registering or removing one renders its pages again.
-   * @default defaultComponents (what kit.config.ts registers into)
+   * The renderer whose output `inner` gives (the kit's). Renders are kept under its `fingerprint()`,
+   * the one a doc set keys its cache store by: its code, libraries and registered components. A
+   * renderer without one (or whose code cannot be read) has every page rendered, and nothing kept.
    */
-  components?: Pick<ComponentRegistry, 'names' | 'get'>;
+  renderer: Pick<PageRenderer, 'fingerprint'>;
 }
 
 /**
  * A renderer that keeps what validation reads of each render (links, anchors, sections, agent
  * Markdown, problems; no HTML) on disk, keyed by the page's content hash, the render context
- * (`html_input` included), the registered components and the installed renderer, so a second
- * `kit validate` renders only the pages that changed. Pages with snippet includes are always
- * rendered (an included file may have changed). Renders as many pages at once as `inner` does.
+ * (`html_input` included) and the renderer's fingerprint (its code by content, not file times, and
+ * its components), so a second `kit validate` renders only the pages that changed, and a new
+ * release of Kit or a registered component renders them again. Pages with snippet includes are
+ * always rendered (an included file may have changed). Renders as many pages at once as `inner` does.
  *
  * @example
- * const renderer = await cachedRenderer(createRenderPool({ renderer: kit.renderer }), validateCacheDir(root));
+ * const pool = createRenderPool({ renderer: kit.renderer });
+ * const renderer = cachedRenderer(pool, validateCacheDir(root), { renderer: kit.renderer });
  */
-export async function cachedRenderer(
+export function cachedRenderer(
   inner: ValidationRenderer,
   dir: string,
-  options: CachedRendererOptions = {},
-): Promise<ValidationRenderer> {
-  const fingerprint = await rendererFingerprint();
-  const componentsFingerprint = componentsFingerprinter(options.components ?? defaultComponents);
+  options: CachedRendererOptions,
+): ValidationRenderer {
+  const made = options.renderer;
   return {
     ...(inner.concurrency !== undefined ? { concurrency: inner.concurrency } : {}),
     async renderPage(page: SourcePage, input: RenderContextInput): Promise<RenderedPage> {
       if (SNIPPET_INCLUDE.test(page.body)) return inner.renderPage(page, input);
+      // Asked for each page: registering a component while validating changes it.
+      const fingerprint = made.fingerprint ? await made.fingerprint().catch(() => null) : null;
+      if (fingerprint === null) return inner.renderPage(page, input);
       const key = createHash('sha256')
-        .update(cacheKey(page, createRenderContext(input), `${fingerprint}\u0001${componentsFingerprint()}`))
+        .update(cacheKey(page, createRenderContext(input), fingerprint))
         .digest('hex');
       const file = join(dir, key.slice(0, 2), `${key}.json`);
       try {
@@ -94,52 +97,6 @@ function cacheKey(page: SourcePage, context: RenderContext, fingerprint: string)
     context.snippetsRoot ?? '',
     context.highlight === false ? 'plain' : 'highlight',
   ].join('\u0001');
-}
-
-/**
- * Changes whenever a component is registered or removed, or its code changes: whether a page's
- * `<Zed />` is unknown, and what a known one renders, depend on it. Hashed again only when the
- * registry holds other definitions than last time.
- */
-function componentsFingerprinter(components: Pick<ComponentRegistry, 'names' | 'get'>): () => string {
-  let seen: Array<[string, unknown]> = [];
-  let fingerprint = '';
-  return () => {
-    const now = components.names().map((name): [string, unknown] => [name, components.get(name)]);
-    const same =
-      now.length === seen.length &&
-      now.every(([name, definition], index) => {
-        const [seenName, seenDefinition] = seen[index]!;
-        return name === seenName && definition === seenDefinition;
-      });
-    if (same && fingerprint !== '') return fingerprint;
-    const hash = createHash('sha256');
-    for (const [name, definition] of now) {
-      const { html, markdown } = (definition ?? {}) as { html?: unknown; markdown?: unknown };
-      hash.update(`${name}\u0000${String(html)}\u0000${String(markdown)}\u0001`);
-    }
-    seen = now;
-    fingerprint = hash.digest('hex');
-    return fingerprint;
-  };
-}
-
-/** Changes whenever the installed renderer does: the newest file time under its entry folder. */
-async function rendererFingerprint(): Promise<string> {
-  try {
-    const folder = dirname(fileURLToPath(import.meta.resolve('@kit/render')));
-    let newest = 0;
-    let count = 0;
-    for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !/\.(?:js|ts)$/.test(entry.name)) continue;
-      const info = await stat(join(entry.parentPath, entry.name));
-      newest = Math.max(newest, info.mtimeMs);
-      count += 1;
-    }
-    return `${folder}:${count}:${newest}`;
-  } catch {
-    return 'unknown';
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
 import { tempProjects } from '../__fixtures__/kit-binary.js';
+import { loadKit } from '../load-kit.js';
 
 interface Issue {
   rule: string;
@@ -92,4 +93,50 @@ describe('kit validate and links between the sets of one config', () => {
       }),
     ]);
   });
+
+  it.each([
+    { route: { prefix: 'docs/laravel', link_prefix: 'docs' }, served: '/docs/laravel' },
+    { route: { prefix: 'laravel', link_prefix: '' }, served: '/laravel' },
+  ])(
+    'serves a link already written with the set prefix as written in the HTML, the agent Markdown and kit validate ($route)',
+    async ({ route, served }) => {
+      const written = route.link_prefix === '' ? '' : `/${route.link_prefix}`;
+      const files = siteFiles(route);
+      delete files['docs/kit.json'];
+      delete files['docs/index.md'];
+      files['kit.config.json'] = JSON.stringify({ sets: { laravel: { route, source: { path: 'laravel' } } } });
+      files['laravel/13.x/installation.md'] = [
+        '# Installation',
+        '',
+        `[mount](${written}/{{version}}/routing#groups)`,
+        `[served](${served}/{{version}}/routing#groups)`,
+        `[gone](${served}/{{version}}/gone)`,
+        '',
+      ].join('\n');
+      const dir = await project(files);
+
+      const kit = await loadKit({ cwd: dir, git: false, origin: 'https://example.com' });
+      try {
+        const view = await kit.set('laravel').getPage({ path: 'installation' }, { user: null });
+        const hrefs = [...view!.rendered.html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]);
+        expect(hrefs).toEqual([
+          `${served}/13.x/routing#groups`,
+          `${served}/13.x/routing#groups`,
+          `${served}/13.x/gone`,
+        ]);
+        expect(view!.agentMarkdown).toContain(`[served](https://example.com${served}/13.x/routing#groups)`);
+        expect(view!.agentMarkdown).toContain(`[mount](https://example.com${served}/13.x/routing#groups)`);
+      } finally {
+        await kit.close();
+      }
+
+      const { issues } = await validate(dir);
+      expect(linkIssues(issues)).toEqual([
+        expect.objectContaining({
+          rule: 'links.broken',
+          message: `The link "${served}/{{version}}/gone" points at "gone", which is not a page of version 13.x (en).`,
+        }),
+      ]);
+    },
+  );
 });

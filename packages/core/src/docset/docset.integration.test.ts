@@ -12,14 +12,20 @@ import type { ContentSource } from '../ports/content-source.js';
 import type { Viewer } from '../ports/docset.js';
 import type { PageRenderer } from '../ports/renderer.js';
 import type { SearchDriver } from '../ports/search-driver.js';
+import { memorySource } from './__fixtures__/doubles.js';
 import { createDocSet } from './docset.js';
 
 const packages = join(import.meta.dirname, '..', '..', '..');
 const corpus = `${process.env.KIT_SHARED_DIR}/corpora/laravel`;
 
+interface Registry {
+  register(name: string, definition: { html(): string; markdown(): string }): void;
+}
+
 interface Parts {
   createFsSource(options: { root: string; setKey: string; git?: boolean }): ContentSource;
-  createRenderer(): PageRenderer;
+  createRenderer(options?: { components?: Registry }): PageRenderer;
+  createComponentRegistry(): Registry;
   createServerSearch(): SearchDriver;
 }
 
@@ -32,6 +38,7 @@ async function loadParts(): Promise<Parts> {
   return {
     createFsSource: fs.createFsSource,
     createRenderer: render.createRenderer,
+    createComponentRegistry: render.createComponentRegistry,
     createServerSearch: search.createServerSearch,
   };
 }
@@ -182,5 +189,30 @@ describe('private content in a small repository set with the real source and ren
     expect(result.results.length).toBeLessThanOrEqual(3);
     expect(result.results[0]).toMatchObject({ path: 'routing', markdown_url: '/docs/routing.md' });
     expect(result.results[0]!.url).toMatch(/^\/docs\/routing#/);
+  });
+});
+
+describe('a doc set whose renderer gets a component after pages were rendered', () => {
+  it('serves the component on the page and in its agent Markdown instead of the unknown-component text', async () => {
+    const components = parts.createComponentRegistry();
+    const docs = createDocSet({
+      config: setConfig('escape'),
+      source: memorySource({
+        manifest: { name: 'Small' },
+        pages: [{ version: 'current', locale: 'en', path: 'index', body: '# Home\n\n<Zed />\n' }],
+      }),
+      renderer: parts.createRenderer({ components }),
+      search: parts.createServerSearch(),
+    });
+    const before = await docs.getPage({ path: 'index' }, guest);
+    expect(before!.rendered.html).toContain('&lt;Zed /&gt;');
+    expect(before!.rendered.problems).toMatchObject([{ rule: 'components.unknown' }]);
+
+    components.register('Zed', { html: () => '<b>zebra</b>', markdown: () => 'A zebra.' });
+    const after = await docs.getPage({ path: 'index' }, guest);
+    expect(after!.rendered.html).toContain('<b>zebra</b>');
+    expect(after!.rendered.problems).toEqual([]);
+    expect(after!.agentMarkdown).toContain('A zebra.');
+    expect((await docs.readPage({ path: 'index' }, guest)).text).toContain('A zebra.');
   });
 });

@@ -295,6 +295,24 @@ describe('createDocSet: getPage and rendering', () => {
     expect((await docs.getPage({ path: 'routing' }, guest))!.rendered.markdown).toContain('Changed quietly.');
   });
 
+  it('renders again, and indexes again, once the renderer says its output changed (a component registered)', async () => {
+    const { docs, renderer, search } = build();
+    let generation = 0;
+    renderer.generation = () => generation;
+    await docs.getPage({ path: 'routing' }, guest);
+    await docs.search({ query: 'routing' }, guest, 'mcp');
+    await docs.getPage({ path: 'routing' }, guest);
+    await docs.search({ query: 'routing' }, guest, 'mcp');
+    expect(renderer.renders.filter((r) => r === '2.x/en/routing')).toHaveLength(2);
+    expect(search.indexed).toHaveLength(1);
+
+    generation += 1;
+    await docs.getPage({ path: 'routing' }, guest);
+    await docs.search({ query: 'routing' }, guest, 'mcp');
+    expect(renderer.renders.filter((r) => r === '2.x/en/routing')).toHaveLength(4);
+    expect(search.indexed).toHaveLength(2);
+  });
+
   it('returns null for hidden and missing pages alike, and for unknown versions', async () => {
     const { docs } = build();
     expect(await docs.getPage({ path: 'internal' }, guest)).toBeNull();

@@ -101,6 +101,8 @@ interface NavigationState {
 
 interface IndexState {
   fingerprint: string;
+  /** The renderer's `generation()` its sections were rendered under. */
+  generation: number;
   visibility: Map<string, SourcePage['visibility']>;
   dirty: boolean;
   /** The cache-store key its sections were kept under, removed once a newer index replaces them. */
@@ -149,7 +151,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   let manifestState: Promise<ManifestState> | null = null;
   const navigationStates = new Map<string, Promise<NavigationState>>();
   const pageLists = new Map<string, Promise<SourcePage[]>>();
-  const rendered = new Map<string, { hash: string; result: Promise<RenderedPage> }>();
+  const rendered = new Map<string, { hash: string; generation: number; result: Promise<RenderedPage> }>();
+  const generationOf = () => renderer.generation?.() ?? 0;
   const indexes = new Map<string, IndexState>();
   const indexing = new Map<string, Promise<IndexState>>();
 
@@ -393,13 +396,14 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     const { layout, text } = await loadManifest();
     const renderKey = `${scopeKey(page.version, page.locale)}\u0000${purpose}:${page.path}`;
     const cached = rendered.get(renderKey);
-    if (cached && cached.hash === page.contentHash) {
+    const generation = generationOf();
+    if (cached && cached.hash === page.contentHash && cached.generation === generation) {
       rendered.delete(renderKey);
       rendered.set(renderKey, cached);
       return cached.result;
     }
     const result = renderThrough(page, renderContext(layout, page.version, page.locale, purpose), text);
-    rendered.set(renderKey, { hash: page.contentHash, result });
+    rendered.set(renderKey, { hash: page.contentHash, generation, result });
     result.catch(() => {
       if (rendered.get(renderKey)?.result === result) rendered.delete(renderKey);
     });
@@ -640,11 +644,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   async function indexFor(scope: SearchScope, version: VersionInfo, layout: UrlLayout): Promise<IndexState> {
     const stateKey = `${scope.version}\u0000${scope.locale}\u0000${scope.audience}`;
     const current = indexes.get(stateKey);
-    if (current && !current.dirty && watching) return current;
+    if (current && !current.dirty && watching && current.generation === generationOf()) return current;
     const running = indexing.get(stateKey);
     if (running) return running;
     const build = (async (): Promise<IndexState> => {
       const startedAt = changes;
+      const generation = generationOf();
       // The manifest fixes every URL in the index (the landing page's, a version's), so it is part
       // of what the index is made from, like the pages.
       const { text: manifestText } = await loadManifest();
@@ -660,7 +665,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         ...pages.map((page) => `${page.path}\u0000${page.contentHash}\u0000${pageVisibility(page)}`).sort(),
       ].join('\n');
       const existing = indexes.get(stateKey);
-      if (existing && existing.fingerprint === fingerprint) {
+      if (existing && existing.fingerprint === fingerprint && existing.generation === generation) {
         existing.dirty = false;
         return existing;
       }
@@ -694,6 +699,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       await search.index(scope, sections);
       const state: IndexState = {
         fingerprint,
+        generation,
         visibility: new Map(pages.map((page) => [page.path, pageVisibility(page)])),
         dirty: changes !== startedAt,
         sectionsKey,

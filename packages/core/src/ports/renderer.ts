@@ -12,7 +12,8 @@ export interface RenderContext {
   pageUrl(path: string): string;
   /**
    * Set when the pages were written for a site that mounts the set elsewhere (`route.link_prefix`):
-   * site-absolute links under `written` are served under `served` (apply it with `rebaseLink`).
+   * site-absolute links under `written` are served under `served`, those already under `served` as
+   * written (apply it with `rebaseLink`).
    */
   linkBase?: LinkBase;
   /** Absolute origin for agent Markdown links, e.g. `https://example.com` (no trailing slash). */
@@ -82,4 +83,11 @@ export interface PageRenderer {
    * renderer without it has its renders kept in the process only.
    */
   fingerprint?(): Promise<string>;
+  /**
+   * Optional: a number that changes whenever the same page and context may render differently in
+   * this process while the code stays the same (a component registered or replaced). A doc set
+   * reads it on every render, so it must be cheap, and renders again what it rendered under
+   * another number; a renderer without it is taken to render alike for the life of the process.
+   */
+  generation?(): number;
 }

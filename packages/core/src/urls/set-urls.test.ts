@@ -283,6 +283,26 @@ describe('rebaseLink and route.link_prefix', () => {
     expect(rebaseLink('/docs', { written: '/docs', served: '' })).toBe('/');
   });
 
+  it('serves a link already under the set prefix as written, when the set is mounted inside the link prefix', () => {
+    const nested = linkBaseOf(createUrlLayout('docs/laravel', manifest, { linkPrefix: 'docs' }));
+    expect(rebaseLink('/docs/laravel/13.x/routing#groups', nested)).toBe('/docs/laravel/13.x/routing#groups');
+    expect(rebaseLink('/docs/laravel', nested)).toBe('/docs/laravel');
+    expect(rebaseLink('/docs/13.x/routing', nested)).toBe('/docs/laravel/13.x/routing');
+    expect(rebaseLink('/docs/laravelish/x', nested)).toBe('/docs/laravel/laravelish/x');
+
+    const fromRoot = linkBaseOf(createUrlLayout('laravel', manifest, { linkPrefix: '' }));
+    expect(rebaseLink('/laravel/13.x/routing?x=1', fromRoot)).toBe('/laravel/13.x/routing?x=1');
+    expect(rebaseLink('/13.x/routing', fromRoot)).toBe('/laravel/13.x/routing');
+  });
+
+  it('rebases a link under a link prefix nested inside the set prefix, the longer prefix deciding', () => {
+    const base = linkBaseOf(createUrlLayout('docs', manifest, { linkPrefix: 'docs/laravel' }));
+    expect(rebaseLink('/docs/laravel/13.x/routing', base)).toBe('/docs/13.x/routing');
+    expect(rebaseLink('/docs/13.x/routing', base)).toBe('/docs/13.x/routing');
+    // A root-mounted set: every path is under its prefix, but a link under the link prefix still moves.
+    expect(rebaseLink('/docs/routing', { written: '/docs', served: '' })).toBe('/routing');
+  });
+
   it('has no link base when the link prefix is unset or the set prefix itself', () => {
     expect(linkBaseOf(createUrlLayout('laravel', manifest))).toBeUndefined();
     expect(linkBaseOf(createUrlLayout('laravel', manifest, { linkPrefix: null }))).toBeUndefined();

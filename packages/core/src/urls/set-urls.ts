@@ -25,7 +25,8 @@ export interface UrlLayout {
 
 /**
  * Where the site-absolute links of a set's pages are written and where they are served: a link
- * under `written` is served with `written` replaced by `served` (the set's own prefix).
+ * under `written` is served with `written` replaced by `served` (the set's own prefix), unless it
+ * is already under `served` (see {@link rebaseLink}).
  */
 export interface LinkBase {
   /** `route.link_prefix` in URL form: `/docs`, or `''` for links written for a root-mounted set. */
@@ -135,13 +136,19 @@ export function linkBaseOf(layout: Pick<UrlLayout, 'prefix' | 'linkPrefix'>): Li
 /**
  * A site-absolute link as the set serves it: a path under the link base's `written` prefix gets
  * the set's own prefix instead (query and fragment kept); any other link is returned unchanged.
- * Renderer and validator both read page links through it, so a link validates where it is served.
+ * A link already under the set's own prefix is served as written, so a set mounted inside its
+ * link prefix (`written: '/docs'`, `served: '/docs/laravel'`), or pages written for a root-mounted
+ * site (`written: ''`), never get the prefix twice. When a link is under both, the longer prefix
+ * decides: the one it was written with. Renderer and validator both read page links through it,
+ * so a link validates where it is served.
  *
  * @example
  * const base = { written: '/docs', served: '/laravel' };
  * rebaseLink('/docs/13.x/routing#groups', base); // '/laravel/13.x/routing#groups'
  * rebaseLink('/docs', base); // '/laravel'
  * rebaseLink('/docsets/x', base); // '/docsets/x' (not under /docs)
+ * rebaseLink('/docs/laravel/13.x/x', { written: '/docs', served: '/docs/laravel' }); // as written
+ * rebaseLink('/docs/laravel/13.x/x', { written: '/docs/laravel', served: '/docs' }); // '/docs/13.x/x'
  */
 export function rebaseLink(url: string, base: LinkBase | undefined): string {
   if (!base || !url.startsWith('/') || url.startsWith('//')) return url;
@@ -149,10 +156,17 @@ export function rebaseLink(url: string, base: LinkBase | undefined): string {
   const path = cut === -1 ? url : url.slice(0, cut);
   const suffix = cut === -1 ? '' : url.slice(cut);
   const { written, served } = base;
-  if (written !== '' && path !== written && !path.startsWith(`${written}/`)) return url;
+  if (!underPrefix(path, written)) return url;
+  // Under both: a link names the longer prefix on purpose; the shorter one holds every path under it.
+  if (served.length > written.length && underPrefix(path, served)) return url;
   const rest = path.slice(written.length);
   const rebased = rest === '/' ? served : `${served}${rest}`;
   return `${rebased === '' ? '/' : rebased}${suffix}`;
+}
+
+/** True when `path` is `prefix` or below it; every path is below the root prefix `''`. */
+function underPrefix(path: string, prefix: string): boolean {
+  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
 }
 
 const implicitVersion: VersionInfo = {

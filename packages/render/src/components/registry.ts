@@ -25,6 +25,11 @@ export interface ComponentRegistry {
   register(name: string, definition: ComponentDefinition): void;
   get(name: string): ComponentDefinition | undefined;
   names(): string[];
+  /**
+   * How many times `register` has run: a different number means pages may render differently
+   * now. Renderers compare it on every render to drop renders made before, so it must be cheap.
+   */
+  generation(): number;
 }
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
@@ -35,6 +40,7 @@ const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
  */
 export function createComponentRegistry(): ComponentRegistry {
   const definitions = new Map<string, ComponentDefinition>();
+  let generation = 0;
   return {
     register(name, definition) {
       if (!PASCAL_CASE.test(name)) {
@@ -50,9 +56,11 @@ export function createComponentRegistry(): ComponentRegistry {
         );
       }
       definitions.set(name, definition);
+      generation += 1;
     },
     get: (name) => definitions.get(name),
     names: () => [...definitions.keys()].sort(),
+    generation: () => generation,
   };
 }
 

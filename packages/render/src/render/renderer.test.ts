@@ -229,6 +229,20 @@ describe('components', () => {
     expect(out.problems[0]?.fix).toContain('</Panel>');
   });
 
+  it('renders a page again once the component it names is registered or replaced, though its render was cached', async () => {
+    const registry = createComponentRegistry();
+    const renderer = createRenderer({ components: registry });
+    const page = pageFromText('guide/page', 'Intro\n\n<Zed />');
+    const before = await renderer.render(page, context);
+    expect(before.problems).toMatchObject([{ rule: 'components.unknown' }]);
+    registry.register('Zed', { html: () => '<b>zed</b>', markdown: () => 'zed' });
+    const after = await renderer.render(page, context);
+    expect(after.html).toBe('<p>Intro</p>\n<b>zed</b>');
+    expect(after.problems).toEqual([]);
+    registry.register('Zed', { html: () => '<i>zed 2</i>', markdown: () => 'zed 2' });
+    expect((await renderer.render(page, context)).markdown).toBe('Intro\n\nzed 2\n');
+  });
+
   it('refuses a component name that is not PascalCase', () => {
     expect(() => components.register('badge', { html: () => '', markdown: () => '' })).toThrow(/PascalCase/);
   });

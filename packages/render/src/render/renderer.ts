@@ -93,8 +93,10 @@ export interface RendererOptions {
 
 /** A renderer with its cache exposed for tests and hot reload. */
 export interface KitRenderer extends PageRenderer {
-  /** Forgets every cached render (after components were registered or replaced). */
+  /** Forgets every cached render. Registering a component needs no call: the renderer notices. */
   clearCache(): void;
+  /** Its components' `generation()`: changes whenever a component is registered or replaced. */
+  generation(): number;
 }
 
 /** A PascalCase component found in the tree, wrapping its children when it is paired. */
@@ -180,6 +182,7 @@ function fence(content: string, lang: string): string {
 export function createRenderer(options: RendererOptions = {}): KitRenderer {
   const components = options.components ?? defaultComponents;
   const cache = new LruCache<string, Promise<CacheEntry>>(options.cacheSize ?? 1000);
+  let cachedGeneration = components.generation();
 
   async function stillFresh(entry: CacheEntry, context: RenderContext): Promise<boolean> {
     if (entry.includes.length === 0) return true;
@@ -193,6 +196,12 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
 
   return {
     async render(page, context) {
+      // A component registered or replaced since: whether a tag is known, and what it renders, may differ.
+      const generation = components.generation();
+      if (generation !== cachedGeneration) {
+        cache.clear();
+        cachedGeneration = generation;
+      }
       const key = contextKey(page, context);
       const cached = cache.get(key);
       if (cached) {
@@ -206,44 +215,38 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
       return (await pending).page;
     },
     clearCache() {
-      for (const key of [...cacheKeys(cache)]) cache.delete(key);
+      cache.clear();
     },
+    generation: () => components.generation(),
     ...(options.codeFingerprint ? { fingerprint: fingerprinter(options.codeFingerprint, components) } : {}),
   };
 }
 
 /**
  * `fingerprint()` of a renderer: its code's fingerprint and a hash of the components it resolves
- * (names and code), read again whenever the registry holds other definitions than last time, since
- * registering or replacing a component changes what its pages render to.
+ * (names and code), hashed again whenever the registry's generation moves, since registering or
+ * replacing a component changes what its pages render to.
  */
 function fingerprinter(code: () => Promise<string>, components: ComponentRegistry): () => Promise<string> {
   let codePrint: Promise<string> | null = null;
-  let seen: Array<[string, unknown]> = [];
+  let hashedGeneration = -1;
   let componentsPrint = '';
   return async () => {
     codePrint ??= code();
-    const now = components.names().map((name): [string, unknown] => [name, components.get(name)]);
-    const same =
-      componentsPrint !== '' &&
-      now.length === seen.length &&
-      now.every(([name, definition], index) => name === seen[index]![0] && definition === seen[index]![1]);
-    if (!same) {
-      const text = now
-        .map(([name, definition]) => {
-          const { html, markdown } = (definition ?? {}) as { html?: unknown; markdown?: unknown };
+    const generation = components.generation();
+    if (generation !== hashedGeneration) {
+      const text = components
+        .names()
+        .map((name) => {
+          const { html, markdown } = (components.get(name) ?? {}) as { html?: unknown; markdown?: unknown };
           return `${name}\u0000${String(html)}\u0000${String(markdown)}`;
         })
         .join('\u0001');
-      seen = now;
+      hashedGeneration = generation;
       componentsPrint = contentHash(text).slice('sha256:'.length, 'sha256:'.length + 16);
     }
     return `${await codePrint}:${componentsPrint}`;
   };
-}
-
-function cacheKeys(cache: LruCache<string, unknown>): string[] {
-  return [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
 }
 
 async function renderPage(
