@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEngineIndex, type EngineInput } from './build.js';
 import { seededRandom } from './random.js';
-import { DEFAULT_RANKING, rankSections } from './rank.js';
+import { DEFAULT_RANKING, type RankStats, rankSections } from './rank.js';
 
 const VOCABULARY = (
   'route queue cache event listener model relation eager load migration schema seed factory mail notify ' +
@@ -67,6 +67,51 @@ function generatedQueries(count: number, seed: number): string[] {
   return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(next() * 6) }, word).join(' '));
 }
 
+/**
+ * Documentation-like pages: some long (more sections than the 32 buckets a page's sections are
+ * grouped in), common words spread over many sections, titles whose words count in every section,
+ * and many exact copies (equal scores at the threshold, decided by the earlier section).
+ */
+function longPageCorpus(pageCount: number, seed: number): EngineInput[] {
+  const next = seededRandom(seed);
+  const pick = () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 1.6)]!;
+  const words = (count: number) => Array.from({ length: count }, pick).join(' ');
+  const originals: EngineInput[][] = [];
+  for (let page = 0; page < pageCount; page++) {
+    if (page > 8 && next() < 0.35) {
+      // Copies cluster on a few originals, as versioned documentation repeats its pages.
+      originals.push(originals[Math.floor(next() ** 3 * originals.length)]!);
+      continue;
+    }
+    const title = words(1 + Math.floor(next() * 3));
+    const description = next() < 0.3 ? words(8) : null;
+    const sectionCount = next() < 0.3 ? 33 + Math.floor(next() * 60) : 1 + Math.floor(next() * 20);
+    originals.push(
+      Array.from({ length: sectionCount }, (_, section) => {
+        const heading = section === 0 ? '' : words(1 + Math.floor(next() * 3));
+        return {
+          path: '',
+          title,
+          heading,
+          headingPath: heading ? [title, heading] : [],
+          description,
+          text: words(3 + Math.floor(next() * 40)),
+          url: '',
+          markdownUrl: '',
+        };
+      }),
+    );
+  }
+  return originals.flatMap((sections, page) =>
+    sections.map((section, n) => ({
+      ...section,
+      path: `page-${page}`,
+      url: `/docs/page-${page}#s${n}`,
+      markdownUrl: `/docs/page-${page}.md`,
+    })),
+  );
+}
+
 describe('pruned ranking', () => {
   it('returns exactly the top pages and scores of exhaustive scoring on a generated corpus', () => {
     const index = buildEngineIndex(generatedCorpus(400, 7));
@@ -91,6 +136,36 @@ describe('pruned ranking', () => {
         rankSections(index, query, 8, params, { exhaustive: true }).hits,
       );
     }
+  });
+
+  it('returns exactly what scoring every page returns on long, repeated pages and long questions', () => {
+    const index = buildEngineIndex(longPageCorpus(700, 23));
+    const queries = [
+      ...generatedQueries(120, 29),
+      // Long questions of common words: the bounds of long pages are far above their scores.
+      ...Array.from({ length: 30 }, (_, n) => VOCABULARY.slice(n % 20, (n % 20) + 6 + (n % 5)).join(' ')),
+      // More words than are tracked per page, and more index terms than presence bits.
+      VOCABULARY.slice(0, 40).join(' '),
+      'rou que cac eve lis mod rel loa mig sch see fac',
+    ];
+    const work: RankStats = { candidates: 0, scored: 0, completed: 0 };
+    let compared = 0;
+    for (const query of queries) {
+      for (const limit of [1, 5, 20]) {
+        const stats: RankStats = { candidates: 0, scored: 0, completed: 0 };
+        const pruned = rankSections(index, query, limit, DEFAULT_RANKING, { stats });
+        const exhaustive = rankSections(index, query, limit, DEFAULT_RANKING, { exhaustive: true });
+        expect(pruned.hits, `${query} (limit ${limit})`).toEqual(exhaustive.hits);
+        compared += pruned.hits.length;
+        work.candidates += stats.candidates;
+        work.scored += stats.scored;
+        work.completed += stats.completed;
+      }
+    }
+    expect(compared).toBeGreaterThan(3000);
+    // The comparison is worth something only if pruning skipped most of the work.
+    expect(work.completed).toBeLessThan(work.scored);
+    expect(work.scored * 3).toBeLessThan(work.candidates);
   });
 
   it('breaks equal scores of identical pages towards the earlier page', () => {

@@ -89,6 +89,18 @@ export interface RankOptions {
    * reach the results. Same results, slower; the pruning tests compare against it.
    */
   exhaustive?: boolean;
+  /** Filled in with how much work the query took (for benchmarks: counts, unlike timings, are not noisy). */
+  stats?: RankStats;
+}
+
+/** Work one ranking took. */
+export interface RankStats {
+  /** Pages any query word occurs on. */
+  candidates: number;
+  /** Pages whose exact score was started. */
+  scored: number;
+  /** Pages scored to the end (not cut off by their bound). */
+  completed: number;
 }
 
 /**
@@ -104,8 +116,13 @@ const SEMANTIC_POOL = MAX_SEARCH_LIMIT;
 const EMPTY_IDS = new Uint32Array(0);
 const EMPTY_TFS = new Uint16Array(0);
 const NO_PAGE = 0xffffffff;
-/** Pages scored in bound order after the first `limit` before switching to page order. */
-const EAGER_PAGES = 32;
+/**
+ * Pages with the best bounds, besides the first `limit`, whose refined bounds are computed to
+ * choose the pages scored first (see `run`).
+ */
+const POOL_PAGES = 48;
+/** Pages scored in refined-bound order after the first `limit` before switching to page order. */
+const EAGER_PAGES = 16;
 /**
  * Upper bounds are inflated by this much so that rounding (sums taken in another order than the
  * scores they bound) can never prune a page that would have made the results.
@@ -118,6 +135,33 @@ const BOUND_SLACK = 1 + 1e-9;
  */
 const TRACKED_GROUPS = 32;
 const TRACKED_CURSORS = 32;
+/** Sections of a page are grouped into at most this many buckets, one bit each in a mask (see `scorePage`). */
+const SECTION_BUCKETS = 32;
+/**
+ * A term's best section score in each bucket of a page is kept as a level, a share of its best on
+ * the page rounded up to a multiple of 1 / `LEVELS`, in `LEVEL_PLANES` masks (one per binary digit).
+ */
+const LEVEL_PLANES = 2;
+const LEVELS = (1 << LEVEL_PLANES) - 1;
+/** 32-bit words of a page impact record (see `Ranker.impacts`). */
+const IMPACT_STRIDE = 3 + LEVEL_PLANES;
+
+/** How many bits of `x` (32 bits) are set. */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** The bucket of a page's `local`-th section out of `count`: the section itself on pages of up to 32. */
+function bucketOf(local: number, count: number): number {
+  return count <= SECTION_BUCKETS ? local : ((local * SECTION_BUCKETS) / count) | 0;
+}
+
+/** The mask of every bucket a page of `count` sections has. */
+function allBuckets(count: number): number {
+  return count >= SECTION_BUCKETS ? 0xffffffff : (1 << count) - 1;
+}
 
 /** Where one term's four posting lists stand while pages are visited in order. */
 interface TermCursor {
@@ -128,9 +172,14 @@ interface TermCursor {
   bodyIds: Uint32Array;
   bodyTfs: Uint16Array;
   bodyAt: number;
+  /** Where the body postings of each block of pages start (empty for short lists; see `skipTable`). */
+  bodySkip: Uint32Array;
+  bodyShift: number;
   headIds: Uint32Array;
   headTfs: Uint16Array;
   headAt: number;
+  headSkip: Uint32Array;
+  headShift: number;
   titleIds: Uint32Array;
   titleTfs: Uint16Array;
   titleAt: number;
@@ -146,6 +195,38 @@ interface WordGroup {
   related?: boolean;
   /** The most the word can add to any page's score (from the impacts of its terms). */
   reach: number;
+}
+
+/** Posting lists shorter than this are searched without a skip table. */
+const SKIP_MIN_POSTINGS = 256;
+/** A skip table has about one entry per this many postings of its list. */
+const SKIP_SPACING = 8;
+/** A cursor is looked up in its skip table only when it is at least this many postings behind. */
+const SKIP_AHEAD = 16;
+
+/** Pages a skip table entry covers, as a power of two: about `SKIP_SPACING` postings each. */
+function skipShift(postings: number, pageCount: number): number {
+  let shift = 0;
+  while (shift < 24 && (pageCount >>> shift) * SKIP_SPACING > postings) shift++;
+  return shift;
+}
+
+/**
+ * Where a section posting list reaches each block of `2 ** shift` pages: entry `b` is the first
+ * posting at or after the first section of page `b << shift`. Lets a cursor that fell behind
+ * (its word was not scored on the pages in between) jump close to a page instead of searching
+ * the whole distance.
+ */
+function skipTable(ids: Uint32Array, pageStart: Uint32Array, pageCount: number, shift: number): Uint32Array {
+  const blocks = ((pageCount - 1) >>> shift) + 1;
+  const table = new Uint32Array(blocks);
+  let at = 0;
+  for (let block = 0; block < blocks; block++) {
+    const first = pageStart[block << shift]!;
+    while (at < ids.length && ids[at]! < first) at++;
+    table[block] = at;
+  }
+  return table;
 }
 
 /** A 32-bit float at least `value` (plus slack for the sums it is later part of). */
@@ -189,13 +270,20 @@ class Ranker {
   readonly idfSection: Float64Array;
   readonly idfPage: Float64Array;
   /**
-   * Page impacts: per term, the pages it occurs in (ascending) with upper bounds of what it adds
-   * to that page at share 1: its best section score and its whole-page score (rounded up to
-   * 32-bit floats, which keeps them at half the size of exact values).
+   * Page impacts: per term, a record (`IMPACT_STRIDE` 32-bit words) for each page it occurs in,
+   * ascending: the page; upper bounds of what the term adds to it at share 1, its best section
+   * score and its whole-page score (rounded up to 32-bit floats, half the size of exact values,
+   * read through `impactValues`); and the level of its best section score in each of the page's
+   * section buckets (see `bucketOf`), one mask a binary digit. Every bucket has a level when the
+   * page's title or description has the term, since those count in every section.
    */
-  private readonly impactPages: Uint32Array[];
-  private readonly impactSection: Float32Array[];
-  private readonly impactPage: Float32Array[];
+  private readonly impacts: Uint32Array[];
+  private readonly impactValues: Float32Array[];
+  /** Skip tables of the long body and heading posting lists, per term (see `skipTable`). */
+  private readonly bodySkip: (Uint32Array | undefined)[];
+  private readonly bodyShift: Uint8Array;
+  private readonly headSkip: (Uint32Array | undefined)[];
+  private readonly headShift: Uint8Array;
   /** Per term: the most its impacts add to any page's bound at share 1. */
   private readonly termMax: Float64Array;
   /** Per-page scratch of a query's first phase. */
@@ -222,12 +310,41 @@ class Ranker {
   private pageTf = 0;
   /** Set by `scoreWord`: the word's best section score on the page. */
   private wordBest = 0;
-  /** Best section total so far on the current page. */
-  private runningBest = 0;
-  /** Per page and tracked word: the word's bound on the page (`TRACKED_GROUPS` slots a page). */
-  private readonly groupBound: Float64Array;
+  private readonly maxSections: number;
+  /**
+   * Per tracked word (`maxSections` slots each): the sections it scored on the current page and
+   * their scores, so that a page scored in another word order gets its totals summed in query
+   * order (the same floating-point sums as scoring in query order).
+   */
+  private readonly keptLocal: Int32Array;
+  private readonly keptScore: Float64Array;
+  private readonly keptCount = new Int32Array(TRACKED_GROUPS);
+  private readonly keptPage = new Float64Array(TRACKED_GROUPS);
+  private readonly keptBest = new Float64Array(TRACKED_GROUPS);
+  /** Per section bucket of the current page: its best section total so far (see `bucketOf`). */
+  private readonly bucketBest = new Float64Array(SECTION_BUCKETS);
+  /** Per section bucket of the current page: the most the words not scored yet can add to one of its sections. */
+  private readonly bucketRemaining = new Float64Array(SECTION_BUCKETS);
   /** Per page: which tracked cursors have postings on it (filled in by `boundPages`). */
   private readonly presence: Uint32Array;
+  /**
+   * Per page and tracked word (as many slots a page as the query has words): the bound of the
+   * word's best section score on the page, and its levels in the page's section buckets.
+   */
+  private readonly groupSection: Float64Array;
+  private readonly groupLevels: Uint32Array;
+  /**
+   * Per tracked word of the current query: the presence bits of its cursors (see `presence`). A
+   * page's slot of a word it lacks is not cleared: the bits tell it is not the query's, unless a
+   * cursor is not tracked (`zeroSlots`: then slots are cleared as pages are met).
+   */
+  private readonly groupBits = new Int32Array(TRACKED_GROUPS);
+  private zeroSlots = false;
+  /** The current page's `groupSection` slots, read once (see `loadWords`). */
+  private readonly wordSectionBound = new Float64Array(TRACKED_GROUPS);
+  /** Pages with the best bounds of the current query (see `run`). */
+  private poolHeap = new Int32Array(MAX_SEARCH_LIMIT + POOL_PAGES);
+  private readonly wordLevels: Uint32Array;
   private readonly word: Float64Array;
   private readonly wordMark: Uint8Array;
   private readonly wordList: Int32Array;
@@ -236,6 +353,8 @@ class Ranker {
   private readonly totalMark: Uint8Array;
   private readonly totalList: Int32Array;
   private totalCount = 0;
+  /** Where the current query counts its work, if anywhere. */
+  private stats: RankStats | null = null;
   /** The index's latent vectors, when `params.semantic` asks for them. */
   private readonly model: SemanticModel | null;
 
@@ -278,6 +397,9 @@ class Ranker {
       index.descLen,
       (length) => params.desc / (1 - params.bDesc + (params.bDesc * length) / avg.desc),
     );
+    this.maxSections = maxSections;
+    this.keptLocal = new Int32Array(maxSections * TRACKED_GROUPS);
+    this.keptScore = new Float64Array(maxSections * TRACKED_GROUPS);
     this.acc = new Float64Array(maxSections);
     this.touched = new Int32Array(maxSections);
     this.word = new Float64Array(maxSections);
@@ -292,16 +414,21 @@ class Ranker {
     this.wordPage = new Float64Array(pageCount);
     this.candidates = new Uint32Array(pageCount);
     this.wordPages = new Uint32Array(pageCount);
-    this.groupBound = new Float64Array(pageCount * TRACKED_GROUPS);
     this.presence = new Uint32Array(pageCount);
+    this.groupSection = new Float64Array(pageCount * TRACKED_GROUPS);
+    this.groupLevels = new Uint32Array(pageCount * TRACKED_GROUPS * LEVEL_PLANES);
+    this.wordLevels = new Uint32Array(pageCount * LEVEL_PLANES);
     this.model = params.semantic > 0 ? semanticModelOf(index) : null;
 
     const termCount = index.terms.length;
     this.idfSection = new Float64Array(termCount);
     this.idfPage = new Float64Array(termCount);
-    this.impactPages = new Array(termCount);
-    this.impactSection = new Array(termCount);
-    this.impactPage = new Array(termCount);
+    this.impacts = new Array(termCount);
+    this.bodySkip = new Array(termCount);
+    this.bodyShift = new Uint8Array(termCount);
+    this.headSkip = new Array(termCount);
+    this.headShift = new Uint8Array(termCount);
+    this.impactValues = new Array(termCount);
     this.termMax = new Float64Array(termCount);
     const sectionWeight = params.section + params.spread;
     const k1 = params.k1;
@@ -309,6 +436,8 @@ class Ranker {
     const seenPages = new Uint32Array(pageCount);
     const seenSectionTf = new Float64Array(pageCount);
     const seenPageTf = new Float64Array(pageCount);
+    const seenLevels = new Uint32Array(pageCount * LEVEL_PLANES);
+    const bucketTf = new Float64Array(SECTION_BUCKETS);
     for (let term = 0; term < termCount; term++) {
       const cursor = this.cursor(term, 1);
       let sections = 0;
@@ -321,17 +450,42 @@ class Ranker {
         let best = 0;
         for (let i = 0; i < this.touchedCount; i++) {
           const local = this.touched[i]!;
-          if (this.acc[local]! > best) best = this.acc[local]!;
+          const tf = this.acc[local]!;
+          if (tf > best) best = tf;
+          const bucket = bucketOf(local, count);
+          if (tf > bucketTf[bucket]!) bucketTf[bucket] = tf;
           this.acc[local] = 0;
+        }
+        // Score is idf * tf / (k1 + tf): a bucket's share of the page's best does without the idf.
+        const top = best + this.whole;
+        const topShare = top / (k1 + top);
+        for (let b = 0, end = Math.min(count, SECTION_BUCKETS); b < end; b++) {
+          const tf = bucketTf[b]! + this.whole;
+          bucketTf[b] = 0;
+          if (tf === 0) continue;
+          // Rounded up (the bound must hold); impacts are rounded up far more than the 1e-9 taken off.
+          const level = Math.min(LEVELS, Math.max(1, Math.ceil((LEVELS * (tf / (k1 + tf))) / topShare - 1e-9)));
+          for (let plane = 0; plane < LEVEL_PLANES; plane++)
+            if ((level & (1 << plane)) !== 0) seenLevels[pages * LEVEL_PLANES + plane]! |= 1 << b;
         }
         seenPages[pages] = page;
         seenSectionTf[pages] = best + this.whole;
         seenPageTf[pages] = this.pageTf;
         pages++;
       }
-      this.impactPages[term] = seenPages.slice(0, pages);
-      const sectionImpact = new Float32Array(pages);
-      const pageImpact = new Float32Array(pages);
+      // One record a page, read in one pass by `boundPages`: page, impacts, level masks.
+      const buffer = new ArrayBuffer(pages * IMPACT_STRIDE * 4);
+      const record = new Uint32Array(buffer);
+      const value = new Float32Array(buffer);
+      for (let i = 0; i < pages; i++) {
+        record[i * IMPACT_STRIDE] = seenPages[i]!;
+        for (let plane = 0; plane < LEVEL_PLANES; plane++)
+          record[i * IMPACT_STRIDE + 3 + plane] = seenLevels[i * LEVEL_PLANES + plane]!;
+      }
+      seenLevels.fill(0, 0, pages * LEVEL_PLANES);
+      this.impacts[term] = record;
+      this.impactValues[term] = value;
+      let most = 0;
       if (pages > 0) {
         const sectionIdf = idf(sectionCount, sections);
         const pageIdf = idf(pageCount, pages);
@@ -340,18 +494,27 @@ class Ranker {
         for (let i = 0; i < pages; i++) {
           const sectionTf = seenSectionTf[i]!;
           const pageTf = seenPageTf[i]!;
-          sectionImpact[i] = roundUp((sectionIdf * sectionTf) / (k1 + sectionTf));
-          pageImpact[i] = roundUp((pageIdf * pageTf) / (k1 + pageTf));
+          const sectionImpact = roundUp((sectionIdf * sectionTf) / (k1 + sectionTf));
+          const pageImpact = roundUp((pageIdf * pageTf) / (k1 + pageTf));
+          value[i * IMPACT_STRIDE + 1] = sectionImpact;
+          value[i * IMPACT_STRIDE + 2] = pageImpact;
+          const reach = sectionWeight * sectionImpact + params.page * pageImpact;
+          if (reach > most) most = reach;
         }
       }
-      this.impactSection[term] = sectionImpact;
-      this.impactPage[term] = pageImpact;
-      let most = 0;
-      for (let i = 0; i < pages; i++) {
-        const value = sectionWeight * sectionImpact[i]! + params.page * pageImpact[i]!;
-        if (value > most) most = value;
-      }
       this.termMax[term] = most;
+    }
+    for (let term = 0; term < termCount; term++) {
+      const bodyIds = index.body.ids[term];
+      if (bodyIds && bodyIds.length >= SKIP_MIN_POSTINGS) {
+        this.bodyShift[term] = skipShift(bodyIds.length, pageCount);
+        this.bodySkip[term] = skipTable(bodyIds, index.pageStart, pageCount, this.bodyShift[term]!);
+      }
+      const headIds = index.head.ids[term];
+      if (headIds && headIds.length >= SKIP_MIN_POSTINGS) {
+        this.headShift[term] = skipShift(headIds.length, pageCount);
+        this.headSkip[term] = skipTable(headIds, index.pageStart, pageCount, this.headShift[term]!);
+      }
     }
   }
 
@@ -369,9 +532,13 @@ class Ranker {
       bodyIds: body.ids[term] ?? EMPTY_IDS,
       bodyTfs: body.tfs[term] ?? EMPTY_TFS,
       bodyAt: 0,
+      bodySkip: this.bodySkip[term] ?? EMPTY_IDS,
+      bodyShift: this.bodyShift[term]!,
       headIds: head.ids[term] ?? EMPTY_IDS,
       headTfs: head.tfs[term] ?? EMPTY_TFS,
       headAt: 0,
+      headSkip: this.headSkip[term] ?? EMPTY_IDS,
+      headShift: this.headShift[term]!,
       titleIds: title.ids[term] ?? EMPTY_IDS,
       titleTfs: title.tfs[term] ?? EMPTY_TFS,
       titleAt: 0,
@@ -408,7 +575,11 @@ class Ranker {
     let touchedCount = 0;
     let raw = 0;
     let ids = cursor.bodyIds;
-    let at = seek(ids, cursor.bodyAt, start);
+    let at = cursor.bodyAt;
+    // A cursor far behind (its word not scored on the pages in between) jumps to the page's block.
+    if (cursor.bodySkip.length > 0 && at + SKIP_AHEAD < ids.length && ids[at + SKIP_AHEAD]! < start)
+      at = Math.max(at, cursor.bodySkip[page >>> cursor.bodyShift]!);
+    at = seek(ids, at, start);
     for (; at < ids.length && ids[at]! < end; at++) {
       const section = ids[at]!;
       const local = section - start;
@@ -419,7 +590,10 @@ class Ranker {
     }
     cursor.bodyAt = at;
     ids = cursor.headIds;
-    at = seek(ids, cursor.headAt, start);
+    at = cursor.headAt;
+    if (cursor.headSkip.length > 0 && at + SKIP_AHEAD < ids.length && ids[at + SKIP_AHEAD]! < start)
+      at = Math.max(at, cursor.headSkip[page >>> cursor.headShift]!);
+    at = seek(ids, at, start);
     for (; at < ids.length && ids[at]! < end; at++) {
       const section = ids[at]!;
       const local = section - start;
@@ -462,7 +636,7 @@ class Ranker {
    * Scores one word on one page: each section gets the best of the word's terms, added to its
    * running total; returns the word's whole-page score.
    */
-  private scoreWord(group: WordGroup, page: number, start: number, count: number): number {
+  private scoreWord(group: WordGroup, page: number, start: number, count: number, keep: number): number {
     const { acc, touched, params } = this;
     const k1 = params.k1;
     const present = this.presence[page]!;
@@ -493,18 +667,43 @@ class Ranker {
       const value = (this.idfPage[cursor.term]! * cursor.share * pageTf) / (k1 + pageTf);
       if (value > pageWord) pageWord = value;
     }
+    const { word, wordList, total, totalMark, totalList } = this;
     let wordBest = 0;
-    for (let i = 0; i < this.wordCount; i++) {
-      const local = this.wordList[i]!;
-      if (this.word[local]! > wordBest) wordBest = this.word[local]!;
-      if (this.totalMark[local] === 0) {
-        this.totalMark[local] = 1;
-        this.totalList[this.totalCount++] = local;
+    if (keep < 0) {
+      for (let i = 0; i < this.wordCount; i++) {
+        const local = wordList[i]!;
+        const value = word[local]!;
+        if (value > wordBest) wordBest = value;
+        if (totalMark[local] === 0) {
+          totalMark[local] = 1;
+          totalList[this.totalCount++] = local;
+        }
+        total[local]! += value;
+        word[local] = 0;
+        this.wordMark[local] = 0;
       }
-      this.total[local]! += this.word[local]!;
-      if (this.total[local]! > this.runningBest) this.runningBest = this.total[local]!;
-      this.word[local] = 0;
-      this.wordMark[local] = 0;
+    } else {
+      // Also kept for summing in query order, and each bucket's best total so far.
+      const { keptLocal, keptScore, bucketBest } = this;
+      const kept = keep * this.maxSections;
+      this.keptCount[keep] = this.wordCount;
+      for (let i = 0; i < this.wordCount; i++) {
+        const local = wordList[i]!;
+        const value = word[local]!;
+        keptLocal[kept + i] = local;
+        keptScore[kept + i] = value;
+        if (value > wordBest) wordBest = value;
+        if (totalMark[local] === 0) {
+          totalMark[local] = 1;
+          totalList[this.totalCount++] = local;
+        }
+        total[local]! += value;
+        const sum = total[local]!;
+        const bucket = bucketOf(local, count);
+        if (sum > bucketBest[bucket]!) bucketBest[bucket] = sum;
+        word[local] = 0;
+        this.wordMark[local] = 0;
+      }
     }
     this.wordBest = wordBest;
     return pageWord;
@@ -532,7 +731,7 @@ class Ranker {
       this.totalMark[local] = 0;
     }
     this.totalCount = 0;
-    this.runningBest = 0;
+    this.bucketBest.fill(0);
   }
 
   /** Puts every cursor back at the head of its lists, for a page before the ones read so far. */
@@ -548,9 +747,60 @@ class Ranker {
   }
 
   /**
-   * Exact score of one page: its best section (local index, or -1) and score. Returns null early,
-   * without finishing, once what the words scored so far plus the bounds of the words left cannot
-   * reach `threshold` (the page could not make the results).
+   * Reads the tracked words' best section bounds on a page into `wordSectionBound` (0 for the words
+   * the page lacks, whose slots hold an earlier query's values) and returns their sum.
+   */
+  private loadWords(page: number, wordCount: number): number {
+    const { groupSection, groupBits, wordSectionBound } = this;
+    const present = this.presence[page]!;
+    const slots = page * wordCount;
+    let sum = 0;
+    for (let g = 0; g < wordCount; g++) {
+      const value = this.zeroSlots || (present & groupBits[g]!) !== 0 ? groupSection[slots + g]! : 0;
+      wordSectionBound[g] = value;
+      sum += value;
+    }
+    return sum;
+  }
+
+  /**
+   * A page's bound with the section part taken per bucket of sections (see `scorePage`): at most
+   * its bound, and far below it on long pages whose words are spread over different sections.
+   */
+  private refinedBound(page: number, wordCount: number): number {
+    const { bucketRemaining: sums, wordSectionBound, groupLevels } = this;
+    const slots = page * wordCount;
+    const buckets = Math.min(this.index.pageStart[page + 1]! - this.index.pageStart[page]!, SECTION_BUCKETS);
+    const sectionSum = this.loadWords(page, wordCount);
+    for (let g = 0; g < wordCount; g++) {
+      const value = wordSectionBound[g]!;
+      if (value === 0) continue;
+      const base = (slots + g) * LEVEL_PLANES;
+      for (let plane = 0; plane < LEVEL_PLANES; plane++) {
+        const unit = (value * (1 << plane)) / LEVELS;
+        for (let mask = groupLevels[base + plane]! | 0; mask !== 0; mask &= mask - 1)
+          sums[31 - Math.clz32(mask & -mask)]! += unit;
+      }
+    }
+    let best = 0;
+    for (let b = 0; b < buckets; b++) {
+      if (sums[b]! > best) best = sums[b]!;
+      sums[b] = 0;
+    }
+    return this.bound[page]! - this.params.section * Math.max(0, sectionSum - best);
+  }
+
+  /**
+   * Exact score of one page: its best section and score. Returns null early, without finishing,
+   * once the page provably cannot reach `threshold` (it could not make the results).
+   *
+   * A section's score adds up the words it has, so the bound of the page's best section is that of
+   * its best bucket of sections (the words' bounds summed over the words in the bucket), not the
+   * sum of every word's best. Buckets that cannot reach the threshold are dropped before the first
+   * word is read; each word scored then replaces its bound by its exact scores, and scoring stops
+   * when no bucket is left. Words are scored in the order that empties the buckets soonest for the
+   * postings read (see the choice below); a page scored to the end then has its totals summed
+   * again in query order.
    */
   private scorePage(
     groups: WordGroup[],
@@ -558,28 +808,154 @@ class Ranker {
     forward: boolean,
     threshold = Number.NEGATIVE_INFINITY,
   ): RankedSection | null {
-    if (!forward) this.rewind(groups);
-    const { params } = this;
+    const { params, stats, bucketBest, bucketRemaining, wordSectionBound, groupLevels } = this;
     const start = this.index.pageStart[page]!;
     const count = this.index.pageStart[page + 1]! - start;
-    const tracked = groups.length <= TRACKED_GROUPS && threshold > Number.NEGATIVE_INFINITY;
-    const slots = page * TRACKED_GROUPS;
-    let remaining = 0;
-    if (tracked) for (let g = 0; g < groups.length; g++) remaining += this.groupBound[slots + g]!;
+    const wordCount = groups.length;
+    const tracked = wordCount <= TRACKED_GROUPS && threshold > Number.NEGATIVE_INFINITY;
+    const slots = page * wordCount;
+    // Buckets of sections that can still reach the threshold, and bounds of what the words not
+    // scored yet add: to one section of each live bucket, to the spread and to the whole page.
+    let live = 0;
+    let critical = 0;
+    let remainingSection = 0;
+    // What the words' whole-page scores add, at most.
+    let pagePart = 0;
+    if (tracked) {
+      remainingSection = this.loadWords(page, wordCount);
+      // The page's bound less its section part is what spread and whole-page scores add.
+      pagePart = Math.max(0, this.bound[page]! - (params.section + params.spread) * remainingSection);
+      const rest = params.spread * remainingSection + pagePart;
+      live = allBuckets(count) | 0;
+      // A bucket without a word lacks its bound, one below the word's top level lacks a level of
+      // it: when that alone keeps a bucket below the threshold, only the buckets with the word (at
+      // its top level) are left. A few bit operations rule most pages out.
+      for (let g = 0; g < wordCount; g++) {
+        const value = wordSectionBound[g]!;
+        if (value === 0) continue;
+        const base = (slots + g) * LEVEL_PLANES;
+        if ((params.section * (remainingSection - value / LEVELS) + rest) * BOUND_SLACK < threshold) {
+          for (let plane = 0; plane < LEVEL_PLANES; plane++) live &= groupLevels[base + plane]!;
+        } else if ((params.section * (remainingSection - value) + rest) * BOUND_SLACK < threshold) {
+          let present = 0;
+          for (let plane = 0; plane < LEVEL_PLANES; plane++) present |= groupLevels[base + plane]!;
+          live &= present;
+        }
+      }
+      if (live === 0) return null;
+      for (let g = 0; g < wordCount; g++) {
+        const value = wordSectionBound[g]!;
+        if (value === 0) continue;
+        const base = (slots + g) * LEVEL_PLANES;
+        for (let plane = 0; plane < LEVEL_PLANES; plane++) {
+          const unit = (value * (1 << plane)) / LEVELS;
+          for (let mask = groupLevels[base + plane]! & live; mask !== 0; mask &= mask - 1)
+            bucketRemaining[31 - Math.clz32(mask & -mask)]! += unit;
+        }
+      }
+      let top = -1;
+      for (let mask = live; mask !== 0; mask &= mask - 1) {
+        const bit = mask & -mask;
+        const b = 31 - Math.clz32(bit);
+        const reach = bucketRemaining[b]!;
+        if ((params.section * reach + rest) * BOUND_SLACK < threshold) {
+          live &= ~bit;
+          bucketRemaining[b] = 0;
+        } else if (reach > top) {
+          top = reach;
+          critical = b;
+        }
+      }
+      if (live === 0) return null;
+    }
+    if (!forward) this.rewind(groups);
+    if (stats) stats.scored++;
     let pageTotal = 0;
     let spread = 0;
-    for (let g = 0; g < groups.length; g++) {
-      pageTotal += this.scoreWord(groups[g]!, page, start, count);
+    let scored = 0;
+    for (let step = 0; step < wordCount; step++) {
+      let g = step;
+      if (tracked) {
+        // Only the words in the bucket with the highest reach can lower it: of them, the one in
+        // the fewest buckets (the fewest postings to read), then the one with the largest bound.
+        g = -1;
+        let fewest = SECTION_BUCKETS + 1;
+        let most = -1;
+        for (let candidate = 0; candidate < wordCount; candidate++) {
+          if ((scored & (1 << candidate)) !== 0) continue;
+          let present = 0;
+          for (let plane = 0; plane < LEVEL_PLANES; plane++)
+            present |= groupLevels[(slots + candidate) * LEVEL_PLANES + plane]!;
+          const value = wordSectionBound[candidate]!;
+          if (value === 0 || ((present >>> critical) & 1) === 0) continue;
+          const breadth = popcount(present);
+          if (breadth < fewest || (breadth === fewest && value > most)) {
+            fewest = breadth;
+            most = value;
+            g = candidate;
+          }
+        }
+        // None left there (the bucket's reach is exact): the words left, in query order.
+        if (g < 0) for (g = 0; (scored & (1 << g)) !== 0; g++);
+        scored |= 1 << g;
+      }
+      const pageWord = this.scoreWord(groups[g]!, page, start, count, tracked ? g : -1);
+      pageTotal += pageWord;
       spread += this.wordBest;
       if (!tracked) continue;
-      remaining -= this.groupBound[slots + g]!;
-      const reach =
-        params.section * this.runningBest + params.spread * spread + params.page * pageTotal + Math.max(0, remaining);
-      if (reach * BOUND_SLACK < threshold) {
+      this.keptPage[g] = pageWord;
+      this.keptBest[g] = this.wordBest;
+      const value = wordSectionBound[g]!;
+      const base = (slots + g) * LEVEL_PLANES;
+      if (value > 0) {
+        for (let plane = 0; plane < LEVEL_PLANES; plane++) {
+          const unit = (value * (1 << plane)) / LEVELS;
+          for (let mask = groupLevels[base + plane]! & live; mask !== 0; mask &= mask - 1)
+            bucketRemaining[31 - Math.clz32(mask & -mask)]! -= unit;
+        }
+      }
+      remainingSection -= value;
+      // Whole-page scores stay bounded: their bounds are the exact scores rounded up a little.
+      const rest = params.spread * (spread + Math.max(0, remainingSection)) + pagePart;
+      let top = -1;
+      for (let mask = live; mask !== 0; mask &= mask - 1) {
+        const bit = mask & -mask;
+        const b = 31 - Math.clz32(bit);
+        const reach = bucketBest[b]! + Math.max(0, bucketRemaining[b]!);
+        if ((params.section * reach + rest) * BOUND_SLACK < threshold) {
+          live &= ~bit;
+          bucketRemaining[b] = 0;
+        } else if (reach > top) {
+          top = reach;
+          critical = b;
+        }
+      }
+      if (live === 0) {
         this.clearPage();
         return null;
       }
     }
+    if (tracked) {
+      for (let mask = live; mask !== 0; mask &= mask - 1) bucketRemaining[31 - Math.clz32(mask & -mask)] = 0;
+      // Scored in another order: the totals again, summed in query order (the same floating-point
+      // sums as scoring in query order gives).
+      this.clearPage();
+      pageTotal = 0;
+      spread = 0;
+      for (let g = 0; g < wordCount; g++) {
+        pageTotal += this.keptPage[g]!;
+        spread += this.keptBest[g]!;
+        for (let i = g * this.maxSections, end = i + this.keptCount[g]!; i < end; i++) {
+          const local = this.keptLocal[i]!;
+          if (this.totalMark[local] === 0) {
+            this.totalMark[local] = 1;
+            this.totalList[this.totalCount++] = local;
+          }
+          this.total[local]! += this.keptScore[i]!;
+        }
+      }
+    }
+    if (stats) stats.completed++;
     const best = this.bestSection();
     this.clearPage();
     if (best.local < 0) return null;
@@ -591,56 +967,77 @@ class Ranker {
 
   /**
    * First phase: an upper bound of every matching page's score from the page impacts (one pass
-   * over each query term's page list, never its section postings). Returns how many candidates
+   * over each query term's page list, never its section postings), and per page and tracked word
+   * the bound and bucket levels `scorePage` refines it with. Returns how many candidates
    * `this.candidates` holds, in the order they were met.
    */
   private boundPages(groups: WordGroup[]): number {
     const { bound, wordSection, wordPage, candidates, wordPages } = this;
     const weight = this.params.page;
     const sectionWeight = this.params.section + this.params.spread;
-    const { groupBound, presence } = this;
+    const { groupSection, groupLevels, wordLevels, presence } = this;
     const tracked = groups.length <= TRACKED_GROUPS;
+    // A page's slots are next to each other and to the next page's: reading them in page order is sequential.
+    const stride = groups.length;
+    this.zeroSlots = false;
+    if (tracked) {
+      for (let g = 0; g < groups.length; g++) {
+        let bits = 0;
+        for (const cursor of groups[g]!.cursors) {
+          if (cursor.bit < TRACKED_CURSORS) bits |= 1 << cursor.bit;
+          else this.zeroSlots = true;
+        }
+        this.groupBits[g] = bits;
+      }
+    }
+    const zeroSlots = tracked && this.zeroSlots;
     let candidateCount = 0;
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g]!;
       if (group.cursors.length === 1) {
         // One term: its impacts are the word's, with no best-of-terms to take first.
         const cursor = group.cursors[0]!;
-        const pages = this.impactPages[cursor.term]!;
-        const sectionImpact = this.impactSection[cursor.term]!;
-        const pageImpact = this.impactPage[cursor.term]!;
-        const sectionShare = sectionWeight * cursor.share;
-        const pageShare = weight * cursor.share;
+        const record = this.impacts[cursor.term]!;
+        const value = this.impactValues[cursor.term]!;
+        const share = cursor.share;
+        const sectionShare = sectionWeight * share;
+        const pageShare = weight * share;
         const bit = cursor.bit < TRACKED_CURSORS ? 1 << cursor.bit : 0;
-        for (let i = 0; i < pages.length; i++) {
-          const page = pages[i]!;
+        for (let at = 0; at < record.length; at += IMPACT_STRIDE) {
+          const page = record[at]!;
           presence[page]! |= bit;
           if (bound[page] === 0) {
             candidates[candidateCount++] = page;
-            if (tracked) {
-              for (let slot = page * TRACKED_GROUPS, end = slot + groups.length; slot < end; slot++)
-                groupBound[slot] = 0;
+            if (zeroSlots) {
+              for (let slot = page * stride, end = slot + stride; slot < end; slot++) groupSection[slot] = 0;
             }
           }
-          const value = sectionShare * sectionImpact[i]! + pageShare * pageImpact[i]!;
-          bound[page]! += value;
-          if (tracked) groupBound[page * TRACKED_GROUPS + g] = value;
+          const sectionImpact = value[at + 1]!;
+          bound[page]! += sectionShare * sectionImpact + pageShare * value[at + 2]!;
+          if (tracked) {
+            const slot = page * stride + g;
+            groupSection[slot] = share * sectionImpact;
+            for (let plane = 0; plane < LEVEL_PLANES; plane++)
+              groupLevels[slot * LEVEL_PLANES + plane] = record[at + 3 + plane]!;
+          }
         }
         continue;
       }
       let wordCount = 0;
       for (const cursor of group.cursors) {
-        const pages = this.impactPages[cursor.term]!;
-        const sectionImpact = this.impactSection[cursor.term]!;
-        const pageImpact = this.impactPage[cursor.term]!;
+        const record = this.impacts[cursor.term]!;
+        const value = this.impactValues[cursor.term]!;
         const share = cursor.share;
         const bit = cursor.bit < TRACKED_CURSORS ? 1 << cursor.bit : 0;
-        for (let i = 0; i < pages.length; i++) {
-          const page = pages[i]!;
+        for (let at = 0; at < record.length; at += IMPACT_STRIDE) {
+          const page = record[at]!;
           presence[page]! |= bit;
           if (wordSection[page] === 0 && wordPage[page] === 0) wordPages[wordCount++] = page;
-          const section = share * sectionImpact[i]!;
-          const whole = share * pageImpact[i]!;
+          // Or-ing each digit's mask gives a level at least each term's (a bound of their best).
+          for (let plane = 0; plane < LEVEL_PLANES; plane++)
+            wordLevels[page * LEVEL_PLANES + plane]! |= record[at + 3 + plane]!;
+          const section = share * value[at + 1]!;
+          const whole = share * value[at + 2]!;
           if (section > wordSection[page]!) wordSection[page] = section;
           if (whole > wordPage[page]!) wordPage[page] = whole;
         }
@@ -650,13 +1047,20 @@ class Ranker {
         if (bound[page] === 0) {
           candidates[candidateCount++] = page;
           // Slots of earlier queries' words: this query's words the page lacks bound it at 0.
-          if (tracked) {
-            for (let slot = page * TRACKED_GROUPS, end = slot + groups.length; slot < end; slot++) groupBound[slot] = 0;
+          if (zeroSlots) {
+            for (let slot = page * stride, end = slot + stride; slot < end; slot++) groupSection[slot] = 0;
           }
         }
         const value = sectionWeight * wordSection[page]! + weight * wordPage[page]!;
         bound[page]! += value;
-        if (tracked) groupBound[page * TRACKED_GROUPS + g] = value;
+        if (tracked) {
+          const slot = page * stride + g;
+          groupSection[slot] = wordSection[page]!;
+          for (let plane = 0; plane < LEVEL_PLANES; plane++) {
+            groupLevels[slot * LEVEL_PLANES + plane] = wordLevels[page * LEVEL_PLANES + plane]!;
+            wordLevels[page * LEVEL_PLANES + plane] = 0;
+          }
+        }
         wordSection[page] = 0;
         wordPage[page] = 0;
       }
@@ -665,15 +1069,19 @@ class Ranker {
   }
 
   /**
-   * Ranks pages in two phases. Page impacts give each matching page an upper bound of its score;
-   * the `limit` pages with the highest bounds are scored exactly, which sets a threshold, and
-   * only pages whose bound reaches it are scored after them, best bound first, stopping at the
-   * first bound below the (rising) threshold. Every score is computed the same way whatever
-   * order pages come in, so the results are exactly those of scoring every page.
+   * Ranks pages in two phases. Page impacts give each matching page an upper bound of its score.
+   * Of the pages with the highest bounds, the `limit` with the highest refined bounds (taken per
+   * bucket of sections, see `scorePage`) are scored exactly, which sets a threshold; the next ones
+   * by refined bound raise it; then the pages whose bound reaches it are visited in page order,
+   * each dropped as soon as its bound (refined as its words are scored) falls below the rising
+   * threshold. Every score is computed the same way whatever order pages and words come in, so
+   * the results are exactly those of scoring every page.
    */
-  run(groups: WordGroup[], limit: number, exhaustive: boolean): RankedSection[] {
+  run(groups: WordGroup[], limit: number, exhaustive: boolean, stats: RankStats | null = null): RankedSection[] {
     const bound = this.bound;
     const candidateCount = this.boundPages(groups);
+    this.stats = stats;
+    if (stats) stats.candidates = candidateCount;
     const candidates = this.candidates.subarray(0, candidateCount);
     const top: RankedSection[] = [];
     const offer = (hit: RankedSection | null) => {
@@ -697,16 +1105,74 @@ class Ranker {
         for (const page of [...candidates].sort((a, b) => a - b)) offer(this.scorePage(groups, page, true));
         return top;
       }
-      // The `limit` best bounds first: their exact scores set the first threshold.
-      const seeds: number[] = [];
+      // The pages with the best bounds: of them, the `limit` with the best refined bounds are scored
+      // first (their exact scores set the first threshold), then the others, best refined bound
+      // first, raise it fast. The rest are visited in page order, where reading each term's
+      // postings moves forward instead of searching from the head.
+      const tracked = groups.length <= TRACKED_GROUPS;
+      const poolSize = limit + POOL_PAGES;
+      // A min-heap of the best bounds: most pages fail the one comparison with its least.
+      if (this.poolHeap.length < poolSize) this.poolHeap = new Int32Array(poolSize);
+      const heap = this.poolHeap;
+      let size = 0;
+      let outside = Number.NEGATIVE_INFINITY; // the best bound left out of the pool
       for (const page of candidates) {
-        if (seeds.length === limit && bound[page]! <= bound[seeds[limit - 1]!]!) continue;
-        let at = seeds.length;
-        while (at > 0 && bound[seeds[at - 1]!]! < bound[page]!) at--;
-        seeds.splice(at, 0, page);
-        if (seeds.length > limit) seeds.pop();
+        const value = bound[page]!;
+        if (size < poolSize) {
+          let at = size++;
+          while (at > 0) {
+            const parent = (at - 1) >>> 1;
+            if (bound[heap[parent]!]! <= value) break;
+            heap[at] = heap[parent]!;
+            at = parent;
+          }
+          heap[at] = page;
+          continue;
+        }
+        if (value <= bound[heap[0]!]!) {
+          if (value > outside) outside = value;
+          continue;
+        }
+        outside = Math.max(outside, bound[heap[0]!]!);
+        let at = 0;
+        for (;;) {
+          let child = 2 * at + 1;
+          if (child >= size) break;
+          if (child + 1 < size && bound[heap[child + 1]!]! < bound[heap[child]!]!) child++;
+          if (bound[heap[child]!]! >= value) break;
+          heap[at] = heap[child]!;
+          at = child;
+        }
+        heap[at] = page;
       }
-      // All of them are scored, so in page order: each list is read forward once.
+      const pool = Array.from(heap.subarray(0, size));
+      // The best refined bounds, found best bound first: a refined bound is at most the bound, so
+      // once a bound falls below the refined bounds kept, no page after it gets in.
+      pool.sort((a, b) => bound[b]! - bound[a]! || a - b);
+      const keep = limit + EAGER_PAGES;
+      const ranked: Array<{ page: number; value: number }> = [];
+      for (let at = 0; at < pool.length; at++) {
+        const page = pool[at]!;
+        if (ranked.length === keep && bound[page]! < ranked[keep - 1]!.value) {
+          outside = Math.max(outside, bound[page]!);
+          break;
+        }
+        const value = tracked ? this.refinedBound(page, groups.length) : bound[page]!;
+        let slot = ranked.length;
+        while (
+          slot > 0 &&
+          (ranked[slot - 1]!.value < value || (ranked[slot - 1]!.value === value && ranked[slot - 1]!.page > page))
+        )
+          slot--;
+        if (slot === keep) {
+          outside = Math.max(outside, value);
+          continue;
+        }
+        ranked.splice(slot, 0, { page, value });
+        if (ranked.length > keep) outside = Math.max(outside, ranked.pop()!.value);
+      }
+      // All of the first are scored, so in page order: each list is read forward once.
+      const seeds = ranked.slice(0, limit).map((entry) => entry.page);
       seeds.sort((a, b) => a - b);
       this.rewind(groups);
       for (const page of seeds) {
@@ -714,43 +1180,27 @@ class Ranker {
         bound[page] = Number.NaN; // scored: no comparison keeps it below
       }
       const threshold = () => (top.length === limit ? top[limit - 1]!.score : Number.NEGATIVE_INFINITY);
-      const floor = threshold();
-      // The next best bounds, in bound order, raise the threshold fast; the rest are visited in page
-      // order, where reading each term's postings moves forward instead of searching from the head.
-      const eager: number[] = [];
-      for (const page of candidates) {
-        const value = bound[page]!;
-        // NaN (scored seeds) fails every comparison.
-        if (!(value >= floor)) continue;
-        if (eager.length === EAGER_PAGES) {
-          const last = eager[EAGER_PAGES - 1]!;
-          if (value < bound[last]! || (value === bound[last]! && page > last)) continue;
-        }
-        let at = eager.length;
-        while (at > 0) {
-          const before = eager[at - 1]!;
-          if (bound[before]! > value || (bound[before]! === value && before < page)) break;
-          at--;
-        }
-        eager.splice(at, 0, page);
-        if (eager.length > EAGER_PAGES) eager.pop();
-      }
-      let stopped = false;
-      for (const page of eager) {
-        // A bound equal to the threshold may still tie it and win on the earlier section.
-        if (bound[page]! < threshold()) {
-          stopped = true;
-          break;
-        }
-        offer(this.scorePage(groups, page, false, threshold()));
+      for (let at = limit; at < ranked.length; at++) {
+        const { page, value } = ranked[at]!;
+        // A bound equal to the threshold may still tie it and win on the earlier section. The
+        // threshold only rises: below it now, this page and the next stay below it.
+        if (value >= threshold()) offer(this.scorePage(groups, page, false, threshold()));
         bound[page] = Number.NaN;
       }
+      const stopped = outside < threshold();
       if (!stopped) {
         let lateCount = 0;
         const late = this.wordPages; // free after the first phase
         const rising = threshold();
-        for (const page of candidates) if (bound[page]! >= rising) late[lateCount++] = page;
-        const ordered = late.subarray(0, lateCount).sort();
+        // In page order: for many candidates, read off in order (bounds are 0 off the candidates);
+        // for a few, collected and sorted.
+        if (rising > 0 && candidateCount * 8 > bound.length) {
+          for (let page = 0; page < bound.length; page++) if (bound[page]! >= rising) late[lateCount++] = page;
+        } else {
+          for (const page of candidates) if (bound[page]! >= rising) late[lateCount++] = page;
+          late.subarray(0, lateCount).sort();
+        }
+        const ordered = late.subarray(0, lateCount);
         this.rewind(groups);
         for (const page of ordered) {
           if (bound[page]! >= threshold()) offer(this.scorePage(groups, page, true, threshold()));
@@ -958,7 +1408,7 @@ export function rankSections(
   let pool = limit;
   if (params.titleCoverage > 0) pool = Math.max(pool, TITLE_COVERAGE_POOL);
   if (params.semantic > 0) pool = Math.max(pool, SEMANTIC_POOL);
-  const hits = ranker.run(groups, pool, options.exhaustive === true);
+  const hits = ranker.run(groups, pool, options.exhaustive === true, options.stats ?? null);
   const ranked = ranker.semanticRerank(groups, ranker.promoteTitles(groups, hits)).slice(0, limit);
   return { hits: ranker.landOnTitledPages(groups, ranked), matchedTerms };
 }
