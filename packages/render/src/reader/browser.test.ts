@@ -194,16 +194,18 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
       },
       { path: '/docs/routing' },
     );
+    // Each step waits up to ten seconds: under a full test run Chromium may answer a key late.
+    const SLOW = { timeout: 10_000 };
     const dialog = page.locator('#kit-search');
     const input = page.locator('#kit-search-input');
     const options = page.locator('#kit-search-results [role="option"]');
     await page.keyboard.press('/');
     // Typing starts once the dialog has the focus, as a reader's would: a loaded machine opens it late.
-    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
+    await expect.poll(() => input.evaluate((element) => element === document.activeElement), SLOW).toBe(true);
     await page.keyboard.type('route');
-    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => options.count(), SLOW).toBe(2);
     const selected = () => page.locator('#kit-search-results [aria-selected="true"]').getAttribute('href');
-    await expect.poll(selected).toBe('/docs/routing#basics');
+    await expect.poll(selected, SLOW).toBe('/docs/routing#basics');
     await page.keyboard.press('ArrowDown');
     expect(await selected()).toBe('/docs/advanced/caching');
     expect(await input.getAttribute('aria-activedescendant')).toBe(await options.nth(1).getAttribute('id'));
@@ -212,14 +214,14 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await page.keyboard.press('ArrowUp');
     expect(await selected()).toBe('/docs/advanced/caching');
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open), SLOW).toBe(false);
     await page.keyboard.press('/');
-    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
-    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open), SLOW).toBe(true);
+    await expect.poll(() => options.count(), SLOW).toBe(2);
     await page.keyboard.press('ArrowDown');
-    await expect.poll(selected).toBe('/docs/advanced/caching');
+    await expect.poll(selected, SLOW).toBe('/docs/advanced/caching');
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${ORIGIN}/docs/advanced/caching`, { timeout: 10_000 });
+    await page.waitForURL(`${ORIGIN}/docs/advanced/caching`, SLOW);
   });
 
   it('remembers the color mode choice across pages and applies it before the first paint', async () => {
