@@ -126,7 +126,12 @@ export function initSearch(
     const option = (event.target as Element).closest('[role="option"]');
     if (option) select(options().indexOf(option as HTMLAnchorElement));
   });
-  dialog.addEventListener('close', () => opener?.focus());
+  dialog.addEventListener('close', () => {
+    if (opener && opener !== document.body && opener.isConnected) opener.focus();
+    // Opened from the page itself (`/` with nothing focused): the search field would keep the focus
+    // inside the closed dialog, and the next `/` would be typed into it instead of opening search.
+    else if (dialog.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
+  });
   // A click on the backdrop lands on the dialog element itself.
   dialog.addEventListener('click', (event) => {
     if (event.target === dialog) dialog.close();

@@ -215,6 +215,8 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     expect(await selected()).toBe('/docs/advanced/caching');
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open), SLOW).toBe(false);
+    // Closed, the dialog keeps no focus: the next `/` opens search again instead of typing into it.
+    expect(await input.evaluate((element) => element === document.activeElement)).toBe(false);
     await page.keyboard.press('/');
     await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open), SLOW).toBe(true);
     await expect.poll(() => options.count(), SLOW).toBe(2);
