@@ -10,20 +10,36 @@ const VOCABULARY = (
   'fake assert database query join select insert update delete restore collection helper config environment'
 ).split(' ');
 
-/** Pages with a Zipf-like word distribution, some of them copies of others (equal scores, tie-breaks). */
-function generatedCorpus(pageCount: number, seed: number): EngineInput[] {
+/** How a generated corpus is made: word skew, copies of earlier pages, and the size of each part. */
+interface CorpusShape {
+  /** Exponent of the word pick: higher favours the first words of the vocabulary more. */
+  skew: number;
+  /** Pages after this one may be copies of earlier ones, each with `copyChance`. */
+  copiesAfter: number;
+  copyChance: number;
+  /** Exponent of the copied page's pick: above 1, copies cluster on a few originals. */
+  copyCluster: number;
+  titleWords: number;
+  descriptionChance: number;
+  descriptionWords: number;
+  sectionCount: (next: () => number) => number;
+  textWords: { least: number; spread: number };
+}
+
+/** Pages of random vocabulary words shaped by `shape`, numbered `page-N`, with one URL per section. */
+function generatedPages(pageCount: number, seed: number, shape: CorpusShape): EngineInput[] {
   const next = seededRandom(seed);
-  const pick = () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 2.2)]!;
+  const pick = () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** shape.skew)]!;
   const words = (count: number) => Array.from({ length: count }, pick).join(' ');
   const originals: EngineInput[][] = [];
   for (let page = 0; page < pageCount; page++) {
-    if (page > 4 && next() < 0.2) {
-      originals.push(originals[Math.floor(next() * originals.length)]!);
+    if (page > shape.copiesAfter && next() < shape.copyChance) {
+      originals.push(originals[Math.floor(next() ** shape.copyCluster * originals.length)]!);
       continue;
     }
-    const title = words(1 + Math.floor(next() * 2));
-    const description = next() < 0.5 ? words(6) : null;
-    const sectionCount = 1 + Math.floor(next() * 8);
+    const title = words(1 + Math.floor(next() * shape.titleWords));
+    const description = next() < shape.descriptionChance ? words(shape.descriptionWords) : null;
+    const sectionCount = shape.sectionCount(next);
     originals.push(
       Array.from({ length: sectionCount }, (_, section) => {
         const heading = section === 0 ? '' : words(1 + Math.floor(next() * 3));
@@ -33,7 +49,7 @@ function generatedCorpus(pageCount: number, seed: number): EngineInput[] {
           heading,
           headingPath: heading ? [title, heading] : [],
           description,
-          text: words(5 + Math.floor(next() * 60)),
+          text: words(shape.textWords.least + Math.floor(next() * shape.textWords.spread)),
           url: '',
           markdownUrl: '',
         };
@@ -48,6 +64,21 @@ function generatedCorpus(pageCount: number, seed: number): EngineInput[] {
       markdownUrl: `/docs/page-${page}.md`,
     })),
   );
+}
+
+/** Pages with a Zipf-like word distribution, some of them copies of others (equal scores, tie-breaks). */
+function generatedCorpus(pageCount: number, seed: number): EngineInput[] {
+  return generatedPages(pageCount, seed, {
+    skew: 2.2,
+    copiesAfter: 4,
+    copyChance: 0.2,
+    copyCluster: 1,
+    titleWords: 2,
+    descriptionChance: 0.5,
+    descriptionWords: 6,
+    sectionCount: (next) => 1 + Math.floor(next() * 8),
+    textWords: { least: 5, spread: 60 },
+  });
 }
 
 function generatedQueries(count: number, seed: number): string[] {
@@ -70,46 +101,21 @@ function generatedQueries(count: number, seed: number): string[] {
 /**
  * Documentation-like pages: some long (more sections than the 32 buckets a page's sections are
  * grouped in), common words spread over many sections, titles whose words count in every section,
- * and many exact copies (equal scores at the threshold, decided by the earlier section).
+ * and many exact copies, clustered on a few originals as versioned documentation repeats its pages
+ * (equal scores at the threshold, decided by the earlier section).
  */
 function longPageCorpus(pageCount: number, seed: number): EngineInput[] {
-  const next = seededRandom(seed);
-  const pick = () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 1.6)]!;
-  const words = (count: number) => Array.from({ length: count }, pick).join(' ');
-  const originals: EngineInput[][] = [];
-  for (let page = 0; page < pageCount; page++) {
-    if (page > 8 && next() < 0.35) {
-      // Copies cluster on a few originals, as versioned documentation repeats its pages.
-      originals.push(originals[Math.floor(next() ** 3 * originals.length)]!);
-      continue;
-    }
-    const title = words(1 + Math.floor(next() * 3));
-    const description = next() < 0.3 ? words(8) : null;
-    const sectionCount = next() < 0.3 ? 33 + Math.floor(next() * 60) : 1 + Math.floor(next() * 20);
-    originals.push(
-      Array.from({ length: sectionCount }, (_, section) => {
-        const heading = section === 0 ? '' : words(1 + Math.floor(next() * 3));
-        return {
-          path: '',
-          title,
-          heading,
-          headingPath: heading ? [title, heading] : [],
-          description,
-          text: words(3 + Math.floor(next() * 40)),
-          url: '',
-          markdownUrl: '',
-        };
-      }),
-    );
-  }
-  return originals.flatMap((sections, page) =>
-    sections.map((section, n) => ({
-      ...section,
-      path: `page-${page}`,
-      url: `/docs/page-${page}#s${n}`,
-      markdownUrl: `/docs/page-${page}.md`,
-    })),
-  );
+  return generatedPages(pageCount, seed, {
+    skew: 1.6,
+    copiesAfter: 8,
+    copyChance: 0.35,
+    copyCluster: 3,
+    titleWords: 3,
+    descriptionChance: 0.3,
+    descriptionWords: 8,
+    sectionCount: (next) => (next() < 0.3 ? 33 + Math.floor(next() * 60) : 1 + Math.floor(next() * 20)),
+    textWords: { least: 3, spread: 40 },
+  });
 }
 
 describe('pruned ranking', () => {

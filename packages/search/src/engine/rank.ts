@@ -128,6 +128,8 @@ const EAGER_PAGES = 16;
  * scores they bound) can never prune a page that would have made the results.
  */
 const BOUND_SLACK = 1 + 1e-9;
+/** Every bucket of a page, as a mask of bucket bits. */
+const ALL_BUCKETS = -1;
 /**
  * Query words whose per-page bounds are kept for stopping a page's exact scoring early, and
  * cursors whose presence on a page is remembered so that scoring skips the absent ones; a query
@@ -764,24 +766,32 @@ class Ranker {
   }
 
   /**
-   * A page's bound with the section part taken per bucket of sections (see `scorePage`): at most
-   * its bound, and far below it on long pages whose words are spread over different sections.
+   * Adds each loaded word's section bound, at the level the word reaches in each bucket, to
+   * `bucketRemaining` of the buckets in `within` (a mask of bucket bits).
    */
-  private refinedBound(page: number, wordCount: number): number {
-    const { bucketRemaining: sums, wordSectionBound, groupLevels } = this;
-    const slots = page * wordCount;
-    const buckets = Math.min(this.index.pageStart[page + 1]! - this.index.pageStart[page]!, SECTION_BUCKETS);
-    const sectionSum = this.loadWords(page, wordCount);
+  private addWordLevels(slots: number, wordCount: number, within: number): void {
+    const { bucketRemaining, wordSectionBound, groupLevels } = this;
     for (let g = 0; g < wordCount; g++) {
       const value = wordSectionBound[g]!;
       if (value === 0) continue;
       const base = (slots + g) * LEVEL_PLANES;
       for (let plane = 0; plane < LEVEL_PLANES; plane++) {
         const unit = (value * (1 << plane)) / LEVELS;
-        for (let mask = groupLevels[base + plane]! | 0; mask !== 0; mask &= mask - 1)
-          sums[31 - Math.clz32(mask & -mask)]! += unit;
+        for (let mask = groupLevels[base + plane]! & within; mask !== 0; mask &= mask - 1)
+          bucketRemaining[31 - Math.clz32(mask & -mask)]! += unit;
       }
     }
+  }
+
+  /**
+   * A page's bound with the section part taken per bucket of sections (see `scorePage`): at most
+   * its bound, and far below it on long pages whose words are spread over different sections.
+   */
+  private refinedBound(page: number, wordCount: number): number {
+    const sums = this.bucketRemaining;
+    const buckets = Math.min(this.index.pageStart[page + 1]! - this.index.pageStart[page]!, SECTION_BUCKETS);
+    const sectionSum = this.loadWords(page, wordCount);
+    this.addWordLevels(page * wordCount, wordCount, ALL_BUCKETS);
     let best = 0;
     for (let b = 0; b < buckets; b++) {
       if (sums[b]! > best) best = sums[b]!;
@@ -843,16 +853,7 @@ class Ranker {
         }
       }
       if (live === 0) return null;
-      for (let g = 0; g < wordCount; g++) {
-        const value = wordSectionBound[g]!;
-        if (value === 0) continue;
-        const base = (slots + g) * LEVEL_PLANES;
-        for (let plane = 0; plane < LEVEL_PLANES; plane++) {
-          const unit = (value * (1 << plane)) / LEVELS;
-          for (let mask = groupLevels[base + plane]! & live; mask !== 0; mask &= mask - 1)
-            bucketRemaining[31 - Math.clz32(mask & -mask)]! += unit;
-        }
-      }
+      this.addWordLevels(slots, wordCount, live);
       let top = -1;
       for (let mask = live; mask !== 0; mask &= mask - 1) {
         const bit = mask & -mask;
