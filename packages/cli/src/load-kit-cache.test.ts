@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { resolveConfig } from '@kit/core';
+import { closedPort } from '@kit/core/testing';
 import { openDatabase, writePage } from '@kit/source-db';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,15 +10,6 @@ import { loadKit } from './load-kit.js';
 
 // CI sets KIT_TEST_REDIS_URL when Redis answers on 127.0.0.1:6379, as it does for the other Redis tests.
 const redisUrl = process.env.KIT_TEST_REDIS_URL;
-
-/** A port on 127.0.0.1 where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('loadKit and the cache store of a database set', () => {
   // A set key of this run's own: every cache key names it, so the test removes only its own entries.

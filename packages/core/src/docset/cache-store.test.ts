@@ -6,6 +6,7 @@ import type { CacheStore } from '../ports/cache-store.js';
 import type { ContentSource } from '../ports/content-source.js';
 import type { Viewer } from '../ports/docset.js';
 import type { PageRenderer, RenderContext, RenderedPage } from '../ports/renderer.js';
+import { recordingCacheStore } from '../testing/cache-store.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
 import { createDocSet } from './docset.js';
 
@@ -221,18 +222,7 @@ describe('cache-store keys and what they are made from (review)', () => {
 
   it('removes the search sections an index replaced, so a store keeps one copy per scope, not one per change', async () => {
     const inner = createArrayCacheStore();
-    const keys = new Set<string>();
-    const store: CacheStore = {
-      get: (key) => inner.get(key),
-      async set(key, value, options) {
-        keys.add(key);
-        await inner.set(key, value, options);
-      },
-      async delete(key) {
-        keys.delete(key);
-        await inner.delete(key);
-      },
-    };
+    const { store, keys } = recordingCacheStore(inner);
     const { source, first } = twoProcesses(store);
     const searchKeys = () => [...keys].filter((key) => key.startsWith('v1:search:'));
     await first.set.search({ query: 'middleware' }, guest, 'mcp');

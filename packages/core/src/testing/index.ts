@@ -3,5 +3,6 @@
  * Import from `@kit/core/testing` inside vitest only (vitest is a peer dependency).
  */
 
+export { closedPort, recordingCacheStore } from './cache-store.js';
 export type { SourceContractOptions, SourceFixture, SourceFixturePage } from './source-contract.js';
 export { contractFixture, runSourceContract, unversionedFixture } from './source-contract.js';

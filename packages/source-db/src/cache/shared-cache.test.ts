@@ -9,6 +9,7 @@ import {
   type RuntimeDocSet,
   resolveConfig,
 } from '@kit/core';
+import { closedPort, recordingCacheStore } from '@kit/core/testing';
 import { createNodeRenderer } from '@kit/render/node';
 import { createServerSearch } from '@kit/search';
 import { Redis } from 'ioredis';
@@ -38,15 +39,6 @@ async function removeKeys(url: string, pattern: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
-}
-
-/** A port on 127.0.0.1 where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** A TCP relay in front of Redis that a test can cut and restore, to stage an outage. */
@@ -406,18 +398,7 @@ describe('a database source keeping page lists in a cache store', () => {
     const kit = await db.pglite();
     const setKey = freshSetKey('lists');
     const inner = createCacheStore({ driver: 'array' });
-    const keys = new Set<string>();
-    const store: CacheStore = {
-      get: (key) => inner.get(key),
-      async set(key, value, options) {
-        keys.add(key);
-        await inner.set(key, value, options);
-      },
-      async delete(key) {
-        keys.delete(key);
-        await inner.delete(key);
-      },
-    };
+    const { store, keys } = recordingCacheStore(inner);
     const source = createDbSource({ db: kit, setKey, cache: store });
     const write = (path: string, body: string) =>
       writePage(kit, setKey, { version: 'current', locale: 'en', path, frontmatter: {}, body });
