@@ -17,7 +17,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { Viewer } from '@kit/core';
-import { createReferenceServer, LOOPBACK_HOSTS } from '../../apps/server/src/server.js';
+import { createReferenceServer } from '../../apps/server/src/server.js';
+import { LOOPBACK_HOSTS } from '../../packages/http-hono/src/loopback.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
