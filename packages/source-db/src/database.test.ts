@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { createDbSource } from './db-source.js';
 import { createLocalDisk } from './disk.js';
 import { appliedDocsMigrations, applyDocsMigration, isDocsMigrationApplied } from './docs-migrations.js';
 import { createKitTables } from './schema/tables.js';
+import { runInChildProcess } from './testing/child-process.js';
 import { freshSetKey, testDatabases } from './testing/fixture.js';
 import { deleteAsset, writeAsset, writePage } from './writes.js';
 
@@ -38,27 +39,7 @@ function openInChild(dataDir: string): Promise<Record<string, unknown>> {
     } catch (error) {
       console.log(JSON.stringify({ code: error.code, message: error.message }));
     }`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=kit-source', '--import', 'tsx', '--input-type=module', '-e', script],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop() ?? ''));
-      } catch {
-        reject(new Error(`The child printed no result: ${out}`));
-      }
-    });
-  });
+  return runInChildProcess(script);
 }
 
 async function rows(db: Awaited<ReturnType<typeof openDatabase>>, query: string) {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, Socket } from 'node:net';
 import {
@@ -17,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KitDatabase } from '../database.js';
 import { openDatabase } from '../database.js';
 import { createDbSource } from '../db-source.js';
+import { runInChildProcess } from '../testing/child-process.js';
 import { freshSetKey, testDatabases } from '../testing/fixture.js';
 import { deletePage, writeManifest, writePage } from '../writes.js';
 import { createCacheStore } from './create-cache-store.js';
@@ -111,19 +111,7 @@ describe('a redis cache store in a process of its own', () => {
       await store.close();
       const closed = performance.now();
       process.on('exit', () => console.log(JSON.stringify({ firstMiss, lingered: performance.now() - closed })));`;
-    const child = spawn(
-      process.execPath,
-      ['--conditions=kit-source', '--import', 'tsx', '--input-type=module', '-e', script],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    await new Promise((resolve) => child.on('close', resolve));
-    const { firstMiss, lingered } = JSON.parse(out.trim()) as { firstMiss: number; lingered: number };
+    const { firstMiss, lingered } = (await runInChildProcess(script)) as { firstMiss: number; lingered: number };
     // A refused connection is a miss at once, not after a connect timeout; and once closed, no
     // socket or timer of the client keeps the process alive (ioredis waits 2 s by default).
     expect(firstMiss).toBeLessThan(700);
