@@ -465,16 +465,16 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
 
   /**
    * The cache-store key of a search index's sections: the fingerprint of the pages it covers (with
-   * the manifest), the render context and the renderer that made them. Null where renders are not
-   * stored (snippet includes, a renderer without a fingerprint).
+   * the manifest), the render context of the layout the sections link with, and the renderer that
+   * made them. Null where renders are not stored (snippet includes, a renderer without one).
    */
   async function sectionsStoreKey(
     scope: SearchScope,
     pages: SourcePage[],
     fingerprint: string,
+    layout: UrlLayout,
   ): Promise<string | null> {
     if (!store) return null;
-    const { layout } = await loadManifest();
     const context = renderContext(layout, scope.version, scope.locale, 'agent');
     if (context.snippetsRoot !== null && pages.some((page) => page.body.includes('<<<'))) return null;
     const made = await rendererFingerprint();
@@ -670,7 +670,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         return existing;
       }
       // Another process sharing the cache store may have rendered these very pages already.
-      const sectionsKey = await sectionsStoreKey(scope, pages, fingerprint);
+      const sectionsKey = await sectionsStoreKey(scope, pages, fingerprint, layout);
       const stored = sectionsKey ? await store!.get<SearchSection[]>(sectionsKey).catch(() => undefined) : undefined;
       const sections: SearchSection[] = Array.isArray(stored) ? stored : [];
       let slice = performance.now();
