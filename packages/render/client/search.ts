@@ -33,6 +33,8 @@ export function initSearch(
   let sequence = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let selected = -1;
+  /** The query whose results the list shows. */
+  let shownQuery: string | null = null;
 
   const options = () => [...list.querySelectorAll<HTMLAnchorElement>('[role="option"]')];
   const select = (index: number) => {
@@ -48,6 +50,9 @@ export function initSearch(
 
   const render = (found: ClientSearchHit[], query: string) => {
     const hits = found.filter((hit) => typeof hit.url === 'string' && isSafeUrl(hit.url));
+    // Results of the same query again (search reopened, a late answer): the reader's choice stays.
+    const kept = query === shownQuery ? options()[selected]?.getAttribute('href') : undefined;
+    shownQuery = query;
     list.innerHTML = hits
       .map((hit, i) => {
         const heading = hit.heading ? ` <span class="kit-search-hit-heading">› ${escapeHtml(hit.heading)}</span>` : '';
@@ -65,12 +70,14 @@ export function initSearch(
     input.setAttribute('aria-expanded', String(hits.length > 0));
     if (hits.length) status.textContent = '';
     else setUiText(status, config, 'searchNoResults');
-    select(hits.length ? 0 : -1);
+    const keptAt = hits.findIndex((hit) => hit.url === kept);
+    select(hits.length ? Math.max(0, keptAt) : -1);
   };
 
   const run = async (query: string) => {
     const mine = ++sequence;
     if (!query.trim()) {
+      shownQuery = null;
       list.innerHTML = '';
       status.textContent = '';
       input.setAttribute('aria-expanded', 'false');
@@ -101,6 +108,9 @@ export function initSearch(
     if (query !== undefined) input.value = query;
     input.focus();
     input.select();
+    // Reopened on its last results: the first is chosen again, and the refreshed results keep
+    // whatever the reader chooses meanwhile.
+    select(options().length ? 0 : -1);
     if (input.value) void run(input.value);
   };
 
@@ -127,10 +137,10 @@ export function initSearch(
     if (option) select(options().indexOf(option as HTMLAnchorElement));
   });
   dialog.addEventListener('close', () => {
-    if (opener && opener !== document.body && opener.isConnected) opener.focus();
-    // Opened from the page itself (`/` with nothing focused): the search field would keep the focus
-    // inside the closed dialog, and the next `/` would be typed into it instead of opening search.
-    else if (dialog.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
+    if (opener?.isConnected) opener.focus();
+    // Opened from the page itself (`/` with nothing focused, so no opener can take the focus): the
+    // search field would keep it inside the closed dialog, and the next `/` would be typed there.
+    if (dialog.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
   });
   // A click on the backdrop lands on the dialog element itself.
   dialog.addEventListener('click', (event) => {
