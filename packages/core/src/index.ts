@@ -92,6 +92,24 @@ export type { NavigationPage } from './navigation/pages.js';
 export { navigationGroups, navigationPages } from './navigation/pages.js';
 export type { NavigationResult } from './navigation/parse.js';
 export { normalizeNavigation, normalizeNavPath, parseNavigation } from './navigation/parse.js';
+export type {
+  AuthorArguments,
+  AuthorCall,
+  DeletePageArguments,
+  MovePageArguments,
+  UpdateManifestArguments,
+  UpdateNavigationArguments,
+  WritePageArguments,
+} from './authoring/author-tools.js';
+export {
+  authorAccess,
+  deletePageTool,
+  movePageTool,
+  updateManifestTool,
+  updateNavigationTool,
+  writePageTool,
+} from './authoring/author-tools.js';
+export { frontmatterRefusal, secretIn } from './authoring/secrets.js';
 export type { NavigationPatchOp } from './navigation/patch.js';
 export { applyNavigationPatch } from './navigation/patch.js';
 export type {
@@ -115,6 +133,7 @@ export type { ParsedPageFile } from './pages/page-file.js';
 export { composePageFile, firstHeading, parsePageFile } from './pages/page-file.js';
 export type * from './ports/cache-store.js';
 export type * from './ports/content-source.js';
+export type * from './ports/content-writer.js';
 export type * from './ports/docset.js';
 export type * from './ports/renderer.js';
 export type * from './ports/search-driver.js';

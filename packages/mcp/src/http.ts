@@ -4,7 +4,7 @@ import type { McpContext, ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
 import { jsonResponse, StatelessJsonTransport } from './json-transport.js';
 import type { CacheScope } from './modern.js';
-import { buildMcpServer } from './server.js';
+import { buildMcpServer, offersAuthorTools } from './server.js';
 
 /** Largest request body the web endpoint reads: 1 MiB. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -174,7 +174,8 @@ async function acquireServer(
   const scope = { kind: 'web', set: docSet.key } as const;
   const manages = options.validate !== undefined && (await docSet.canManage(viewer));
   const instructions = await mcpInstructions(kit, scope);
-  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${origin}`;
+  const authors = await offersAuthorTools({ kit, scope, viewer });
+  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${origin}`;
   let byKey = idleServers.get(kit);
   if (!byKey) {
     byKey = new Map();
@@ -206,7 +207,7 @@ async function acquireServer(
   const acquired = pooled;
   return {
     pooled: acquired,
-    cacheScope: cacheScopeOf(docSet, viewer, manages),
+    cacheScope: cacheScopeOf(docSet, viewer, manages || authors),
     release() {
       if (idle.length < MAX_IDLE_SERVERS) idle.push(acquired);
     },

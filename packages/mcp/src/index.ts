@@ -6,6 +6,7 @@ export type { StdioServerHandle, StdioServerOptions } from './stdio.js';
 export { handleMcpHttpRequest, mcpErrorResponse, MCP_MAX_BODY_BYTES } from './http.js';
 export type { McpHttpOptions } from './http.js';
 export { MCP_TOOL_NAMES } from './tools.js';
+export { AUTHOR_TOOL_NAMES } from './author-tools.js';
 export type { McpToolName } from './tools.js';
 export { DOCS_PAGE_URI_TEMPLATE, docsPageUri } from './resources.js';
 export type { DocsPageAddress } from './resources.js';

@@ -1,4 +1,4 @@
-import type { Kit, Viewer } from '@kit/core';
+import { authorAccess, type Kit, type Viewer } from '@kit/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
@@ -13,6 +13,7 @@ import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './contex
 import { readableSdkRequestError, readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { StatelessJsonTransport } from './json-transport.js';
+import { registerAuthorTools } from './author-tools.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerTools } from './tools.js';
@@ -158,9 +159,24 @@ class KitMcpServer extends McpServer {
 }
 
 /**
+ * Whether a server offers the author tools: the local server when any of its sets can be written
+ * (a call naming one that cannot is refused with the reason), a web endpoint when core's
+ * `authorAccess` admits the caller (a database set with `mcp.web.author_tools` on, a signed-in
+ * caller `manageKit` allows).
+ */
+export async function offersAuthorTools(
+  options: Pick<CreateMcpServerOptions, 'kit' | 'scope' | 'viewer'>,
+): Promise<boolean> {
+  const { kit, scope, viewer } = options;
+  if (scope.kind === 'local')
+    return viewer.local === true && [...kit.sets.values()].some((docSet) => docSet.source.writer);
+  return (await authorAccess(kit.set(scope.set), { viewer, channel: 'web' })).allowed;
+}
+
+/**
  * Builds the MCP server for one caller: the tools that caller may use (`submit_feedback` when
  * feedback is on, `validate_docs` when a check is handed in and, on the web, the caller passes
- * `manageKit`), the `docs-page` resource template, the two prompts and the connect instructions.
+ * `manageKit`; the author tools where {@link offersAuthorTools} says), the `docs-page` resource template, the two prompts and the connect instructions.
  * Every tool call fires `McpToolCalled` on `kit.events`.
  *
  * @example
@@ -196,6 +212,7 @@ export async function buildMcpServer(
   // affected_pages reads the working tree: never on a web endpoint.
   const affected = scope.kind === 'local' ? options.affected : undefined;
   registerTools(server, context, { feedback, validate, affected });
+  if (await offersAuthorTools(options)) registerAuthorTools(server, context, { validate: options.validate });
   registerResources(server, context);
   registerPrompts(server, context);
   return { server, context };

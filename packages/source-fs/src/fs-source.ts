@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import type {
   ContentChange,
   ContentSource,
+  ContentWriter,
   NormalizedManifest,
   Provenance,
   SkillFile,
@@ -22,6 +23,7 @@ import {
 import { createGitHistory, type GitHistory, type HistoryWatcher, type LastChange, watchHistory } from './git.js';
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
 import { type FolderWatcher, watchFolder } from './watch.js';
+import { createFsWriter } from './writer.js';
 
 /** Options of {@link createFsSource}. */
 export interface FsSourceOptions {
@@ -52,6 +54,11 @@ export interface FsContentSource extends ContentSource {
   readonly kind: 'repository';
   /** The set folder, absolute. */
   readonly root: string;
+  /**
+   * Writes pages, navigation files and `kit.json` into the set folder for the author tools; see
+   * `ContentWriter`. A read right after a write sees it, with or without `watch`.
+   */
+  readonly writer: ContentWriter;
   /** Resolves once the folder is being watched (at once when `watch` is off). */
   ready(): Promise<void>;
   problems(): Promise<SourceProblem[]>;
@@ -86,6 +93,10 @@ interface PageFileRef {
  * the folder is watched (one system watch per folder), and so is the repository's HEAD while
  * provenance is on (a commit re-dates pages without touching them); every change is told to
  * `watch()` listeners. No file is read through a link that leads out of the set folder.
+ *
+ * `writer` writes pages, navigation files and `kit.json` back into the folder for the author tools
+ * (compare-and-swap on the content hash, atomic files, never outside the set folder, no drafts);
+ * it refreshes what the source cached and tells `watch()` listeners before it returns.
  *
  * @example
  * const source = createFsSource({ root: 'docs', setKey: 'docs', watch: process.env.NODE_ENV !== 'production' });
@@ -382,9 +393,30 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       })().catch(recordWatchError)
     : Promise.resolve();
 
+  const writer = createFsWriter({
+    root,
+    realRoot,
+    layout: async () => (await currentManifest()).layout,
+    changed(files, changes) {
+      for (const file of files) pageCache.delete(file);
+      for (const change of changes) {
+        if (change.kind === 'manifest') {
+          // Versions and locales may have changed: derive the layout again on the next read.
+          manifestState = null;
+          listingCache.clear();
+          if (watcher) void currentManifest().then(watchRepository).catch(recordWatchError);
+        } else if (change.kind === 'page' && change.version !== undefined && change.locale !== undefined) {
+          listingCache.delete(scopeKey(change.version, change.locale));
+        }
+      }
+      for (const change of changes) emit(change);
+    },
+  });
+
   const source: FsContentSource = {
     kind: 'repository',
     root,
+    writer,
 
     ready: () => readyPromise,
 

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
 import { runKit, startKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
@@ -40,6 +42,24 @@ describe('kit mcp', () => {
     expect(report).toEqual(cli);
     expect(report.issues.map((issue: { rule: string }) => issue.rule)).toEqual(['links.broken', 'navigation.orphan']);
 
+    // An agent writes a page through the real stdio server: the file lands in the working tree and
+    // the validation in the result covers that page.
+    send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: {
+        name: 'write_page',
+        arguments: { path: 'guides/deploy', frontmatter: { title: 'Deploy' }, body: '# Deploy\n\n[gone](./gone.md)\n' },
+      },
+    });
+    const written = (await response(4)).result.structuredContent;
+    expect(written.outcome).toBe('published');
+    expect(await readFile(join(project.dir, 'docs/guides/deploy.md'), 'utf8')).toBe(
+      '---\ntitle: Deploy\n---\n# Deploy\n\n[gone](./gone.md)\n',
+    );
+    expect(written.validation.issues.map((issue: { rule: string }) => issue.rule)).toContain('links.broken');
+
     server.child.stdin.end();
     expect(await server.exited).toBe(0);
   }, 60_000);
@@ -75,9 +95,9 @@ describe('kit mcp refusals', () => {
     }
   });
 
-  it('says in its help which tools it offers, and no author tools', async () => {
+  it('says in its help which tools it offers, author tools included', async () => {
     const help = await runKitHere(['mcp', '--help'], { cwd: project.dir });
     expect(help.stdout).toContain('affected_pages');
-    expect(help.stdout).not.toMatch(/author tools included|write_page/);
+    expect(help.stdout).toMatch(/write_page, move_page, delete_page, update_navigation, update_manifest/);
   });
 });

@@ -1,4 +1,5 @@
 import type { SkillFile, SourcePage, SourceProblem } from '../model/types.js';
+import type { ContentWriter } from './content-writer.js';
 
 /** A raw file a source read: its text and, for repository sets, its path relative to the set folder. */
 export interface SourceFile {
@@ -46,5 +47,7 @@ export interface ContentSource {
   problems?(): Promise<SourceProblem[]>;
   /** Calls `listener` on every change (on a `shared` source, also a change another process made, late); returns a function that stops watching. */
   watch?(listener: (change: ContentChange) => void): () => void;
+  /** The write side the author tools use; absent on a source that cannot be written. */
+  readonly writer?: ContentWriter;
   close?(): Promise<void>;
 }

@@ -79,17 +79,21 @@ const fixtureFiles: Record<string, string> = {
 
 let fixtureRoot: string | undefined;
 
-/** Writes the fixture sets once per test process, and removes them when it exits. */
-function fixtureFolder(): string {
-  if (fixtureRoot) return fixtureRoot;
+/** Writes a fresh copy of the fixture sets, removed when the test process exits (for tests that change them). */
+export function writeFixtureFolder(): string {
   const root = mkdtempSync(join(tmpdir(), 'kit-mcp-'));
   for (const [name, text] of Object.entries(fixtureFiles)) {
     mkdirSync(dirname(join(root, name)), { recursive: true });
     writeFileSync(join(root, name), text);
   }
   process.once('exit', () => rmSync(root, { recursive: true, force: true }));
-  fixtureRoot = root;
   return root;
+}
+
+/** The fixture sets, written once per test process for the tests that only read them. */
+function fixtureFolder(): string {
+  fixtureRoot ??= writeFixtureFolder();
+  return fixtureRoot;
 }
 
 /**
@@ -105,6 +109,8 @@ export interface FixtureRuntime {
 export interface FixtureKitOptions {
   docsAccess?: AccessMode;
   apiFeedback?: boolean;
+  /** Folder holding the sets; default the shared read-only copy. Pass `writeFixtureFolder()` to change them. */
+  root?: string;
 }
 
 /** Returns a function that builds a fresh real `Kit` over the fixture sets with the given runtime. */
@@ -122,7 +128,7 @@ export function fixtureKitFactory(runtime: FixtureRuntime): (options?: FixtureKi
           manageKit: (user) => role(user) === 'admin',
         },
       },
-      { root: fixtureFolder(), env: {} },
+      { root: options.root ?? fixtureFolder(), env: {} },
     );
     const events = createEvents();
     const renderer = runtime.createRenderer();

@@ -1,0 +1,268 @@
+import {
+  type AuthorCall,
+  type AuthorToolResult,
+  authorOutcomes,
+  deletePageTool,
+  movePageTool,
+  updateManifestTool,
+  updateNavigationTool,
+  type ValidationIssue,
+  writePageTool,
+} from '@kit/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { localeArgument, pathArgument, setArgument, toolArguments, versionArgument } from './arguments.js';
+import { type McpContext, resolveSet, type ValidateDocs } from './context.js';
+import { toolError } from './errors.js';
+
+/** The author tools, in the order `tools/list` shows them. */
+export const AUTHOR_TOOL_NAMES = [
+  'write_page',
+  'move_page',
+  'delete_page',
+  'update_navigation',
+  'update_manifest',
+] as const;
+
+const AUTHOR_TOOL: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+const authorOutput = z.object({
+  outcome: z.enum(authorOutcomes as unknown as [string, ...string[]]),
+  message: z.string(),
+  revision: z.object({ content_hash: z.string() }).passthrough().nullable(),
+  validation: z
+    .object({ errors: z.number(), warnings: z.number(), issues: z.array(z.object({}).passthrough()) })
+    .nullable(),
+  docs_migration: z.object({ file: z.string() }).passthrough().nullable(),
+});
+
+function optionalLine(name: string, hint: string) {
+  return z
+    .string({ invalid_type_error: `\`${name}\` must be a string: ${hint}` })
+    .trim()
+    .min(1, `\`${name}\` must not be empty: ${hint}`)
+    .optional();
+}
+
+const authorVersion = versionArgument.describe('Docs version, e.g. "3.x". Default: the default version.');
+const authorLocale = localeArgument.describe('Locale code, e.g. "ar". Default: the default locale.');
+const summaryArgument = optionalLine('summary', 'one line saying what the change does, or omit it.')
+  .pipe(z.string().max(500, '`summary` is one line: at most 500 characters.').optional())
+  .describe('One line describing the change, for the revision list and the pull request.');
+
+function basedOnArgument(source: string) {
+  return optionalLine('based_on', `${source}, or omit it.`).describe(
+    `Content hash the change was written against (${source}); the change is refused as conflicted if the content changed since.`,
+  );
+}
+
+const pageBasedOn = basedOnArgument('the content_hash read_page returned; omit it for a new page');
+const fileBasedOn = (tool: string) =>
+  basedOnArgument(`the revision.content_hash of your last ${tool} call; omit it to change the current state`);
+
+/** Where the author tools of a server come from, and the check they run after writing. */
+export interface AuthorOffer {
+  /** The `kit validate --json` check; its issues about what a change touched come back in `validation`. */
+  validate?: ValidateDocs | undefined;
+}
+
+function authorOf(server: McpServer, context: McpContext): string | undefined {
+  const user = context.viewer.user as { id?: unknown; email?: unknown } | null;
+  if (user && (typeof user.id === 'string' || typeof user.id === 'number')) return String(user.id);
+  if (user && typeof user.email === 'string') return user.email;
+  const client = server.server.getClientVersion()?.name;
+  return `agent:${client ?? 'mcp'}`;
+}
+
+function resultText(result: AuthorToolResult): string {
+  const lines = [`${result.outcome}: ${result.message}`];
+  if (result.revision) lines.push(`content_hash: ${result.revision.content_hash}`);
+  if (result.docs_migration) lines.push(`docs migration: ${result.docs_migration.file}`);
+  for (const issue of result.validation?.issues ?? []) {
+    const at = [issue.file, issue.line].filter((part) => part !== undefined).join(':');
+    lines.push(
+      `- ${issue.severity} ${issue.rule}${at ? ` (${at})` : ''}: ${issue.message}${issue.fix ? ` Fix: ${issue.fix}` : ''}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Registers `write_page`, `move_page`, `delete_page`, `update_navigation` and `update_manifest`.
+ * The caller decides whether to offer them (core's `authorAccess`); each call checks again, as the
+ * web endpoint hands one server to many callers of the same kind.
+ */
+export function registerAuthorTools(server: McpServer, context: McpContext, offer: AuthorOffer): void {
+  const { kit, scope } = context;
+  const set = setArgument(scope.kind === 'local' ? { kind: 'local', defaultSet: kit.config.default } : scope).describe(
+    scope.kind === 'local'
+      ? `Set key. Default: "${kit.config.default}".`
+      : `This endpoint serves only the set "${scope.set}"; omit this argument.`,
+  );
+
+  const run = async (
+    requestedSet: string | undefined,
+    change: (docSet: Awaited<ReturnType<typeof resolveSet>>, call: AuthorCall) => Promise<AuthorToolResult>,
+  ): Promise<CallToolResult> => {
+    try {
+      const docSet = await resolveSet(context, requestedSet);
+      const validate = offer.validate;
+      const call: AuthorCall = {
+        viewer: context.viewer,
+        channel: scope.kind === 'local' ? 'local' : 'web',
+        ...(authorOf(server, context) ? { author: authorOf(server, context)! } : {}),
+        ...(validate
+          ? {
+              validate: async (input) => (await validate(input)) as unknown as { issues: readonly ValidationIssue[] },
+            }
+          : {}),
+      };
+      const result = await change(docSet, call);
+      return {
+        content: [{ type: 'text', text: resultText(result) }],
+        structuredContent: result as unknown as Record<string, unknown>,
+      };
+    } catch (error) {
+      return toolError(error, scope.kind === 'local');
+    }
+  };
+
+  server.registerTool(
+    'write_page',
+    {
+      title: 'Write a docs page',
+      description:
+        "Creates or replaces one page: frontmatter (title, description, sources, ...; never secrets or environment values) and the Markdown body. Read the page first and pass its content_hash as based_on. Omitting frontmatter keeps the page's own. Validate after writing.",
+      inputSchema: toolArguments('write_page', {
+        path: pathArgument('the page path without .md, e.g. "guides/webhooks" ("index" is the landing page).').describe(
+          'Page path without .md; "index" is the landing page.',
+        ),
+        frontmatter: z
+          .record(z.unknown(), { invalid_type_error: '`frontmatter` must be an object, e.g. {"title": "Webhooks"}.' })
+          .optional()
+          .describe("Frontmatter keys (title, description, sources, ...). Default: the page's current frontmatter."),
+        body: z
+          .string({
+            required_error: "Send `body`: the page's Markdown, without the frontmatter block.",
+            invalid_type_error: '`body` must be a string of Markdown.',
+          })
+          .describe('Markdown body, without the frontmatter block.'),
+        version: authorVersion,
+        locale: authorLocale,
+        summary: summaryArgument,
+        based_on: pageBasedOn,
+        set,
+      }),
+      outputSchema: authorOutput,
+      annotations: AUTHOR_TOOL,
+    },
+    (args) => run(args.set, (docSet, call) => writePageTool(docSet, args, call)),
+  );
+
+  server.registerTool(
+    'move_page',
+    {
+      title: 'Move a docs page',
+      description:
+        'Moves one page to a new path, also to another version or locale of the set. Refused when a page is already there. Update links and navigation afterwards (update_navigation rename), then validate.',
+      inputSchema: toolArguments('move_page', {
+        from: pathArgument('the current page path, e.g. "guides/old-name".').describe('Current page path.'),
+        to: pathArgument('the new page path, e.g. "guides/new-name".').describe('New page path.'),
+        to_version: optionalLine('to_version', 'a version id; omit it to stay in the same version.').describe(
+          'Version to move the page to. Default: the same version.',
+        ),
+        to_locale: optionalLine('to_locale', 'a locale code; omit it to stay in the same locale.').describe(
+          'Locale to move the page to. Default: the same locale.',
+        ),
+        version: authorVersion,
+        locale: authorLocale,
+        summary: summaryArgument,
+        based_on: pageBasedOn,
+        set,
+      }),
+      outputSchema: authorOutput,
+      annotations: AUTHOR_TOOL,
+    },
+    (args) => run(args.set, (docSet, call) => movePageTool(docSet, args, call)),
+  );
+
+  server.registerTool(
+    'delete_page',
+    {
+      title: 'Delete a docs page',
+      description:
+        'Deletes one page (a database set keeps it in its revision history). Remove it from navigation and fix links to it afterwards, then validate.',
+      inputSchema: toolArguments('delete_page', {
+        path: pathArgument('the page path, e.g. "guides/old-page".').describe('Page path without .md.'),
+        version: authorVersion,
+        locale: authorLocale,
+        summary: summaryArgument,
+        based_on: pageBasedOn,
+        set,
+      }),
+      outputSchema: authorOutput,
+      annotations: AUTHOR_TOOL,
+    },
+    (args) => run(args.set, (docSet, call) => deletePageTool(docSet, args, call)),
+  );
+
+  server.registerTool(
+    'update_navigation',
+    {
+      title: 'Change the navigation',
+      description:
+        'Changes navigation.json of one version and locale: `tree` replaces the whole file ({"groups": [...]} or {"tabs": [...]}); `patch` applies operations in order: {"op": "add", "path", "group", "title"?, "after"?}, {"op": "move", "path", "group", "after"?}, {"op": "remove", "path"} or {"op": "remove", "group"}, {"op": "rename", "path", "to"} or {"op": "rename", "group", "to"}. A version without the file starts from the navigation derived from its folders.',
+      inputSchema: toolArguments('update_navigation', {
+        tree: z
+          .record(z.unknown(), {
+            invalid_type_error: '`tree` must be the whole navigation file: {"groups": [...]} or {"tabs": [...]}.',
+          })
+          .optional()
+          .describe('The whole navigation file: {"groups": [...]} or {"tabs": [...]}.'),
+        patch: z
+          .array(z.record(z.unknown()), {
+            invalid_type_error: '`patch` must be a list of operations, e.g. [{"op": "remove", "path": "old-page"}].',
+          })
+          .optional()
+          .describe('Operations applied in order: add, move, remove, rename.'),
+        version: authorVersion,
+        locale: authorLocale,
+        summary: summaryArgument,
+        based_on: fileBasedOn('update_navigation (for this version and locale)'),
+        set,
+      }),
+      outputSchema: authorOutput,
+      annotations: AUTHOR_TOOL,
+    },
+    (args) => run(args.set, (docSet, call) => updateNavigationTool(docSet, args, call)),
+  );
+
+  server.registerTool(
+    'update_manifest',
+    {
+      title: 'Change the manifest',
+      description:
+        'Applies a JSON merge patch (RFC 7386: keys replace, null removes, objects merge, lists are replaced whole) to kit.json. Only presentation and structure: name, description, theme, versions, locales, navbar, redirects and agents.llmsTxt.description. Routes, drivers, AI settings and secrets belong in kit.config.ts.',
+      inputSchema: toolArguments('update_manifest', {
+        patch: z
+          .record(z.unknown(), {
+            required_error: 'Send `patch`: a JSON merge patch object, e.g. {"name": "Acme Docs"}.',
+            invalid_type_error: '`patch` must be an object (a JSON merge patch), e.g. {"name": "Acme Docs"}.',
+          })
+          .describe('JSON merge patch on kit.json.'),
+        summary: summaryArgument,
+        based_on: fileBasedOn('update_manifest'),
+        set,
+      }),
+      outputSchema: authorOutput,
+      annotations: AUTHOR_TOOL,
+    },
+    (args) => run(args.set, (docSet, call) => updateManifestTool(docSet, args, call)),
+  );
+}
