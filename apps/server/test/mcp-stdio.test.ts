@@ -81,15 +81,20 @@ describe('the local MCP server, `kit mcp` spawned over stdio, with the SDK clien
     if (project) rmSync(project, { recursive: true, force: true });
   });
 
-  it('serves every tool locally, validate_docs included, and lists both sets in its instructions', async () => {
+  it('serves every tool locally, validate_docs and the author tools included, and lists both sets in its instructions', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'affected_pages',
+      'delete_page',
       'list_pages',
+      'move_page',
       'read_page',
       'search_docs',
       'submit_feedback',
+      'update_manifest',
+      'update_navigation',
       'validate_docs',
+      'write_page',
     ]);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('set');
     const instructions = client.getInstructions() ?? '';

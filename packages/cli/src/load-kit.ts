@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import {
   type CacheStore,
@@ -39,6 +40,14 @@ export interface LoadKitOptions {
   git?: boolean;
   /** Use this resolved config instead of loading one (tests, embedding). */
   config?: ResolvedConfig;
+  /**
+   * Write the published changes of database sets' author tools also into the branch's docs
+   * migration in `migrations.path` (one file per set and branch, applied elsewhere by
+   * `kit migrate`). The local server (`kit mcp`) turns it on; a web server leaves it out, its
+   * changes are production's own. `branch` defaults to the one the project is on when the kit
+   * loads ({@link currentBranch}). Default: no docs migrations.
+   */
+  docsMigrations?: { branch?: string };
 }
 
 /** A loaded kit plus the parts the CLI needs beside the `Kit` port. */
@@ -216,7 +225,43 @@ async function createSource(
   const disks = Object.fromEntries(
     Object.entries(config.disks ?? {}).map(([name, disk]) => [name, createLocalDisk({ root: disk.root, name })]),
   );
-  return createDbSource({ db, setKey: setConfig.key, disks, ...(cache ? { cache } : {}) });
+  return createDbSource({
+    db,
+    setKey: setConfig.key,
+    disks,
+    ...(cache ? { cache } : {}),
+    ...(options.docsMigrations
+      ? {
+          migrations: {
+            folder: config.migrations.path,
+            branch: options.docsMigrations.branch ?? (await currentBranch(config.root)),
+            root: config.root,
+          },
+        }
+      : {}),
+  });
+}
+
+/**
+ * The git branch the project at `root` is on (`git symbolic-ref --short HEAD`, which also names a
+ * branch with no commit yet), naming the docs migration the local author tools write into. A
+ * detached HEAD gives the short commit; a folder
+ * that is not a git repository (or a machine without git) gives `local`.
+ *
+ * @example
+ * const kit = await loadKit({ cwd: root, docsMigrations: { branch: await currentBranch(root) } });
+ */
+export async function currentBranch(root: string): Promise<string> {
+  const git = (args: string[]) =>
+    new Promise<string>((resolvePromise) => {
+      execFile('git', args, { cwd: root, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error, stdout) =>
+        resolvePromise(error ? '' : stdout.trim()),
+      );
+    });
+  const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  if (branch !== '') return branch;
+  const commit = await git(['rev-parse', '--short', 'HEAD']);
+  return commit !== '' ? commit : 'local';
 }
 
 /**

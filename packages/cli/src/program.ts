@@ -4,6 +4,7 @@ import { registerAgents } from './commands/agents.js';
 import { registerHook } from './commands/hook.js';
 import { registerInit } from './commands/init.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
@@ -39,6 +40,7 @@ export function createProgram(context: CommandContext): Command {
   registerHook(program, context);
   registerMcp(program, context);
   registerSearch(program, context);
+  registerMigrate(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

@@ -2,6 +2,7 @@ import {
   type CacheStore,
   type ContentChange,
   type ContentSource,
+  type ContentWriter,
   contentHash,
   type SkillFile,
   type SourceFile,
@@ -10,9 +11,10 @@ import {
 } from '@kit/core';
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
+import { createDbWriter, type DocsMigrationOptions } from './db-writer.js';
 import type { AssetDisk } from './disk.js';
 import type { KitTables } from './schema/tables.js';
-import { navigationText, safeAssetName } from './writes.js';
+import { navigationText, type RevisionRecord, safeAssetName } from './writes.js';
 
 /** Options of {@link createDbSource}. */
 export interface DbSourceOptions {
@@ -29,6 +31,17 @@ export interface DbSourceOptions {
    * sharing the store (Redis) reuses a list another one read. Default: none.
    */
   cache?: CacheStore;
+  /**
+   * Also write every published change the {@link DbContentSource.writer} makes into the branch's
+   * docs migration: one JSON file per set and branch in `folder`, named
+   * `<YYYY_MM_DD_HHMMSS>_<set>_<branch>.json`, created at the branch's first change and appended
+   * to afterwards, committed with the code and applied elsewhere by `kit migrate`
+   * ({@link runDocsMigrations}). The file is written inside the change's transaction (a file that
+   * cannot be written rolls the change back) and the migration is recorded as applied in this
+   * database. Pass it for the local server only; a web server's changes are production's own.
+   * Default: none (no docs migration; `docs_migration` is null in receipts).
+   */
+  migrations?: DocsMigrationOptions;
 }
 
 /** A database set's content source. */
@@ -37,6 +50,12 @@ export interface DbContentSource extends ContentSource {
   readonly shared: true;
   readonly setKey: string;
   readonly db: KitDatabase;
+  /**
+   * The write side the author tools use: one transaction per call, `expected` checked as compare
+   * and swap, drafts kept as draft revisions, the branch's docs migration appended when the source
+   * has `migrations`. Watch listeners of this source hear a committed change before the call returns.
+   */
+  readonly writer: ContentWriter;
 }
 
 const SKILL_PREFIX = 'skills/';
@@ -45,6 +64,8 @@ const SKILL_PREFIX = 'skills/';
  * The content source of a database set: pages, navigation, manifest, skills and assets read from
  * Kit's tables for one set key. Deleted pages are not served (they stay in the revision history);
  * `watch` reports each published revision, also those written by other processes.
+ * `writer` is the write side the author tools use (see {@link DbContentSource.writer}; with
+ * `migrations`, published changes also go into the branch's docs migration).
  * `close` stops watching; the database stays open for its owner to close.
  *
  * Other processes may write the same rows at any moment, so the source is `shared` and never
@@ -61,6 +82,25 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
   const { db, setKey } = options;
   const t = db.tables;
   const stops = new Set<() => void>();
+  // Watchers of this source, each with the revisions this process announced before its poll saw them.
+  const watchers = new Set<{ listener: (change: ContentChange) => void; announced: Set<number> }>();
+  const writer = createDbWriter({
+    db,
+    setKey,
+    ...(options.migrations ? { migrations: options.migrations } : {}),
+    announce: (revisions: RevisionRecord[]) => {
+      for (const watcher of [...watchers]) {
+        for (const revision of revisions) {
+          watcher.announced.add(Number(revision.id));
+          try {
+            watcher.listener(toChange(revision));
+          } catch {
+            // A listener's failure is its own; the change is committed.
+          }
+        }
+      }
+    },
+  });
   // The last list read of each version and locale, with the digest it was read under.
   const lists = new Map<string, { digest: string; pages: SourcePage[] }>();
   const cache = options.cache;
@@ -104,6 +144,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     shared: true,
     setKey,
     db,
+    writer,
 
     async readManifest(): Promise<SourceFile | null> {
       const [row] = await db.orm
@@ -164,10 +205,12 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     async readNavigation(version, locale) {
       const n = t.navigations;
       const [row] = await db.orm
-        .select({ tree: n.tree })
+        .select({ text: sql<string>`${n.tree}::text`, contentHash: n.contentHash })
         .from(n)
         .where(and(eq(n.setKey, setKey), eq(n.version, version), eq(n.locale, locale)));
-      return row ? { text: navigationText(row.tree) } : null;
+      if (!row) return null;
+      // Served as written; a row stored before Kit kept the text (its hash is of the indented tree) as that.
+      return { text: contentHash(row.text) === row.contentHash ? row.text : navigationText(JSON.parse(row.text)) };
     },
 
     async listSkills() {
@@ -216,7 +259,13 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     },
 
     watch(listener) {
-      const stop = pollRevisions(db, t, setKey, options.pollInterval ?? 1000, listener);
+      const watcher = { listener, announced: new Set<number>() };
+      watchers.add(watcher);
+      const stopPolling = pollRevisions(db, t, setKey, options.pollInterval ?? 1000, listener, watcher.announced);
+      const stop = () => {
+        watchers.delete(watcher);
+        stopPolling();
+      };
       stops.add(stop);
       return () => {
         stops.delete(stop);
@@ -227,6 +276,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     async close() {
       for (const stop of stops) stop();
       stops.clear();
+      watchers.clear();
     },
   };
 }
@@ -287,6 +337,7 @@ function pollRevisions(
   setKey: string,
   interval: number,
   listener: (change: ContentChange) => void,
+  announced: Set<number>,
 ): () => void {
   const r = t.revisions;
   const since = Date.now();
@@ -334,6 +385,8 @@ function pollRevisions(
       for (const row of rows) {
         if (seen.has(row.id)) continue;
         seen.set(row.id, row.txid ?? 0);
+        // This process's writer told the listener already, when it committed.
+        if (announced.delete(row.id)) continue;
         if (row.status !== 'published') continue;
         // The first poll also finds changes committed before the watch began; only newer ones are news.
         if (first && new Date(row.createdAt).getTime() < since) continue;

@@ -6,7 +6,7 @@ import {
   type ChangeOptions,
   type InnerOptions,
   manifestDocument,
-  navigationTree,
+  navigationDocument,
   writeAssetIn,
   writeManifestIn,
   writeNavigationIn,
@@ -126,8 +126,8 @@ export async function importFromSource(
       count(result.outcome, 'pages');
     }
     for (const navigation of navigations) {
-      const tree = navigationTree(navigation);
-      const result = await writeNavigationIn(tx, t, setKey, navigation, tree, inner);
+      const document = navigationDocument(navigation);
+      const result = await writeNavigationIn(tx, t, setKey, navigation, document, inner);
       count(result.outcome, 'navigations');
     }
     const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/source-db public API', () => {
-  it('exports exactly the database source, its tables, connections, cache stores and write functions', async () => {
+  it('exports exactly the database source, its tables, connections, cache stores, write functions and docs migrations', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'DEFAULT_TABLE_NAMES',
       'MODEL_NAMES',
@@ -20,9 +20,11 @@ describe('@kit/source-db public API', () => {
       'listRevisions',
       'migrateKitTables',
       'migrationStatements',
+      'movePage',
       'openDatabase',
       'publishRevision',
       'restorePage',
+      'runDocsMigrations',
       'toAuthorRevision',
       'writeAsset',
       'writeManifest',

@@ -6,12 +6,20 @@ export type { KitDatabase, OpenDatabaseOptions } from './database.js';
 export { attachDatabase, openDatabase } from './database.js';
 export type { DbContentSource, DbSourceOptions } from './db-source.js';
 export { createDbSource } from './db-source.js';
+export type { DocsMigrationOptions } from './db-writer.js';
 export type { AssetDisk } from './disk.js';
 export { createLocalDisk } from './disk.js';
+export type {
+  DocsMigrationChange,
+  DocsMigrationDocument,
+  DocsMigrationPage,
+} from './docs-migration-file.js';
 export type { DocsMigrationRecord } from './docs-migrations.js';
 export { appliedDocsMigrations, applyDocsMigration, isDocsMigrationApplied } from './docs-migrations.js';
 export type { ImportOptions, ImportReport } from './import.js';
 export { importFromSource } from './import.js';
+export type { DocsMigrationRun, DocsMigrationRunEntry } from './run-docs-migrations.js';
+export { runDocsMigrations } from './run-docs-migrations.js';
 export { migrateKitTables, migrationStatements } from './schema/migrate.js';
 export type {
   KitTables,
@@ -28,6 +36,7 @@ export type {
   ChangeOptions,
   ChangeResult,
   ManifestWrite,
+  MoveResult,
   NavigationWrite,
   PageRef,
   PageWrite,
@@ -38,6 +47,7 @@ export {
   deleteAsset,
   deletePage,
   listRevisions,
+  movePage,
   publishRevision,
   restorePage,
   toAuthorRevision,

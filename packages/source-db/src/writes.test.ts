@@ -1,4 +1,4 @@
-import { isKitError, KitError } from '@kit/core';
+import { contentHash, isKitError, KitError } from '@kit/core';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
@@ -8,6 +8,7 @@ import { freshSetKey, testDatabases } from './testing/fixture.js';
 import {
   deletePage,
   listRevisions,
+  movePage,
   publishRevision,
   restorePage,
   toAuthorRevision,
@@ -188,6 +189,81 @@ function writeSuite(name: string, open: () => Promise<KitDatabase>) {
       expect((await createDbSource({ db, setKey }).listPages('current', 'en')).map((p) => p.body)).toEqual([
         '# Routing\n\nSecond version.\n',
       ]);
+    });
+
+    it('moves a page in one change, keeping the old path in the history so it can be restored', async () => {
+      const db = await open();
+      const setKey = freshSetKey('move');
+      const source = createDbSource({ db, setKey });
+      const written = await writePage(db, setKey, { ...page, text: first });
+      const to = { ...page, path: 'basics/routing' };
+      const moved = await movePage(db, setKey, page, to, {
+        basedOn: written.contentHash,
+        author: 'ada',
+        summary: 'Move',
+      });
+      expect(moved.outcome).toBe('published');
+      expect(moved.contentHash).toBe(written.contentHash);
+      expect(moved.revision).toMatchObject({ action: 'write', path: 'basics/routing', author: 'ada', summary: 'Move' });
+      expect(moved.deleted).toMatchObject({ action: 'delete', path: 'guides/routing', snapshot: first });
+      expect((await source.listPages('current', 'en')).map((p) => p.path)).toEqual(['basics/routing']);
+      expect((await source.getPage('current', 'en', to.path))?.contentHash).toBe(written.contentHash);
+      await restorePage(db, setKey, page);
+      expect((await source.listPages('current', 'en')).map((p) => p.path)).toEqual([
+        'basics/routing',
+        'guides/routing',
+      ]);
+    });
+
+    it('refuses a move onto a live page, or from a stale read, and changes nothing', async () => {
+      const db = await open();
+      const setKey = freshSetKey('move-refused');
+      const source = createDbSource({ db, setKey });
+      const a = await writePage(db, setKey, { ...page, text: first });
+      const other = { ...page, path: 'other' };
+      await writePage(db, setKey, { ...other, text: second });
+      const taken = await rejection(movePage(db, setKey, page, other, { basedOn: a.contentHash }));
+      expect(taken.code).toBe('page.exists');
+      const stale = await rejection(movePage(db, setKey, page, { ...page, path: 'free' }, { basedOn: 'sha256:old' }));
+      expect(stale.code).toBe('content.conflict');
+      expect((await rejection(movePage(db, setKey, { ...page, path: 'none' }, { ...page, path: 'free' }))).code).toBe(
+        'page.not_found',
+      );
+      expect((await source.listPages('current', 'en')).map((p) => p.path)).toEqual(['guides/routing', 'other']);
+      expect(await listRevisions(db, setKey)).toHaveLength(2);
+    });
+
+    it('records a drafted move as two draft revisions and leaves both paths as they are', async () => {
+      const db = await open();
+      const setKey = freshSetKey('move-draft');
+      const source = createDbSource({ db, setKey });
+      await writePage(db, setKey, { ...page, text: first });
+      const moved = await movePage(db, setKey, page, { ...page, path: 'later' }, { status: 'draft' });
+      expect(moved.outcome).toBe('drafted');
+      expect([moved.revision?.status, moved.deleted.status]).toEqual(['draft', 'draft']);
+      expect((await source.listPages('current', 'en')).map((p) => p.path)).toEqual(['guides/routing']);
+    });
+
+    it('serves a navigation file as written, and one stored before that as indented JSON', async () => {
+      const db = await open();
+      const setKey = freshSetKey('nav-text');
+      const source = createDbSource({ db, setKey });
+      const text = '{"groups": [{"label": "Start", "pages": ["index"]}]}';
+      const written = await writeNavigation(db, setKey, { version: 'current', locale: 'en', text });
+      expect(written.contentHash).toBe(contentHash(text));
+      expect((await source.readNavigation('current', 'en'))?.text).toBe(text);
+
+      // A row written by an older release: compact json, hashed as the indented tree.
+      const tree = { groups: [{ label: 'Old', pages: ['index'] }] };
+      const indented = `${JSON.stringify(tree, null, 2)}\n`;
+      await db.orm.insert(db.tables.navigations).values({
+        setKey,
+        version: 'current',
+        locale: 'ar',
+        tree,
+        contentHash: contentHash(indented),
+      });
+      expect((await source.readNavigation('current', 'ar'))?.text).toBe(indented);
     });
 
     it('says what is wrong with a delete or restore that has nothing to act on', async () => {

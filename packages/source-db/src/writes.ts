@@ -130,6 +130,67 @@ export async function deletePage(
   });
 }
 
+/** What {@link movePage} did: the page written at `to` (`revision`) and the deletion at `from`. */
+export interface MoveResult extends ChangeResult {
+  /** The `delete` revision of the page at `from` (kept in the history, restorable). */
+  deleted: RevisionRecord;
+}
+
+/**
+ * Moves one page, in one transaction: the page's file is written at `to` and the page at `from` is
+ * deleted (kept in the revision history, so {@link restorePage} can bring it back), each with its
+ * revision. `basedOn` is checked against the page at `from`. Refuses with `page.not_found` when no
+ * live page is at `from`, and with `page.exists` when one is at `to`. A draft (`status: 'draft'`)
+ * records both revisions as drafts and leaves both paths as they are.
+ *
+ * @example
+ * const moved = await movePage(db, 'docs', { version: '3.x', locale: 'en', path: 'routing' }, { version: '3.x', locale: 'en', path: 'basics/routing' }, { basedOn: hash });
+ * moved.revision.path; // 'basics/routing'
+ */
+export async function movePage(
+  db: KitDatabase,
+  setKey: string,
+  from: PageRef,
+  to: PageRef,
+  options: ChangeOptions = {},
+): Promise<MoveResult> {
+  checkChange(setKey, options);
+  checkRef(from);
+  checkRef(to);
+  if (from.version === to.version && from.locale === to.locale && from.path === to.path) {
+    throw new KitError(
+      'argument.invalid',
+      `The page "${from.path}" would move onto itself. Give a different \`to\` path, version or locale.`,
+    );
+  }
+  return db.orm.transaction(async (tx) => {
+    const t = db.tables;
+    const current = await livePage(tx, t, setKey, from);
+    if (!current) {
+      throw new KitError(
+        'page.not_found',
+        `No page "${from.path}" in ${from.version}/${from.locale} of set "${setKey}" to move. List the pages to find its path.`,
+      );
+    }
+    checkBase(options.basedOn, current.contentHash, `page "${from.path}"`);
+    const taken = await livePage(tx, t, setKey, to);
+    if (taken) {
+      throw new KitError(
+        'page.exists',
+        `A page already lives at "${to.path}" in ${to.version}/${to.locale} of set "${setKey}". Choose another path, or move or delete that page first.`,
+        { details: { currentHash: taken.contentHash } },
+      );
+    }
+    const target = { version: to.version, locale: to.locale, path: to.path };
+    const written = await writePageIn(tx, t, setKey, target, current.document, 'write', {
+      ...options,
+      basedOn: ABSENT,
+    });
+    const deleted = await deleteLivePageIn(tx, t, setKey, from, current, options);
+    return { ...written, deleted };
+  });
+}
+
 /**
  * Brings a page back from its published history: the content of `revisionId`, or else of the
  * page's latest published revision that holds content (for a deleted page, what it held when
@@ -206,8 +267,8 @@ export async function writeNavigation(
   checkChange(setKey, options);
   checkText(input.version, 'The version');
   checkText(input.locale, 'The locale');
-  const tree = navigationTree(input);
-  return db.orm.transaction((tx) => writeNavigationIn(tx, db.tables, setKey, input, tree, options));
+  const document = navigationDocument(input);
+  return db.orm.transaction((tx) => writeNavigationIn(tx, db.tables, setKey, input, document, options));
 }
 
 /** The manifest to write: its text (kept as written) or an object (written as indented JSON). */
@@ -333,7 +394,7 @@ export async function publishRevision(
     } else if (draft.kind === 'page') {
       result = await writePageIn(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
     } else if (draft.kind === 'navigation') {
-      result = await writeNavigationIn(tx, t, setKey, ref, JSON.parse(draft.snapshot ?? 'null'), change);
+      result = await writeNavigationIn(tx, t, setKey, ref, draft.snapshot ?? '', change);
     } else if (draft.kind === 'manifest') {
       result = await writeManifestIn(tx, t, setKey, draft.snapshot ?? '', change);
     } else {
@@ -490,12 +551,11 @@ export async function writeNavigationIn(
   t: KitTables,
   setKey: string,
   scope: { version: string; locale: string },
-  tree: Record<string, unknown>,
+  text: string,
   options: InnerOptions,
 ): Promise<ChangeResult> {
   checkScope(options.scope ?? (await readScope(tx, t, setKey)), setKey, scope.version, scope.locale);
   const n = t.navigations;
-  const text = navigationText(tree);
   const hash = contentHash(text);
   const [current] = await tx
     .select({ id: n.id, contentHash: n.contentHash })
@@ -506,7 +566,13 @@ export async function writeNavigationIn(
   if (current?.contentHash === hash) return { outcome: 'unchanged', contentHash: hash, revision: null };
   const status = options.status ?? 'published';
   if (status === 'published') {
-    const values = { tree, contentHash: hash, updatedAt: sql`now()`, updatedBy: options.author ?? null };
+    // A json column keeps its text as written: the file is served as the author wrote it.
+    const values = {
+      tree: sql`${text}::json`,
+      contentHash: hash,
+      updatedAt: sql`now()`,
+      updatedBy: options.author ?? null,
+    };
     if (current) await tx.update(n).set(values).where(eq(n.id, current.id));
     else {
       await guardUnique(
@@ -614,9 +680,13 @@ export function navigationText(tree: unknown): string {
   return `${JSON.stringify(tree, null, 2)}\n`;
 }
 
-/** The tree of a {@link NavigationWrite}, refused with `navigation.invalid` when unusable. */
-export function navigationTree(input: NavigationWrite): Record<string, unknown> {
-  const text = typeof input.text === 'string' ? input.text : JSON.stringify(input.tree ?? null);
+/**
+ * The text a {@link NavigationWrite} is stored, served and hashed as: `text` as written (line
+ * endings normalized), or a `tree` as indented JSON. Refused with `navigation.invalid` when unusable.
+ */
+export function navigationDocument(input: NavigationWrite): string {
+  const text = typeof input.text === 'string' ? normalizeForHash(input.text) : navigationText(input.tree ?? null);
+  checkText(text, `The navigation of ${input.version}/${input.locale}`);
   const { navigation, problems } = parseNavigation(text);
   if (navigation === null) {
     throw new KitError(
@@ -625,7 +695,7 @@ export function navigationTree(input: NavigationWrite): Record<string, unknown> 
       { details: { problems } },
     );
   }
-  return JSON.parse(text) as Record<string, unknown>;
+  return text;
 }
 
 /** The stored text of a {@link ManifestWrite}, refused with `manifest.invalid` unless a JSON object. */
@@ -815,7 +885,7 @@ async function livePage(tx: Executor, t: KitTables, setKey: string, ref: PageRef
  * Stored as `based_on` by a change made where no record existed: publishing such a draft creates
  * the record only if there is still none. Never a content hash (those start with `sha256:`).
  */
-const ABSENT = 'absent';
+export const ABSENT = 'absent';
 
 function checkBase(basedOn: string | null | undefined, currentHash: string | null, what: string): void {
   if (basedOn === undefined || basedOn === null || basedOn === '' || basedOn === currentHash) return;

@@ -77,22 +77,28 @@ export async function instructionsBlock(kit: Kit): Promise<string> {
   return lines.join('\n');
 }
 
-/** Where docs are changed: the Markdown files of each repository set (Kit has no tools that write docs yet). */
+/**
+ * Where docs are changed: the files of each repository set (by hand or with the author tools of
+ * `kit mcp`), and database sets only through the author tools, which also write the branch's docs
+ * migration.
+ */
 function editLine(config: ResolvedConfig): string {
   const sets = Object.values(config.sets);
   const folders = sets
     .filter((set) => set.source.driver === 'repository')
     .map((set) => `\`${toSlashes(relative(config.root, set.source.path)) || '.'}/\``);
   const database = sets.filter((set) => set.source.driver === 'database').map((set) => `\`${set.key}\``);
+  const tools = '`write_page`, `move_page`, `delete_page`, `update_navigation` and `update_manifest`';
   const parts: string[] = [];
   if (folders.length > 0) {
     parts.push(
-      `- Change docs by editing their Markdown files (pages, \`navigation.json\`, \`kit.json\`) in ${folders.join(', ')}, in the same change as the code they describe.`,
+      `- Change docs in the same change as the code they describe: edit their Markdown files (pages, \`navigation.json\`, \`kit.json\`) in ${folders.join(', ')}, or use ${tools} (pass \`based_on\`, the \`content_hash\` you read).`,
     );
   }
   if (database.length > 0) {
+    const migrations = toSlashes(relative(config.root, config.migrations.path)) || '.';
     parts.push(
-      `- The pages of the database set${database.length === 1 ? '' : 's'} ${database.join(', ')} cannot be changed from here: Kit has no tools that write docs yet.`,
+      `- The pages of the database set${database.length === 1 ? '' : 's'} ${database.join(', ')} change only through ${tools} of \`kit mcp\`: each change goes into the local database and this branch's docs migration in \`${migrations}/\`; commit that file with the code (deploys apply it with \`kit migrate\`).`,
     );
   }
   return parts.join('\n');

@@ -18,6 +18,8 @@ export function registerMcp(program: Command, context: CommandContext): void {
       const origin = options.origin !== undefined ? parseOrigin(options.origin) : undefined;
       const kit = await context.loadKit(command, {
         watch: true,
+        // Database sets' author tools also write the branch's docs migration, shipped with the code.
+        docsMigrations: {},
         ...(origin !== undefined ? { origin } : {}),
       });
       try {

@@ -337,7 +337,8 @@ export async function writePageTool(
   );
   if (!isReceipt(outcome)) return outcome;
 
-  const listed = current ? null : await listedInNavigation(docSet, version, locale, path);
+  const listed =
+    current || outcome.outcome === 'drafted' ? null : await listedInNavigation(docSet, version, locale, path);
   const navigationHint =
     listed === false
       ? ` It is not in navigation.json yet: add it with update_navigation (patch [{"op": "add", "path": "${path}", "group": "<group label>"}]).`
@@ -493,7 +494,7 @@ export async function updateNavigationTool(
   input: UpdateNavigationArguments,
   call: AuthorCall,
 ): Promise<AuthorToolResult> {
-  const { writer, layout, version, locale, draft } = await prepare(docSet, call, input);
+  const { writer, version, locale, draft } = await prepare(docSet, call, input);
   if (input.tree === undefined && input.patch === undefined) {
     return rejected(
       'Pass `tree` (the whole navigation file: {"groups": [...]} or {"tabs": [...]}) or `patch` (a list of operations), or both.',
@@ -533,6 +534,8 @@ export async function updateNavigationTool(
     throw error;
   }
   const text = `${JSON.stringify(next, null, 2)}\n`;
+  const secret = secretIn(text);
+  if (secret) return rejected(`Nothing was written: the navigation holds ${secret}. Secrets never belong in docs.`);
   const nextHash = contentHash(text);
   if (nextHash === currentHash) {
     return unchanged(
@@ -567,7 +570,7 @@ export async function updateNavigationTool(
   );
   return applied({
     outcome: outcome.outcome,
-    message: `${outcome.outcome === 'drafted' ? 'Drafted a change to' : 'Updated'} the navigation of ${version}/${locale}${where(version, locale, layout) ? '' : ''}.${draftNote(outcome)} Pass revision.content_hash as based_on to change it again.${validationNote(validation)}`,
+    message: `${outcome.outcome === 'drafted' ? 'Drafted a change to' : 'Updated'} the navigation of ${version}/${locale}.${draftNote(outcome)}${chainNote(outcome)}${validationNote(validation)}`,
     revision: outcome.revision,
     validation,
     docs_migration: outcome.docs_migration,
@@ -640,11 +643,18 @@ export async function updateManifestTool(
   );
   return applied({
     outcome: outcome.outcome,
-    message: `${outcome.outcome === 'drafted' ? 'Drafted a change to' : 'Updated'} the manifest (kit.json).${draftNote(outcome)} Pass revision.content_hash as based_on to change it again.${validationNote(validation)}`,
+    message: `${outcome.outcome === 'drafted' ? 'Drafted a change to' : 'Updated'} the manifest (kit.json).${draftNote(outcome)}${chainNote(outcome)}${validationNote(validation)}`,
     revision: outcome.revision,
     validation,
     docs_migration: outcome.docs_migration,
   });
+}
+
+/** How to change a file again: a published change's hash is the next `based_on`; a draft's is not live. */
+function chainNote(receipt: WriteReceipt): string {
+  return receipt.outcome === 'drafted'
+    ? ' Until it is published, further changes are made against the live file: omit based_on or pass the hash you read before.'
+    : ' Pass revision.content_hash as based_on to change it again.';
 }
 
 function validationNote(validation: AuthorValidation): string {
