@@ -6,7 +6,8 @@ import { z } from 'zod';
  * arguments before a tool runs and returns each issue's message, so every field carries its own.
  */
 
-function optionalText(name: string, hint: string) {
+/** An optional, trimmed, non-empty string argument whose messages name the argument and what to send. */
+export function optionalText(name: string, hint: string) {
   return z
     .string({ invalid_type_error: `\`${name}\` must be a string: ${hint}` })
     .trim()

@@ -12,7 +12,14 @@ import {
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { localeArgument, pathArgument, setArgument, toolArguments, versionArgument } from './arguments.js';
+import {
+  localeArgument,
+  optionalText,
+  pathArgument,
+  setArgument,
+  toolArguments,
+  versionArgument,
+} from './arguments.js';
 import { type McpContext, resolveSet, type ValidateDocs } from './context.js';
 import { toolError } from './errors.js';
 
@@ -42,22 +49,14 @@ const authorOutput = z.object({
   docs_migration: z.object({ file: z.string() }).passthrough().nullable(),
 });
 
-function optionalLine(name: string, hint: string) {
-  return z
-    .string({ invalid_type_error: `\`${name}\` must be a string: ${hint}` })
-    .trim()
-    .min(1, `\`${name}\` must not be empty: ${hint}`)
-    .optional();
-}
-
 const authorVersion = versionArgument.describe('Docs version, e.g. "3.x". Default: the default version.');
 const authorLocale = localeArgument.describe('Locale code, e.g. "ar". Default: the default locale.');
-const summaryArgument = optionalLine('summary', 'one line saying what the change does, or omit it.')
+const summaryArgument = optionalText('summary', 'one line saying what the change does, or omit it.')
   .pipe(z.string().max(500, '`summary` is one line: at most 500 characters.').optional())
   .describe('One line describing the change, for the revision list and the pull request.');
 
 function basedOnArgument(source: string) {
-  return optionalLine('based_on', `${source}, or omit it.`).describe(
+  return optionalText('based_on', `${source}, or omit it.`).describe(
     `Content hash the change was written against (${source}); the change is refused as conflicted if the content changed since.`,
   );
 }
@@ -174,10 +173,10 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
       inputSchema: toolArguments('move_page', {
         from: pathArgument('the current page path, e.g. "guides/old-name".').describe('Current page path.'),
         to: pathArgument('the new page path, e.g. "guides/new-name".').describe('New page path.'),
-        to_version: optionalLine('to_version', 'a version id; omit it to stay in the same version.').describe(
+        to_version: optionalText('to_version', 'a version id; omit it to stay in the same version.').describe(
           'Version to move the page to. Default: the same version.',
         ),
-        to_locale: optionalLine('to_locale', 'a locale code; omit it to stay in the same locale.').describe(
+        to_locale: optionalText('to_locale', 'a locale code; omit it to stay in the same locale.').describe(
           'Locale to move the page to. Default: the same locale.',
         ),
         version: authorVersion,

@@ -1,10 +1,10 @@
 import { isKitError, KitError } from '@kit/core';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
 import type { DocsMigrationChange, DocsMigrationPage } from './docs-migration-file.js';
 import { setMigrationFiles } from './docs-migration-file.js';
 import { appliedDocsMigrations, applyDocsMigration } from './docs-migrations.js';
-import { ABSENT, deletePage, movePage, writeManifest, writeNavigation, writePage } from './writes.js';
+import { ABSENT, deletePage, livePage, movePage, writeManifest, writeNavigation, writePage } from './writes.js';
 
 /** One docs migration of a set, as {@link runDocsMigrations} found or left it. */
 export interface DocsMigrationRunEntry {
@@ -146,20 +146,7 @@ function page(address: DocsMigrationPage): DocsMigrationPage {
 }
 
 async function pageHash(tx: KitDatabase, setKey: string, ref: DocsMigrationPage): Promise<string | null> {
-  const p = tx.tables.pages;
-  const [row] = await tx.orm
-    .select({ hash: p.contentHash })
-    .from(p)
-    .where(
-      and(
-        eq(p.setKey, setKey),
-        eq(p.version, ref.version),
-        eq(p.locale, ref.locale),
-        eq(p.path, ref.path),
-        isNull(p.deletedAt),
-      ),
-    );
-  return row?.hash ?? null;
+  return (await livePage(tx.orm, tx.tables, setKey, ref))?.contentHash ?? null;
 }
 
 function describeChange(change: DocsMigrationChange): string {

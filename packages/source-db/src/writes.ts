@@ -863,7 +863,8 @@ async function deleteLivePageIn(
   });
 }
 
-async function livePage(tx: Executor, t: KitTables, setKey: string, ref: PageRef) {
+/** The live (not deleted) row of one page, locked for the rest of the transaction; undefined when there is none. */
+export async function livePage(tx: Executor, t: KitTables, setKey: string, ref: PageRef) {
   const p = t.pages;
   const [row] = await tx
     .select({ id: p.id, contentHash: p.contentHash, document: p.document })
