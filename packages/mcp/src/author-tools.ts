@@ -1,6 +1,7 @@
 import {
   type AuthorCall,
   type AuthorToolResult,
+  type DocSet,
   authorOutcomes,
   deletePageTool,
   movePageTool,
@@ -21,7 +22,7 @@ import {
   versionArgument,
 } from './arguments.js';
 import { type McpContext, resolveSet, type ValidateDocs } from './context.js';
-import { toolError } from './errors.js';
+import { guarded } from './tools.js';
 
 /** The author tools, in the order `tools/list` shows them. */
 export const AUTHOR_TOOL_NAMES = [
@@ -71,7 +72,7 @@ export interface AuthorOffer {
   validate?: ValidateDocs | undefined;
 }
 
-function authorOf(server: McpServer, context: McpContext): string | undefined {
+function authorOf(server: McpServer, context: McpContext): string {
   const user = context.viewer.user as { id?: unknown; email?: unknown } | null;
   if (user && (typeof user.id === 'string' || typeof user.id === 'number')) return String(user.id);
   if (user && typeof user.email === 'string') return user.email;
@@ -99,27 +100,23 @@ function resultText(result: AuthorToolResult): string {
  */
 export function registerAuthorTools(server: McpServer, context: McpContext, offer: AuthorOffer): void {
   const { kit, scope } = context;
-  const set = setArgument(scope.kind === 'local' ? { kind: 'local', defaultSet: kit.config.default } : scope).describe(
-    scope.kind === 'local'
-      ? `Set key. Default: "${kit.config.default}".`
-      : `This endpoint serves only the set "${scope.set}"; omit this argument.`,
-  );
+  const set = setArgument(scope.kind === 'local' ? { kind: 'local', defaultSet: kit.config.default } : scope);
+  // Every author tool but update_manifest takes these; each adds its own based_on.
+  const common = { version: authorVersion, locale: authorLocale, summary: summaryArgument, set };
 
-  const run = async (
+  const run = (
     requestedSet: string | undefined,
-    change: (docSet: Awaited<ReturnType<typeof resolveSet>>, call: AuthorCall) => Promise<AuthorToolResult>,
-  ): Promise<CallToolResult> => {
-    try {
+    change: (docSet: DocSet, call: AuthorCall) => Promise<AuthorToolResult>,
+  ): Promise<CallToolResult> =>
+    guarded(context, async () => {
       const docSet = await resolveSet(context, requestedSet);
       const validate = offer.validate;
       const call: AuthorCall = {
         viewer: context.viewer,
         channel: scope.kind === 'local' ? 'local' : 'web',
-        ...(authorOf(server, context) ? { author: authorOf(server, context)! } : {}),
+        author: authorOf(server, context),
         ...(validate
-          ? {
-              validate: async (input) => (await validate(input)) as unknown as { issues: readonly ValidationIssue[] },
-            }
+          ? { validate: async (input) => (await validate(input)) as unknown as { issues: readonly ValidationIssue[] } }
           : {}),
       };
       const result = await change(docSet, call);
@@ -127,10 +124,7 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
         content: [{ type: 'text', text: resultText(result) }],
         structuredContent: result as unknown as Record<string, unknown>,
       };
-    } catch (error) {
-      return toolError(error, scope.kind === 'local');
-    }
-  };
+    });
 
   server.registerTool(
     'write_page',
@@ -152,11 +146,8 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
             invalid_type_error: '`body` must be a string of Markdown.',
           })
           .describe('Markdown body, without the frontmatter block.'),
-        version: authorVersion,
-        locale: authorLocale,
-        summary: summaryArgument,
+        ...common,
         based_on: pageBasedOn,
-        set,
       }),
       outputSchema: authorOutput,
       annotations: AUTHOR_TOOL,
@@ -179,11 +170,8 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
         to_locale: optionalText('to_locale', 'a locale code; omit it to stay in the same locale.').describe(
           'Locale to move the page to. Default: the same locale.',
         ),
-        version: authorVersion,
-        locale: authorLocale,
-        summary: summaryArgument,
+        ...common,
         based_on: pageBasedOn,
-        set,
       }),
       outputSchema: authorOutput,
       annotations: AUTHOR_TOOL,
@@ -199,11 +187,8 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
         'Deletes one page (a database set keeps it in its revision history). Remove it from navigation and fix links to it afterwards, then validate.',
       inputSchema: toolArguments('delete_page', {
         path: pathArgument('the page path, e.g. "guides/old-page".').describe('Page path without .md.'),
-        version: authorVersion,
-        locale: authorLocale,
-        summary: summaryArgument,
+        ...common,
         based_on: pageBasedOn,
-        set,
       }),
       outputSchema: authorOutput,
       annotations: AUTHOR_TOOL,
@@ -230,11 +215,8 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
           })
           .optional()
           .describe('Operations applied in order: add, move, remove, rename.'),
-        version: authorVersion,
-        locale: authorLocale,
-        summary: summaryArgument,
+        ...common,
         based_on: fileBasedOn('update_navigation (for this version and locale)'),
-        set,
       }),
       outputSchema: authorOutput,
       annotations: AUTHOR_TOOL,

@@ -172,9 +172,10 @@ async function acquireServer(
 ): Promise<{ pooled: PooledServer; cacheScope: CacheScope; release(): void }> {
   const { kit, viewer } = options;
   const scope = { kind: 'web', set: docSet.key } as const;
-  const manages = options.validate !== undefined && (await docSet.canManage(viewer));
-  const instructions = await mcpInstructions(kit, scope);
+  // An author already passed manageKit: no second gate call for validate_docs.
   const authors = await offersAuthorTools({ kit, scope, viewer });
+  const manages = options.validate !== undefined && (authors || (await docSet.canManage(viewer)));
+  const instructions = await mcpInstructions(kit, scope);
   const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${origin}`;
   let byKey = idleServers.get(kit);
   if (!byKey) {

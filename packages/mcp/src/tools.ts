@@ -80,7 +80,8 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-async function guarded(context: McpContext, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+/** Runs a tool's body and turns any failure into the tool error an agent reads. */
+export async function guarded(context: McpContext, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {

@@ -1,13 +1,13 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChangeRecord, type ContentChange, KitError } from '@kit/core';
+import type { ChangeRecord, ContentChange } from '@kit/core';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { appliedDocsMigrations, isDocsMigrationApplied } from './docs-migrations.js';
-import { freshSetKey, testDatabases } from './testing/fixture.js';
+import { freshSetKey, rejection, testDatabases } from './testing/fixture.js';
 import { listRevisions, restorePage } from './writes.js';
 
 const databases = testDatabases();
@@ -30,15 +30,6 @@ const first = '---\ntitle: Routing\n---\n# Routing\n\nFirst version.\n';
 const second = '---\ntitle: Routing\n---\n# Routing\n\nSecond version.\n';
 const publish: ChangeRecord = { tool: 'write_page', draft: false, author: 'agent:test', summary: 'Add routing' };
 const draft: ChangeRecord = { tool: 'write_page', draft: true, author: 'agent:test' };
-
-async function rejection(promise: Promise<unknown>): Promise<KitError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error, 'the call is refused').toBeInstanceOf(KitError);
-  return error as KitError;
-}
 
 function writerSuite(name: string, open: () => Promise<KitDatabase>) {
   describe(`the database writer on ${name}`, () => {

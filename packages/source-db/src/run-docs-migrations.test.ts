@@ -1,13 +1,13 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChangeRecord, KitError } from '@kit/core';
+import type { ChangeRecord } from '@kit/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { appliedDocsMigrations } from './docs-migrations.js';
 import { runDocsMigrations } from './run-docs-migrations.js';
-import { freshSetKey, testDatabases } from './testing/fixture.js';
+import { freshSetKey, rejection, testDatabases } from './testing/fixture.js';
 import { listRevisions, writePage } from './writes.js';
 
 // Two databases per server: the one the author tools wrote (a developer's) and a fresh one (production).
@@ -26,15 +26,6 @@ afterEach(async () => {
 const page = { version: 'current', locale: 'en', path: 'guides/routing' };
 const scope = { version: 'current', locale: 'en' };
 const change = (tool: ChangeRecord['tool']): ChangeRecord => ({ tool, draft: false, author: 'ada', summary: tool });
-
-async function rejection(promise: Promise<unknown>): Promise<KitError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error, 'the call is refused').toBeInstanceOf(KitError);
-  return error as KitError;
-}
 
 /** Makes changes through the writer of `author`, recording them in a docs migration; returns the folder. */
 async function authorChanges(author: KitDatabase, setKey: string) {

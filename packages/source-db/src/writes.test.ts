@@ -1,10 +1,10 @@
-import { contentHash, isKitError, KitError } from '@kit/core';
+import { contentHash, isKitError } from '@kit/core';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { applyDocsMigration } from './docs-migrations.js';
-import { freshSetKey, testDatabases } from './testing/fixture.js';
+import { freshSetKey, rejection, testDatabases } from './testing/fixture.js';
 import {
   deletePage,
   listRevisions,
@@ -23,15 +23,6 @@ afterAll(() => databases.dispose());
 const page = { version: 'current', locale: 'en', path: 'guides/routing' };
 const first = '---\ntitle: Routing\n---\n# Routing\n\nFirst version.\n';
 const second = '---\ntitle: Routing\n---\n# Routing\n\nSecond version.\n';
-
-async function rejection(promise: Promise<unknown>): Promise<KitError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error, 'the call is refused').toBeInstanceOf(KitError);
-  return error as KitError;
-}
 
 function writeSuite(name: string, open: () => Promise<KitDatabase>) {
   describe(`writes on ${name}`, () => {

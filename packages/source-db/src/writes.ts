@@ -113,13 +113,7 @@ export async function deletePage(
   checkRef(ref);
   return db.orm.transaction(async (tx) => {
     const t = db.tables;
-    const current = await livePage(tx, t, setKey, ref);
-    if (!current) {
-      throw new KitError(
-        'page.not_found',
-        `No page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}" to delete. List the pages to find its path.`,
-      );
-    }
+    const current = await requireLivePage(tx, t, setKey, ref, 'delete');
     checkBase(options.basedOn, current.contentHash, `page "${ref.path}"`);
     const revision = await deleteLivePageIn(tx, t, setKey, ref, current, options);
     return {
@@ -165,13 +159,7 @@ export async function movePage(
   }
   return db.orm.transaction(async (tx) => {
     const t = db.tables;
-    const current = await livePage(tx, t, setKey, from);
-    if (!current) {
-      throw new KitError(
-        'page.not_found',
-        `No page "${from.path}" in ${from.version}/${from.locale} of set "${setKey}" to move. List the pages to find its path.`,
-      );
-    }
+    const current = await requireLivePage(tx, t, setKey, from, 'move');
     checkBase(options.basedOn, current.contentHash, `page "${from.path}"`);
     const taken = await livePage(tx, t, setKey, to);
     if (taken) {
@@ -861,6 +849,18 @@ async function deleteLivePageIn(
     basedOn: current.contentHash,
     options,
   });
+}
+
+/** The live row of a page a change acts on; `page.not_found` when there is none. */
+async function requireLivePage(tx: Executor, t: KitTables, setKey: string, ref: PageRef, verb: 'delete' | 'move') {
+  const current = await livePage(tx, t, setKey, ref);
+  if (!current) {
+    throw new KitError(
+      'page.not_found',
+      `No page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}" to ${verb}. List the pages to find its path.`,
+    );
+  }
+  return current;
 }
 
 /** The live (not deleted) row of one page, locked for the rest of the transaction; undefined when there is none. */

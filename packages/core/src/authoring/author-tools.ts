@@ -586,10 +586,7 @@ export async function updateManifestTool(
   input: UpdateManifestArguments,
   call: AuthorCall,
 ): Promise<AuthorToolResult> {
-  const access = await authorAccess(docSet, call);
-  if (!access.allowed) throw new KitError('access.denied', access.reason);
-  const draft =
-    outcomeForChange({ review: docSet.config.review, outsidePullRequest: call.channel === 'web' }) === 'drafted';
+  const { writer, draft } = await prepare(docSet, call, {});
   const file = await docSet.source.readManifest();
   const currentHash = file ? contentHash(normalizeForHash(file.text)) : null;
   const stale = checkBasedOn(input.based_on, currentHash, 'manifest (kit.json)');
@@ -625,7 +622,7 @@ export async function updateManifestTool(
     return unchanged('The manifest already holds exactly this; nothing was written.', currentHash ?? nextHash);
   }
   const outcome = await written(
-    () => access.writer.writeManifest(text, currentHash, changeRecord(call, 'update_manifest', input.summary, draft)),
+    () => writer.writeManifest(text, currentHash, changeRecord(call, 'update_manifest', input.summary, draft)),
     async () => {
       const now = await docSet.source.readManifest();
       return now ? contentHash(normalizeForHash(now.text)) : null;

@@ -126,6 +126,23 @@ function byPath(pages: SourcePage[], path: string): SourcePage {
 }
 
 /**
+ * Inside a `describe`: a function that builds a source from a fixture with `options.create`,
+ * closing every source it built after each test and running `options.cleanup` after the suite.
+ */
+export function sourceOpener(options: Pick<SourceContractOptions, 'create' | 'cleanup'>) {
+  const opened: ContentSource[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((source) => source.close?.()));
+  });
+  if (options.cleanup) afterAll(() => options.cleanup!());
+  return async (fixture: SourceFixture) => {
+    const source = await options.create(fixture);
+    opened.push(source);
+    return source;
+  };
+}
+
+/**
  * The contract every {@link ContentSource} keeps, as a vitest suite. A source package calls it from
  * a test file with a factory that stores a fixture its own way (files, database rows) and returns a
  * source over it; the suite then checks manifests, pages, frontmatter, titles, hashes, broken
@@ -137,16 +154,7 @@ function byPath(pages: SourcePage[], path: string): SourcePage {
  */
 export function runSourceContract(options: SourceContractOptions): void {
   describe(`${options.name} keeps the content-source contract`, () => {
-    const opened: ContentSource[] = [];
-    const open = async (fixture: SourceFixture) => {
-      const source = await options.create(fixture);
-      opened.push(source);
-      return source;
-    };
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((source) => source.close?.()));
-    });
-    if (options.cleanup) afterAll(() => options.cleanup!());
+    const open = sourceOpener(options);
 
     it('says whether it is a repository or a database source', async () => {
       const source = await open(contractFixture);

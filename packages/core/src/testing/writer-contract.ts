@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contentHash } from '../hash/content-hash.js';
 import type { ContentChange, ContentSource } from '../ports/content-source.js';
 import type {
@@ -8,7 +8,7 @@ import type {
   PageAddress,
   WriteReceipt,
 } from '../ports/content-writer.js';
-import { contractFixture, type SourceFixture, unversionedFixture } from './source-contract.js';
+import { contractFixture, type SourceFixture, sourceOpener, unversionedFixture } from './source-contract.js';
 
 /** Options of {@link runWriterContract}. */
 export interface WriterContractOptions {
@@ -90,16 +90,8 @@ function expectIsoDate(value: string | undefined): void {
  */
 export function runWriterContract(options: WriterContractOptions): void {
   describe(`${options.name} keeps the content-writer contract`, () => {
-    const opened: ContentSource[] = [];
-    const open = async (fixture: SourceFixture = contractFixture) => {
-      const source = await options.create(fixture);
-      opened.push(source);
-      return source;
-    };
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((source) => source.close?.()));
-    });
-    if (options.cleanup) afterAll(() => options.cleanup!());
+    const openFixture = sourceOpener(options);
+    const open = (fixture: SourceFixture = contractFixture) => openFixture(fixture);
 
     it('writes a new page that the next read returns with the hash the receipt carries', async () => {
       const source = await open();

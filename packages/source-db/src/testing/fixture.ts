@@ -1,5 +1,7 @@
+import { KitError } from '@kit/core';
 import type { SourceFixture } from '@kit/core/testing';
 import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import type { KitDatabase } from '../database.js';
 import { openDatabase } from '../database.js';
 import { writeAsset, writeManifest, writeNavigation, writePage } from '../writes.js';
@@ -55,4 +57,14 @@ export function testDatabases() {
       postgres = null;
     },
   };
+}
+
+/** The KitError a call is refused with; fails the test when the call goes through. */
+export async function rejection(promise: Promise<unknown>): Promise<KitError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error, 'the call is refused').toBeInstanceOf(KitError);
+  return error as KitError;
 }
