@@ -7,8 +7,8 @@ import { APP_ROOT } from './src/app-root.js';
  * its own (`createReferenceServer({ env })`) instead of mutating `process.env`.
  */
 export function referenceConfig(env: KitEnv) {
-  // The Laravel corpus sits beside the repository (`../shared/corpora/laravel`); KIT_LARAVEL_PATH overrides.
-  const laravelPath = env.KIT_LARAVEL_PATH ?? resolve(APP_ROOT, '../../../shared/corpora/laravel');
+  // The Laravel corpus ships in the repository (`tests/data/corpora/laravel`); KIT_LARAVEL_PATH overrides.
+  const laravelPath = env.KIT_LARAVEL_PATH ?? resolve(APP_ROOT, '../../tests/data/corpora/laravel');
   return defineConfig({
     sets: {
       // Kit's own documentation, from apps/site.

@@ -82,7 +82,7 @@ describe('tool lists per caller and private versions over the web endpoint (temp
     guest = await connect();
     staff = await connect('staff-token');
     admin = await connect('admin-token');
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     for (const client of clients) await client.close();
     await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));

@@ -75,7 +75,7 @@ describe('the local MCP server, `kit mcp` spawned over stdio, with the SDK clien
     // A line on stdout that is not a JSON-RPC message surfaces here as a parse error.
     client.onerror = (error) => transportErrors.push(error);
     await client.connect(transport);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await client?.close();
     if (project) rmSync(project, { recursive: true, force: true });

@@ -15,7 +15,8 @@ export interface CommandContext {
   /** Exit code the binary ends with once the command returns. */
   exitCode: number;
   globals(command: Command): GlobalOptions;
-  loadKit(command: Command, options?: Omit<LoadKitOptions, 'cwd' | 'configFile' | 'env'>): Promise<LoadedKit>;
+  /** Loads the kit of the working directory, or of `options.cwd` (a folder the command was given). */
+  loadKit(command: Command, options?: Omit<LoadKitOptions, 'configFile' | 'env'>): Promise<LoadedKit>;
 }
 
 export function createContext(io: CliIo): CommandContext {

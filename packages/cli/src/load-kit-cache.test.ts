@@ -34,7 +34,7 @@ describe('loadKit and the cache store of a database set', () => {
     } finally {
       await db.close();
     }
-  }, 60_000);
+  }, 180_000);
   afterEach(() => vi.restoreAllMocks());
   afterAll(async () => {
     await project.cleanup();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAffected } from './commands/affected.js';
 import { registerAgents } from './commands/agents.js';
@@ -10,8 +11,13 @@ import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
 import type { CommandContext } from './context.js';
 
-/** The version printed by `kit --version`. */
-export const CLI_VERSION = '0.0.0';
+/**
+ * The version printed by `kit --version` and `kit -v`: the installed `@kit/cli` package's own
+ * (`package.json` sits one folder above both `src/` and `dist/`).
+ */
+export const CLI_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /**
  * The `kit` command and its subcommands, defined once: the binary runs it, and
@@ -20,7 +26,7 @@ export const CLI_VERSION = '0.0.0';
 export function createProgram(context: CommandContext): Command {
   const program = new Command('kit')
     .description('Kit: one documentation engine for people and AI agents.')
-    .version(CLI_VERSION, '-V, --cli-version', 'print the version of the kit command')
+    .version(CLI_VERSION, '-v, --version', 'print the version of the kit command')
     .option(
       '--config <file>',
       'config file to load (default: kit.config.ts, .mjs, .js or .json in the working directory)',

@@ -67,7 +67,7 @@ function projectWith(review: 'required' | 'auto') {
       body: '# Home\n\nWelcome.\n',
     });
     app = createKitApp({ kit, cacheDir: null });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await kit?.close();
     await project?.cleanup();

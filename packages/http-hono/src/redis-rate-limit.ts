@@ -1,4 +1,5 @@
 import type { RateLimitStore } from '@kit/core';
+import { loadOptionalPeer } from '@kit/core/node';
 import type { Redis } from 'ioredis';
 
 /**
@@ -12,7 +13,11 @@ export function createRedisRateLimitStore(options: { url: string; keyPrefix?: st
   close(): Promise<void>;
 } {
   // ioredis is loaded here, not at import: it costs a server without Redis a quarter second of start-up.
-  const connecting: Promise<Redis> = import('ioredis').then(
+  const connecting: Promise<Redis> = loadOptionalPeer(
+    () => import('ioredis'),
+    'ioredis',
+    'The Redis rate-limit store',
+  ).then(
     ({ Redis }) => new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }),
   );
   const prefix = options.keyPrefix ?? 'kit:rl:';

@@ -1,4 +1,5 @@
 import { KitError } from '@kit/core';
+import { loadOptionalPeer } from '@kit/core/node';
 import { type AnyPgDatabase, migrateKitTables } from './schema/migrate.js';
 import { createKitTables, type KitTables, type TableOptions } from './schema/tables.js';
 
@@ -45,10 +46,14 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<K
         `The database URL must start with postgres:// or postgresql:// (got "${url.split(':')[0]}:..."). Fix connections.*.url, or remove it to use embedded PGlite.`,
       );
     }
-    const { openPostgres } = await import('./pg.js');
+    const { openPostgres } = await loadOptionalPeer(() => import('./pg.js'), 'pg', 'A PostgreSQL connection (a url)');
     return openPostgres({ ...options, url });
   }
-  const { openPglite } = await import('./pglite.js');
+  const { openPglite } = await loadOptionalPeer(
+    () => import('./pglite.js'),
+    '@electric-sql/pglite',
+    'The embedded database (a connection without a url)',
+  );
   return openPglite(options);
 }
 

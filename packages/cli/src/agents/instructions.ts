@@ -53,7 +53,7 @@ export async function instructionsBlock(kit: Kit): Promise<string> {
   const lines: string[] = [
     '## Documentation (Kit)',
     '',
-    'This project keeps its documentation in Kit. Work with the docs through the `kit` MCP server (`kit mcp`) or the `kit` command:',
+    'This project keeps its documentation in Kit. Work with the docs through the `kit` MCP server (`kit mcp`) or the `kit` command, run from the project root as `npx -p @kit/cli kit <command>` (plain `npx kit` would fetch an unrelated npm package named `kit` when @kit/cli is not installed):',
     '',
     '- Search first: `search_docs` (or `kit search "<query>"`) finds the page and section; cite page URLs in answers.',
     '- Read before writing: `read_page` returns a page as Markdown; `list_pages` shows the navigation.',

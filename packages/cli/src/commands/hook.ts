@@ -31,7 +31,7 @@ Claude Code (.claude/settings.json):
     {
       "hooks": {
         "PreToolUse": [
-          { "matcher": "Bash", "hooks": [{ "type": "command", "command": "npx kit hook" }] }
+          { "matcher": "Bash", "hooks": [{ "type": "command", "command": "npx -p @kit/cli kit hook" }] }
         ]
       }
     }

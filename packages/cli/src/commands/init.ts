@@ -16,7 +16,7 @@ export function registerInit(program: Command, context: CommandContext): void {
       writeLine(
         context.io.stdout,
         created.length > 0
-          ? 'Next: kit serve to read the docs, kit validate to check them.'
+          ? 'Next: npx kit serve to read the docs, npx kit validate to check them.'
           : 'Nothing to do: Kit is already set up here.',
       );
     });

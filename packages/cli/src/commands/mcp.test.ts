@@ -62,7 +62,7 @@ describe('kit mcp', () => {
 
     server.child.stdin.end();
     expect(await server.exited).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('kit mcp refusals', () => {

@@ -3,6 +3,7 @@ import { KitError } from '@kit/core';
 import type { StdioServerOptions } from '@kit/mcp';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { projectOptions } from './project-options.js';
 
 export function registerMcp(program: Command, context: CommandContext): void {
   program
@@ -10,13 +11,18 @@ export function registerMcp(program: Command, context: CommandContext): void {
     .description(
       "Run the local MCP server over stdio: every set, with search_docs, read_page, list_pages, submit_feedback, validate_docs, affected_pages and the author tools (write_page, move_page, delete_page, update_navigation, update_manifest: files in the working tree on a repository set, the local database plus the branch's docs migration on a database set). Point a coding agent at `kit mcp`. Refused when mcp.local is false.",
     )
+    .argument(
+      '[folder]',
+      'the project folder (with kit.config.ts or docs/), or a folder of Markdown pages to serve as they are (default: the working directory, which must be a project)',
+    )
     .option(
       '--origin <url>',
       'absolute origin of the deployed site (http or https, e.g. https://docs.example.com), to make result URLs absolute',
     )
-    .action(async (options: { origin?: string }, command: Command) => {
+    .action(async (folder: string | undefined, options: { origin?: string }, command: Command) => {
       const origin = options.origin !== undefined ? parseOrigin(options.origin) : undefined;
       const kit = await context.loadKit(command, {
+        ...projectOptions(context, command, 'mcp', folder),
         watch: true,
         // Database sets' author tools also write the branch's docs migration, shipped with the code.
         docsMigrations: {},

@@ -78,7 +78,7 @@ describe('kit migrate', () => {
         },
       ],
     });
-  }, 60_000);
+  }, 180_000);
 
   it('exits 1 naming the migration and the change when the database was edited since, applying nothing', async () => {
     const dev = await projects(files());
@@ -101,7 +101,7 @@ describe('kit migrate', () => {
     expect(run.stderr).toMatch(/^kit: The docs migration .*_docs_rewrite\.json, change 1 .*page "routing".*based_on/);
     expect(await pageBody(prod, 'routing')).toBe('# Routing, fixed in production\n');
     expect((await runKitHere(['migrate', '--status'], { cwd: prod })).stdout).toMatch(/pending {2}\S+_docs_rewrite/);
-  }, 60_000);
+  }, 180_000);
 
   it('applies nothing while the application runs its tests when migrations.skip_in_tests is on', async () => {
     const dev = await projects(files());
@@ -115,7 +115,7 @@ describe('kit migrate', () => {
     expect((await runKitHere(['migrate'], { cwd: prod, env: { NODE_ENV: 'production' } })).stdout).toContain(
       'docs: applied',
     );
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('currentBranch', () => {

@@ -100,7 +100,7 @@ description: What ${name} is and where to start.
 Welcome to the ${name} documentation. Edit this page in \`${folder}/index.md\`, add pages next to it,
 and list them in \`${folder}/navigation.json\`.
 
-Run \`kit serve\` to read the docs in a browser and \`kit validate\` to check them.
+Run \`npx kit serve\` to read the docs in a browser and \`npx kit validate\` to check them.
 `;
 }
 

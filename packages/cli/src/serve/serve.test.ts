@@ -13,7 +13,7 @@ describe('kit serve', () => {
     server = startKit(['serve', '--port', '0'], { cwd: project.dir });
     const printed = await server.waitFor(/Press Ctrl\+C to stop\./);
     site = /site\s+(http:\/\/\S+)/.exec(printed)![1]!;
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     server?.child.kill('SIGTERM');
     await server?.exited;
@@ -111,5 +111,5 @@ describe('kit serve with config keys that have no effect', () => {
       await warned?.exited;
       await cleanup();
     }
-  }, 60_000);
+  }, 180_000);
 });

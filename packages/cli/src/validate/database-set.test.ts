@@ -31,7 +31,7 @@ describe('kit validate on a database set', () => {
     } finally {
       await db.close();
     }
-  }, 60_000);
+  }, 180_000);
   afterAll(() => project.cleanup());
 
   it('warns that manifest integrations are ignored and checks its pages like any set', async () => {
@@ -42,5 +42,5 @@ describe('kit validate on a database set', () => {
       ['links.broken:error', 'manifest.integrations:warning'],
     );
     expect(run.code).toBe(1);
-  }, 60_000);
+  }, 180_000);
 });

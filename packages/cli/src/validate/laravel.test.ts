@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
 
-const corpus = resolve(repoRoot, '..', 'shared', 'corpora', 'laravel');
+const corpus = join(process.env.KIT_SHARED_DIR ?? resolve(repoRoot, 'tests', 'data'), 'corpora', 'laravel');
 
 describe.skipIf(!existsSync(corpus))('kit validate over the Laravel corpus', () => {
   let project: Awaited<ReturnType<typeof tempProject>>;

@@ -27,7 +27,7 @@ const context = (version: string): RenderContextInput => ({
   highlight: false,
 });
 
-const laravel = join(process.env.KIT_SHARED_DIR ?? resolve(repoRoot, '..', 'shared'), 'corpora', 'laravel', '13.x');
+const laravel = join(process.env.KIT_SHARED_DIR ?? resolve(repoRoot, 'tests', 'data'), 'corpora', 'laravel', '13.x');
 
 function pageFromText(path: string, body: string, version: string): SourcePage {
   return {

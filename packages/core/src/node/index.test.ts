@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/core/node', () => {
-  it('exports the config loader, its helpers, the cache folder and atomic writes, nothing else', async () => {
+  it('exports the config loader, its helpers, the cache folder, atomic writes and optional peers, nothing else', async () => {
     expect(Object.keys(await import('@kit/core/node')).sort()).toEqual([
       'CONFIG_FILE_NAMES',
       'findConfigFile',
       'importConfigFile',
       'loadConfig',
+      'loadOptionalPeer',
       'parseDotenv',
       'projectCacheDir',
       'writeFileAtomically',

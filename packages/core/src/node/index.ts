@@ -2,4 +2,5 @@ export { projectCacheDir } from './cache-dir.js';
 export { parseDotenv } from './dotenv.js';
 export type { LoadConfigOptions } from './load-config.js';
 export { CONFIG_FILE_NAMES, findConfigFile, importConfigFile, loadConfig } from './load-config.js';
+export { loadOptionalPeer } from './optional-peer.js';
 export { writeFileAtomically } from './write-atomically.js';

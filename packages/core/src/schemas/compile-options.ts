@@ -10,7 +10,7 @@ export const AJV_OPTIONS = {
   allowUnionTypes: true,
 } as const;
 
-/** The file in the top-level `schemas/` folder of each served schema name. */
+/** The file in core's `schemas/` folder of each served schema name. */
 export const SCHEMA_FILES: Readonly<Record<SchemaName, string>> = {
   larecipe: 'kit.json',
   navigation: 'navigation.json',

@@ -1,10 +1,11 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-// The JSON files in the repository's top-level `schemas/` folder are the one source of truth: the
-// HTTP layer serves these objects and ajv validates against the very same objects.
-import frontmatterSchema from '../../../../schemas/frontmatter.json' with { type: 'json' };
-import manifestSchema from '../../../../schemas/kit.json' with { type: 'json' };
-import navigationSchema from '../../../../schemas/navigation.json' with { type: 'json' };
-import validateSchema from '../../../../schemas/validate.json' with { type: 'json' };
+// The JSON files in core's `schemas/` folder (shipped in the package; the repository's top-level
+// `schemas/` links to it) are the one source of truth: the HTTP layer serves these objects and ajv
+// validates against the very same objects.
+import frontmatterSchema from '../../schemas/frontmatter.json' with { type: 'json' };
+import manifestSchema from '../../schemas/kit.json' with { type: 'json' };
+import navigationSchema from '../../schemas/navigation.json' with { type: 'json' };
+import validateSchema from '../../schemas/validate.json' with { type: 'json' };
 import { KitError } from '../errors/kit-error.js';
 import { nearestKey } from '../util/nearest-key.js';
 import { AJV_OPTIONS, schemaFingerprint } from './compile-options.js';

@@ -1,8 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { agentLinksFor, buildLlmsFullTxt, buildLlmsTxt, buildSitemap, type Kit, type KitConfigInput } from '@kit/core';
 import { createFsSource } from '@kit/source-fs';
 import type { Hono } from 'hono';
@@ -11,7 +7,6 @@ import {
   agentApp,
   buildKit,
   commitTree,
-  fixtures,
   get,
   guest,
   ORIGIN,
@@ -19,6 +14,7 @@ import {
   useFsSource,
   writeTree,
 } from './__fixtures__/kit.js';
+import { validateXsd } from './__fixtures__/xsd.js';
 import { agentLinkHeader } from './index.js';
 
 useFsSource(createFsSource);
@@ -57,20 +53,6 @@ function mdLinks(text: string): Map<string, number> {
 const SECRETS = ['Roadmap', 'zeppelin', 'internal/roadmap', '4.x', 'hyperdrive'];
 function expectNoSecrets(text: string): void {
   for (const secret of SECRETS) expect(text).not.toContain(secret);
-}
-
-function xmllint(xml: string, schema: string): { ok: boolean; output: string } {
-  const file = join(mkdtempSync(join(tmpdir(), 'kit-sitemap-')), 'sitemap.xml');
-  writeFileSync(file, xml);
-  try {
-    const output = execFileSync('/usr/bin/xmllint', ['--noout', '--schema', join(fixtures, schema), file], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return { ok: true, output };
-  } catch (error) {
-    return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
-  }
 }
 
 describe('llms.txt', () => {
@@ -305,7 +287,7 @@ describe('sitemap.xml', () => {
     const response = await get(agentApp(buildKit(committed, sets(), { git: true })), '/docs/sitemap.xml');
     expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     const xml = await response.text();
-    const result = xmllint(xml, 'sitemap.xsd');
+    const result = await validateXsd(xml, 'sitemap.xsd');
     expect(result.ok, result.output).toBe(true);
     expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
     expect(xml).toContain('<lastmod>2026-03-01T09:00:00.000Z</lastmod>');
@@ -314,9 +296,16 @@ describe('sitemap.xml', () => {
     expect(xml).toContain('<loc>https://docs.test/docs/2.x/queues</loc>');
   });
 
+  it('is checked by a validator that refuses what the schema forbids', async () => {
+    const xml = await (await get(app, '/docs/sitemap.xml')).text();
+    const broken = await validateXsd(xml.replace('<loc>', '<location>'), 'sitemap.xsd');
+    expect(broken.ok).toBe(false);
+    expect(broken.output).toContain('location');
+  });
+
   it('gives no lastmod outside git: a file time is when the file was copied, not when the page changed', async () => {
     const xml = await (await get(app, '/docs/sitemap.xml')).text();
-    expect(xmllint(xml, 'sitemap.xsd').ok).toBe(true);
+    expect((await validateXsd(xml, 'sitemap.xsd')).ok).toBe(true);
     expect(xml).toContain('<loc>https://docs.test/docs/2.x/queues</loc>');
     expect(xml).not.toContain('<lastmod>');
   });
@@ -330,10 +319,10 @@ describe('sitemap.xml', () => {
   it('becomes a sitemap index over the URL limit, each file valid', async () => {
     const files = await buildSitemap(kit.set('docs'), { origin: ORIGIN, maxUrls: 3 });
     expect(files[0]!.path).toBe('/docs/sitemap.xml');
-    const index = xmllint(files[0]!.text, 'siteindex.xsd');
+    const index = await validateXsd(files[0]!.text, 'siteindex.xsd');
     expect(index.ok, index.output).toBe(true);
     for (const file of files.slice(1)) {
-      const result = xmllint(file.text, 'sitemap.xsd');
+      const result = await validateXsd(file.text, 'sitemap.xsd');
       expect(result.ok, result.output).toBe(true);
     }
     expect(

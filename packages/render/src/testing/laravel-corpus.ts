@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import type { RenderContext, SourcePage } from '@kit/core';
 
 /** Test and bench helpers: the Laravel corpus as source pages (Node only, not exported). */
-// The shared data sits beside the repository; vitest sets KIT_SHARED_DIR, benches fall back to the path.
-export const LARAVEL_ROOT = `${process.env.KIT_SHARED_DIR ?? resolve(import.meta.dirname, '../../../../../shared')}/corpora/laravel`;
+// The corpus ships in the repository's tests/data; KIT_SHARED_DIR points at another copy.
+export const LARAVEL_ROOT = `${process.env.KIT_SHARED_DIR ?? resolve(import.meta.dirname, '../../../../tests/data')}/corpora/laravel`;
 export const LARAVEL_VERSIONS = ['13.x', '12.x', '11.x'] as const;
 
 export function pageFromText(path: string, text: string, version = '13.x'): SourcePage {

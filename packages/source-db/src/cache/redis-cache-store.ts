@@ -1,4 +1,5 @@
 import type { CacheSetOptions, CacheStore } from '@kit/core';
+import { loadOptionalPeer } from '@kit/core/node';
 import type { Redis } from 'ioredis';
 
 /** Options of {@link createRedisCacheStore}. */
@@ -49,7 +50,11 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
     );
   };
 
-  const connecting: Promise<Redis | null> = import('ioredis').then(
+  const connecting: Promise<Redis | null> = loadOptionalPeer(
+    () => import('ioredis'),
+    'ioredis',
+    'The redis cache store',
+  ).then(
     ({ Redis }) =>
       new Promise<Redis | null>((resolve) => {
         const redis = new Redis(options.url, {
