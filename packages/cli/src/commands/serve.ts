@@ -10,7 +10,7 @@ export function registerServe(program: Command, context: CommandContext): void {
   program
     .command('serve')
     .description(
-      'Serve every doc set (pages, .md twins, llms.txt, MCP endpoint, search) with live reload while you edit. Prints the URLs of the site, the MCP endpoint and llms.txt.',
+      'Serve every doc set (pages, .md twins, llms.txt, MCP endpoint, search) with live reload while you edit. Prints the URLs of the site, the MCP endpoint and llms.txt. When no set is mounted at the root, / redirects to the default set. Outside a project (no kit.config.*, no docs/ folder) it stops and says how to start one.',
     )
     .argument(
       '[folder]',
@@ -28,6 +28,8 @@ export function registerServe(program: Command, context: CommandContext): void {
             `--port must be a whole number from 0 to 65535 (got "${options.port}").`,
           );
         }
+        // Before anything loads: outside a project the command stops at once with the fix.
+        const project = projectOptions(context, command, 'serve', folder);
         const [
           { serve },
           { createKitApp, loopbackAllowedHosts },
@@ -43,7 +45,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         ]);
         const kit = await context.loadKit(command, {
           watch: options.watch,
-          ...projectOptions(context, command, 'serve', folder),
+          ...project,
         });
         // Keys written where they have no effect: said once here, and listed by kit validate as config.ignored.
         for (const warning of kit.config.warnings ?? []) writeLine(context.io.stderr, `kit: warning: ${warning}`);

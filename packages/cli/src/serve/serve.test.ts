@@ -34,6 +34,12 @@ describe('kit serve', () => {
     expect(await llms.text()).toContain('Introduction');
   });
 
+  it('sends / to the default set, which is not mounted at the root', async () => {
+    const home = await fetch(new URL('/', site), { redirect: 'manual' });
+    expect(home.status).toBe(302);
+    expect(home.headers.get('location')).toBe(new URL(site).pathname);
+  });
+
   it('refuses MCP calls that name another host, as a page on a rebinding domain sends', async () => {
     const call = (host: string) =>
       new Promise<number>((resolve, reject) => {
