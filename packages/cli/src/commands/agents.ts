@@ -35,7 +35,7 @@ export function registerAgents(program: Command, context: CommandContext): void 
         );
         writeLine(
           context.io.stdout,
-          'To check docs before a coding agent pushes, run `kit hook` from its pre-tool hook (Claude Code: a PreToolUse hook on Bash with the command `kit hook`).',
+          'To check docs before a coding agent pushes, run `kit hook` from its pre-tool hook (Claude Code: a PreToolUse hook on Bash with the command `npx -p @kit/cli kit hook`).',
         );
       } finally {
         await kit.close();
