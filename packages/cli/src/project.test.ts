@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKitHere } from './__fixtures__/in-process.js';
@@ -73,5 +75,23 @@ describe('locateProject', () => {
     expect(() =>
       locateProject({ cwd: root, command: 'serve', env, folder: 'handbook', configFile: 'kit.config.ts' }),
     ).toThrow('kit serve takes a folder or --config, not both');
+  });
+});
+
+describe('pnpm kit in the repository', () => {
+  it('runs the sources in the folder the command was typed in (INIT_CWD), where kit init writes', async () => {
+    const dir = await project({});
+    const launcher = join(import.meta.dirname, '..', 'bin', 'from-source.js');
+    // pnpm starts the root script in the repository root and says where it was typed in INIT_CWD.
+    const run = spawnSync(process.execPath, [launcher, 'init'], {
+      cwd: join(import.meta.dirname, '..', '..', '..'),
+      env: { ...process.env, INIT_CWD: dir, NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('created  kit.config.ts');
+    expect(existsSync(join(dir, 'kit.config.ts'))).toBe(true);
+    expect(existsSync(join(dir, 'docs', 'index.md'))).toBe(true);
   });
 });
