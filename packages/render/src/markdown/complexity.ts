@@ -75,6 +75,10 @@ const COUNTED: Record<CountedLimit, string> = {
   headings: 'headings',
 };
 
+const [STAR, UNDERSCORE, TILDE, OPEN_BRACKET, CARET, PIPE, AMPERSAND, LESS_THAN, SLASH, AT, COLON, DOT] = [
+  ...'*_~[^|&</@:.',
+].map((char) => char.charCodeAt(0));
+
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 /** The block quote and list markers that open a line, each with what precedes it. */
 const CONTAINER_PREFIX = /^(?:[ \t]*(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)))+/;
@@ -115,6 +119,7 @@ export function tooComplex(markdown: string): string | null {
   let containerOpenings = 0;
   let containerLevels = 0;
   let inContainer = false;
+  let mayAutolink = false;
   for (const line of lines) {
     const fenceMatch = FENCE.exec(line);
     if (fenceMatch) {
@@ -141,35 +146,43 @@ export function tooComplex(markdown: string): string | null {
     containerLevels += depth;
 
     if (ATX_HEADING.test(line)) counts.headings++;
-    let previous = '';
+    let previous = 0;
     for (let at = 0; at < line.length; at++) {
-      const char = line[at] as string;
-      switch (char) {
-        case '*':
-        case '_':
-        case '~':
-          if (char !== previous) delimiterRuns++;
+      const code = line.charCodeAt(at);
+      switch (code) {
+        case STAR:
+        case UNDERSCORE:
+        case TILDE:
+          if (code !== previous) delimiterRuns++;
           break;
-        case '[':
+        case OPEN_BRACKET:
           counts.brackets++;
-          if (line[at + 1] === '^') counts.footnotes++;
+          if (line.charCodeAt(at + 1) === CARET) counts.footnotes++;
           break;
-        case '|':
+        case PIPE:
           counts.tableCells++;
           break;
-        case '&':
+        case AMPERSAND:
           counts.entities++;
           break;
-        case '<': {
+        case LESS_THAN: {
           counts.htmlTags++;
-          const next = line.charCodeAt(line[at + 1] === '/' ? at + 2 : at + 1);
+          const next = line.charCodeAt(line.charCodeAt(at + 1) === SLASH ? at + 2 : at + 1);
           if (next >= 65 && next <= 90) counts.componentTags++;
           break;
         }
+        case AT:
+        case COLON:
+        case DOT:
+          mayAutolink = true;
+          break;
       }
-      previous = char;
+      previous = code;
     }
-    counts.autolinks += line.match(AUTOLINK_START)?.length ?? 0;
+    if (mayAutolink) {
+      counts.autolinks += line.match(AUTOLINK_START)?.length ?? 0;
+      mayAutolink = false;
+    }
     if (delimiterRuns > COMPLEXITY_LIMITS.delimiterRuns) {
       return `more than ${COMPLEXITY_LIMITS.delimiterRuns} emphasis delimiters (runs of \`*\`, \`_\` or \`~\`)`;
     }
