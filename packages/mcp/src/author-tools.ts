@@ -1,8 +1,8 @@
 import {
   type AuthorCall,
   type AuthorToolResult,
-  type DocSet,
   authorOutcomes,
+  type DocSet,
   deletePageTool,
   movePageTool,
   updateManifestTool,

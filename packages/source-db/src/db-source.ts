@@ -11,6 +11,7 @@ import {
 } from '@kit/core';
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
+import { databaseAnswered, databaseFailure, guardDatabaseCalls } from './database-errors.js';
 import { createDbWriter, type DocsMigrationOptions } from './db-writer.js';
 import type { AssetDisk } from './disk.js';
 import type { KitTables } from './schema/tables.js';
@@ -42,6 +43,11 @@ export interface DbSourceOptions {
    * Default: none (no docs migration; `docs_migration` is null in receipts).
    */
   migrations?: DocsMigrationOptions;
+  /**
+   * Where the one warning of each database outage goes (and the line saying it is back).
+   * @default console.warn
+   */
+  warn?: (message: string) => void;
 }
 
 /** A database set's content source. */
@@ -80,27 +86,32 @@ const SKILL_PREFIX = 'skills/';
  */
 export function createDbSource(options: DbSourceOptions): DbContentSource {
   const { db, setKey } = options;
+  const warn = options.warn ?? ((message: string) => console.warn(message));
   const t = db.tables;
   const stops = new Set<() => void>();
   // Watchers of this source, each with the revisions this process announced before its poll saw them.
   const watchers = new Set<{ listener: (change: ContentChange) => void; announced: Set<number> }>();
-  const writer = createDbWriter({
+  const writer = guardDatabaseCalls(
     db,
-    setKey,
-    ...(options.migrations ? { migrations: options.migrations } : {}),
-    announce: (revisions: RevisionRecord[]) => {
-      for (const watcher of [...watchers]) {
-        for (const revision of revisions) {
-          watcher.announced.add(Number(revision.id));
-          try {
-            watcher.listener(toChange(revision));
-          } catch {
-            // A listener's failure is its own; the change is committed.
+    createDbWriter({
+      db,
+      setKey,
+      ...(options.migrations ? { migrations: options.migrations } : {}),
+      announce: (revisions: RevisionRecord[]) => {
+        for (const watcher of [...watchers]) {
+          for (const revision of revisions) {
+            watcher.announced.add(Number(revision.id));
+            try {
+              watcher.listener(toChange(revision));
+            } catch {
+              // A listener's failure is its own; the change is committed.
+            }
           }
         }
-      }
-    },
-  });
+      },
+    }),
+    warn,
+  );
   // The last list read of each version and locale, with the digest it was read under.
   const lists = new Map<string, { digest: string; pages: SourcePage[] }>();
   const cache = options.cache;
@@ -139,146 +150,162 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     return disk ? disk.read(row.diskPath) : null;
   };
 
-  return {
-    kind: 'database',
-    shared: true,
-    setKey,
+  // A lost connection reaches callers as `database.unavailable` (HTTP 503, an MCP tool error).
+  return guardDatabaseCalls<DbContentSource>(
     db,
-    writer,
+    {
+      kind: 'database',
+      shared: true,
+      setKey,
+      db,
+      writer,
 
-    async readManifest(): Promise<SourceFile | null> {
-      const [row] = await db.orm
-        .select({ document: t.manifests.document })
-        .from(t.manifests)
-        .where(eq(t.manifests.setKey, setKey));
-      return row ? { text: row.document } : null;
-    },
+      async readManifest(): Promise<SourceFile | null> {
+        const [row] = await db.orm
+          .select({ document: t.manifests.document })
+          .from(t.manifests)
+          .where(eq(t.manifests.setKey, setKey));
+        return row ? { text: row.document } : null;
+      },
 
-    async listPages(version, locale) {
-      const scope = `${version}\u0000${locale}`;
-      const digest = await pagesDigest(db.orm, version, locale);
-      const known = lists.get(scope);
-      if (known?.digest === digest) return known.pages;
-      // The list's shape is this code's: a list another release kept is not read as this one's.
-      const storeKey = (of: string) => `v1:pages:${setKey}:${version}:${locale}:${PAGE_LIST_FORMAT}:${of}`;
-      // The list a write replaced is never asked for again; removing it keeps a shared store from
-      // holding a copy of every page per write for a day.
-      const forget = (next: string) => {
-        if (cache && known && known.digest !== next) return cache.delete(storeKey(known.digest)).catch(() => {});
-      };
-      if (cache) {
-        const hit = await cache.get<SourcePage[]>(storeKey(digest)).catch(() => undefined);
-        if (isPageList(hit)) {
-          lists.set(scope, { digest, pages: hit });
-          await forget(digest);
-          return hit;
+      async listPages(version, locale) {
+        const scope = `${version}\u0000${locale}`;
+        const digest = await pagesDigest(db.orm, version, locale);
+        const known = lists.get(scope);
+        if (known?.digest === digest) return known.pages;
+        // The list's shape is this code's: a list another release kept is not read as this one's.
+        const storeKey = (of: string) => `v1:pages:${setKey}:${version}:${locale}:${PAGE_LIST_FORMAT}:${of}`;
+        // The list a write replaced is never asked for again; removing it keeps a shared store from
+        // holding a copy of every page per write for a day.
+        const forget = (next: string) => {
+          if (cache && known && known.digest !== next) return cache.delete(storeKey(known.digest)).catch(() => {});
+        };
+        if (cache) {
+          const hit = await cache.get<SourcePage[]>(storeKey(digest)).catch(() => undefined);
+          if (isPageList(hit)) {
+            lists.set(scope, { digest, pages: hit });
+            await forget(digest);
+            return hit;
+          }
         }
-      }
-      // Digest and rows from one snapshot: a write landing between two reads must not file the
-      // new rows under the old digest.
-      const read = await db.orm.transaction(
-        async (tx) => ({ digest: await pagesDigest(tx, version, locale), pages: await readPages(tx, version, locale) }),
-        { isolationLevel: 'repeatable read', accessMode: 'read only' },
-      );
-      lists.set(scope, read);
-      if (cache) await cache.set(storeKey(read.digest), read.pages).catch(() => {});
-      await forget(read.digest);
-      return read.pages;
-    },
-
-    async getPage(version, locale, path) {
-      const [row] = await db.orm
-        .select()
-        .from(t.pages)
-        .where(
-          and(
-            eq(t.pages.setKey, setKey),
-            eq(t.pages.version, version),
-            eq(t.pages.locale, locale),
-            eq(t.pages.path, path),
-            isNull(t.pages.deletedAt),
-          ),
+        // Digest and rows from one snapshot: a write landing between two reads must not file the
+        // new rows under the old digest.
+        const read = await db.orm.transaction(
+          async (tx) => ({
+            digest: await pagesDigest(tx, version, locale),
+            pages: await readPages(tx, version, locale),
+          }),
+          { isolationLevel: 'repeatable read', accessMode: 'read only' },
         );
-      return row ? toSourcePage(row) : null;
-    },
+        lists.set(scope, read);
+        if (cache) await cache.set(storeKey(read.digest), read.pages).catch(() => {});
+        await forget(read.digest);
+        return read.pages;
+      },
 
-    async readNavigation(version, locale) {
-      const n = t.navigations;
-      const [row] = await db.orm
-        .select({ text: sql<string>`${n.tree}::text`, contentHash: n.contentHash })
-        .from(n)
-        .where(and(eq(n.setKey, setKey), eq(n.version, version), eq(n.locale, locale)));
-      if (!row) return null;
-      // Served as written; a row stored before Kit kept the text (its hash is of the indented tree) as that.
-      return { text: contentHash(row.text) === row.contentHash ? row.text : navigationText(JSON.parse(row.text)) };
-    },
+      async getPage(version, locale, path) {
+        const [row] = await db.orm
+          .select()
+          .from(t.pages)
+          .where(
+            and(
+              eq(t.pages.setKey, setKey),
+              eq(t.pages.version, version),
+              eq(t.pages.locale, locale),
+              eq(t.pages.path, path),
+              isNull(t.pages.deletedAt),
+            ),
+          );
+        return row ? toSourcePage(row) : null;
+      },
 
-    async listSkills() {
-      const a = t.assets;
-      const rows = await db.orm
-        .select({ name: a.name, bytes: a.bytes, disk: a.disk, diskPath: a.diskPath })
-        .from(a)
-        .where(and(eq(a.setKey, setKey), like(a.name, `${SKILL_PREFIX}%.md`)));
-      const skills: SkillFile[] = [];
-      for (const row of rows) {
-        const name = row.name.slice(SKILL_PREFIX.length, -'.md'.length);
-        if (name === '' || name.includes('/')) continue;
-        const bytes = await readAssetBytes(row);
-        if (bytes) skills.push({ name, content: new TextDecoder().decode(bytes) });
-      }
-      return skills.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-    },
+      async readNavigation(version, locale) {
+        const n = t.navigations;
+        const [row] = await db.orm
+          .select({ text: sql<string>`${n.tree}::text`, contentHash: n.contentHash })
+          .from(n)
+          .where(and(eq(n.setKey, setKey), eq(n.version, version), eq(n.locale, locale)));
+        if (!row) return null;
+        // Served as written; a row stored before Kit kept the text (its hash is of the indented tree) as that.
+        return { text: contentHash(row.text) === row.contentHash ? row.text : navigationText(JSON.parse(row.text)) };
+      },
 
-    async readAsset(name) {
-      if (safeAssetName(name) === null) return null;
-      const a = t.assets;
-      const [row] = await db.orm
-        .select({ bytes: a.bytes, disk: a.disk, diskPath: a.diskPath })
-        .from(a)
-        .where(and(eq(a.setKey, setKey), eq(a.name, name)));
-      return row ? readAssetBytes(row) : null;
-    },
+      async listSkills() {
+        const a = t.assets;
+        const rows = await db.orm
+          .select({ name: a.name, bytes: a.bytes, disk: a.disk, diskPath: a.diskPath })
+          .from(a)
+          .where(and(eq(a.setKey, setKey), like(a.name, `${SKILL_PREFIX}%.md`)));
+        const skills: SkillFile[] = [];
+        for (const row of rows) {
+          const name = row.name.slice(SKILL_PREFIX.length, -'.md'.length);
+          if (name === '' || name.includes('/')) continue;
+          const bytes = await readAssetBytes(row);
+          if (bytes) skills.push({ name, content: new TextDecoder().decode(bytes) });
+        }
+        return skills.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+      },
 
-    async problems() {
-      const a = t.assets;
-      const rows = await db.orm
-        .select({ name: a.name, disk: a.disk })
-        .from(a)
-        .where(and(eq(a.setKey, setKey), isNull(a.bytes)));
-      const problems: SourceProblem[] = [];
-      for (const row of rows) {
-        if (row.disk && options.disks?.[row.disk]) continue;
-        problems.push({
-          rule: 'assets.missing',
-          severity: 'error',
-          message: `Asset "${row.name}" is stored on disk "${row.disk ?? '(none)'}", which this set is not configured with.`,
-          fix: `Add the disk "${row.disk}" under \`disks\` and name it in \`source.disk\`, or write the asset again.`,
-        });
-      }
-      return problems;
-    },
+      async readAsset(name) {
+        if (safeAssetName(name) === null) return null;
+        const a = t.assets;
+        const [row] = await db.orm
+          .select({ bytes: a.bytes, disk: a.disk, diskPath: a.diskPath })
+          .from(a)
+          .where(and(eq(a.setKey, setKey), eq(a.name, name)));
+        return row ? readAssetBytes(row) : null;
+      },
 
-    watch(listener) {
-      const watcher = { listener, announced: new Set<number>() };
-      watchers.add(watcher);
-      const stopPolling = pollRevisions(db, t, setKey, options.pollInterval ?? 1000, listener, watcher.announced);
-      const stop = () => {
-        watchers.delete(watcher);
-        stopPolling();
-      };
-      stops.add(stop);
-      return () => {
-        stops.delete(stop);
-        stop();
-      };
-    },
+      async problems() {
+        const a = t.assets;
+        const rows = await db.orm
+          .select({ name: a.name, disk: a.disk })
+          .from(a)
+          .where(and(eq(a.setKey, setKey), isNull(a.bytes)));
+        const problems: SourceProblem[] = [];
+        for (const row of rows) {
+          if (row.disk && options.disks?.[row.disk]) continue;
+          problems.push({
+            rule: 'assets.missing',
+            severity: 'error',
+            message: `Asset "${row.name}" is stored on disk "${row.disk ?? '(none)'}", which this set is not configured with.`,
+            fix: `Add the disk "${row.disk}" under \`disks\` and name it in \`source.disk\`, or write the asset again.`,
+          });
+        }
+        return problems;
+      },
 
-    async close() {
-      for (const stop of stops) stop();
-      stops.clear();
-      watchers.clear();
+      watch(listener) {
+        const watcher = { listener, announced: new Set<number>() };
+        watchers.add(watcher);
+        const stopPolling = pollRevisions(
+          db,
+          t,
+          setKey,
+          options.pollInterval ?? 1000,
+          listener,
+          watcher.announced,
+          warn,
+        );
+        const stop = () => {
+          watchers.delete(watcher);
+          stopPolling();
+        };
+        stops.add(stop);
+        return () => {
+          stops.delete(stop);
+          stop();
+        };
+      },
+
+      async close() {
+        for (const stop of stops) stop();
+        stops.clear();
+        watchers.clear();
+      },
     },
-  };
+    warn,
+  );
 }
 
 type PageRow = KitTables['pages']['$inferSelect'];
@@ -338,6 +365,7 @@ function pollRevisions(
   interval: number,
   listener: (change: ContentChange) => void,
   announced: Set<number>,
+  warn: (message: string) => void,
 ): () => void {
   const r = t.revisions;
   const since = Date.now();
@@ -395,8 +423,11 @@ function pollRevisions(
       }
       horizon = next;
       for (const [id, txid] of seen) if (txid < next) seen.delete(id);
-    } catch {
-      // A failed poll (database restarting) is retried on the next tick, from the same window.
+      databaseAnswered(db, warn);
+    } catch (error) {
+      // A failed poll (database restarting, connection cut) is retried on the next tick from the
+      // same window, so the changes committed meanwhile are reported when it answers again.
+      databaseFailure(db, error, warn);
     }
     if (!stopped) {
       timer = setTimeout(tick, interval);
