@@ -48,14 +48,26 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 interface Outage {
   down: boolean;
+  /** Whether this outage's start was written (and so its end will be). */
+  announced: boolean;
+  /** When an outage was last written, epoch milliseconds. */
+  lastWarnedAt: number;
+  /** Calls answered `database.unavailable` since the written outage began. */
+  failures: number;
 }
+
+/**
+ * At most one outage warning a minute: connections cut again and again (a restart loop, an
+ * idle-connection killer under load) are one incident in the log, not a line per cut.
+ */
+const WARN_EVERY_MS = 60_000;
 
 const outages = new WeakMap<KitDatabase, Outage>();
 
 function outageOf(db: KitDatabase): Outage {
   let outage = outages.get(db);
   if (!outage) {
-    outage = { down: false };
+    outage = { down: false, announced: false, lastWarnedAt: Number.NEGATIVE_INFINITY, failures: 0 };
     outages.set(db, outage);
   }
   return outage;
@@ -69,11 +81,18 @@ function outageOf(db: KitDatabase): Outage {
 export function databaseFailure(db: KitDatabase, error: unknown, warn: (message: string) => void): unknown {
   if (!isDatabaseUnavailable(error)) return error;
   const outage = outageOf(db);
+  outage.failures += 1;
   if (!outage.down) {
     outage.down = true;
-    warn(
-      `[kit] The docs database (${db.driver}) is unavailable: ${rootMessage(error)}. Requests that need it are answered 503 until it is back; the connection is retried on every request.`,
-    );
+    const now = Date.now();
+    if (now - outage.lastWarnedAt >= WARN_EVERY_MS) {
+      outage.announced = true;
+      outage.lastWarnedAt = now;
+      outage.failures = 1;
+      warn(
+        `[kit] The docs database (${db.driver}) is unavailable: ${rootMessage(error)}. Requests that need it are answered 503 until it is back; the connection is retried on every request.`,
+      );
+    }
   }
   if (isKitError(error)) return error;
   return new KitError(
@@ -83,12 +102,19 @@ export function databaseFailure(db: KitDatabase, error: unknown, warn: (message:
   );
 }
 
-/** Notes that the database answered; after an outage, says once that it is back. */
+/**
+ * Notes that the database answered; after an outage that was written, says once that it is back.
+ * Outages that begin within a minute of the last one written are counted into it, not written.
+ */
 export function databaseAnswered(db: KitDatabase, warn: (message: string) => void): void {
   const outage = outages.get(db);
   if (!outage?.down) return;
   outage.down = false;
-  warn(`[kit] The docs database (${db.driver}) answers again.`);
+  if (!outage.announced) return;
+  outage.announced = false;
+  warn(
+    `[kit] The docs database (${db.driver}) answers again; ${outage.failures} call${outage.failures === 1 ? ' was' : 's were'} answered database.unavailable meanwhile.`,
+  );
 }
 
 function rootMessage(error: unknown): string {

@@ -83,9 +83,10 @@ class KitPool extends pg.Pool {
   ): void;
   override connect(
     callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
-  ): Promise<pg.PoolClient> | void {
-    if (callback) return super.connect(callback);
-    return this.guardedClient();
+  ): Promise<pg.PoolClient> | undefined {
+    if (!callback) return this.guardedClient();
+    super.connect(callback);
+    return undefined;
   }
 
   private async guardedClient(): Promise<pg.PoolClient> {
