@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type ChangeRecord, type ContentChange, isKitError, KitError } from '@kit/core';
 import { startTcpProxy } from '@kit/core/testing';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KitDatabase, openDatabase } from './database.js';
