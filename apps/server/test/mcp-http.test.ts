@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
-import { LOOPBACK_HOSTS } from '@kit/http-hono';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOOPBACK_HOSTS } from '@kit/http-hono';
 import { createReferenceServer } from '../src/server.js';
 
 type ReferenceServer = Awaited<ReturnType<typeof createReferenceServer>>;

@@ -34,24 +34,6 @@ export {
   toSkillName,
 } from './agents/skills.js';
 export { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts } from './agents/split.js';
-export type {
-  AuthorArguments,
-  AuthorCall,
-  DeletePageArguments,
-  MovePageArguments,
-  UpdateManifestArguments,
-  UpdateNavigationArguments,
-  WritePageArguments,
-} from './authoring/author-tools.js';
-export {
-  authorAccess,
-  deletePageTool,
-  movePageTool,
-  updateManifestTool,
-  updateNavigationTool,
-  writePageTool,
-} from './authoring/author-tools.js';
-export { frontmatterRefusal, secretIn } from './authoring/secrets.js';
 export type { MemoryCacheStoreOptions } from './cache/cache-stores.js';
 export {
   createArrayCacheStore,
@@ -110,6 +92,24 @@ export type { NavigationPage } from './navigation/pages.js';
 export { navigationGroups, navigationPages } from './navigation/pages.js';
 export type { NavigationResult } from './navigation/parse.js';
 export { normalizeNavigation, normalizeNavPath, parseNavigation } from './navigation/parse.js';
+export type {
+  AuthorArguments,
+  AuthorCall,
+  DeletePageArguments,
+  MovePageArguments,
+  UpdateManifestArguments,
+  UpdateNavigationArguments,
+  WritePageArguments,
+} from './authoring/author-tools.js';
+export {
+  authorAccess,
+  deletePageTool,
+  movePageTool,
+  updateManifestTool,
+  updateNavigationTool,
+  writePageTool,
+} from './authoring/author-tools.js';
+export { frontmatterRefusal, secretIn } from './authoring/secrets.js';
 export type { NavigationPatchOp } from './navigation/patch.js';
 export { applyNavigationPatch } from './navigation/patch.js';
 export type {

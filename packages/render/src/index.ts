@@ -1,49 +1,49 @@
-export type { InsertOptions } from './components/inserts.js';
-export { INSERT_POINTS, insertDisabled, renderInsert } from './components/inserts.js';
+export { sectionsFromMarkdown, extractSection } from './sections/sections.js';
+export { createRenderer } from './render/renderer.js';
+export type { KitRenderer, RendererOptions } from './render/renderer.js';
+export {
+  createComponentRegistry,
+  registerComponent,
+  defaultComponents,
+  parseProps,
+  escapeHtml,
+} from './components/registry.js';
 export type {
   ComponentContext,
   ComponentDefinition,
   ComponentProps,
   ComponentRegistry,
 } from './components/registry.js';
-export {
-  createComponentRegistry,
-  defaultComponents,
-  escapeHtml,
-  parseProps,
-  registerComponent,
-} from './components/registry.js';
+export { renderInsert, insertDisabled, INSERT_POINTS } from './components/inserts.js';
+export type { InsertOptions } from './components/inserts.js';
+export { checkSnippetPath, parseSnippetDirective, selectSnippet, snippetRefused } from './snippets/policy.js';
+export type { SnippetDirective, SnippetReader } from './snippets/policy.js';
 export { filterTags } from './html/tagfilter.js';
-export { isSafeUrl, replaceVersion, resolveLink } from './links/links.js';
+export { isSafeUrl, resolveLink, replaceVersion } from './links/links.js';
+export { renderReaderPage, renderNotFoundPage } from './reader/layout.js';
+export { analyticsScripts, analyticsForSet } from './reader/analytics.js';
 export type { AnalyticsInput, AnalyticsOptions } from './reader/analytics.js';
-export { analyticsForSet, analyticsScripts } from './reader/analytics.js';
+export { themeCss, colorModeScript } from './reader/theme.js';
 export { enhanceArticleHtml } from './reader/article.js';
-export type { ReaderClientConfig } from './reader/client-config.js';
-export type { ClientIndexQuery, ClientSearchHit } from './reader/client-logic.js';
-export { renderNotFoundPage, renderReaderPage } from './reader/layout.js';
 export { DEFAULT_READER_STRINGS } from './reader/strings.js';
-export { colorModeScript, themeCss } from './reader/theme.js';
 export type {
-  ReaderAssetUrls,
+  ReaderPageView,
+  ReaderNotFoundView,
+  ReaderSiteView,
   ReaderLink,
-  ReaderLocale,
-  ReaderNavExternal,
-  ReaderNavGroup,
   ReaderNavItem,
   ReaderNavPage,
+  ReaderNavGroup,
+  ReaderNavExternal,
   ReaderNavTab,
-  ReaderNotFoundView,
-  ReaderPageView,
-  ReaderProvenance,
-  ReaderSearch,
   ReaderSidebar,
-  ReaderSiteView,
-  ReaderStrings,
-  ReaderTheme,
   ReaderVersion,
+  ReaderLocale,
+  ReaderTheme,
+  ReaderSearch,
+  ReaderProvenance,
+  ReaderAssetUrls,
+  ReaderStrings,
 } from './reader/types.js';
-export type { KitRenderer, RendererOptions } from './render/renderer.js';
-export { createRenderer } from './render/renderer.js';
-export { extractSection, sectionsFromMarkdown } from './sections/sections.js';
-export type { SnippetDirective, SnippetReader } from './snippets/policy.js';
-export { checkSnippetPath, parseSnippetDirective, selectSnippet, snippetRefused } from './snippets/policy.js';
+export type { ReaderClientConfig } from './reader/client-config.js';
+export type { ClientIndexQuery, ClientSearchHit } from './reader/client-logic.js';

@@ -4,8 +4,8 @@ import { serializeManifest } from '../manifest/document.js';
 import { applyManifestPatch } from '../manifest/patch.js';
 import type { NavigationFile, SourceProblem } from '../model/types.js';
 import { deriveNavigation } from '../navigation/derive.js';
-import { navigationPages } from '../navigation/pages.js';
 import { parseNavigation } from '../navigation/parse.js';
+import { navigationPages } from '../navigation/pages.js';
 import { applyNavigationPatch } from '../navigation/patch.js';
 import {
   type AuthorToolResult,

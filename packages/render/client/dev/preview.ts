@@ -6,9 +6,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NavEntry, NavGroup, SourcePage } from '@kit/core';
-import type { ReaderNavItem, ReaderPageView } from '../../src/index.js';
+import type { NavGroup, NavEntry, SourcePage } from '@kit/core';
 import { createRenderer, renderNotFoundPage, renderReaderPage } from '../../src/index.js';
+import type { ReaderNavItem, ReaderPageView } from '../../src/index.js';
 import { buildReaderAssets } from '../../src/reader/assets.js';
 
 const out = process.argv[2] ?? '/tmp/reader-preview';

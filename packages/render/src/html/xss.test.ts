@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRenderer } from '../render/renderer.js';
 import { laravelContext, pageFromText } from '../testing/laravel-corpus.js';
+import { createRenderer } from '../render/renderer.js';
 
 const payloads = [
   '<script>alert(1)</script>',

@@ -1,6 +1,6 @@
 import type { Nodes, Parents, Root } from 'mdast';
-import { fromMarkdown, type Transform } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
+import { type Transform, fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';

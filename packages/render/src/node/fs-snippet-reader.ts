@@ -1,6 +1,6 @@
 import { open, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { checkSnippetPath, type SnippetReader, snippetRefused } from '../snippets/policy.js';
+import { type SnippetReader, checkSnippetPath, snippetRefused } from '../snippets/policy.js';
 
 /** Snippet files larger than this are refused: an include is an excerpt, not a dump. */
 const MAX_SNIPPET_BYTES = 512 * 1024;

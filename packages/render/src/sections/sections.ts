@@ -1,8 +1,8 @@
 import type { PageSection } from '@kit/core';
 import GithubSlugger from 'github-slugger';
 import type { Root } from 'mdast';
+import { type HeadingInfo, collectAnchors } from '../markdown/headings.js';
 import { tooComplex } from '../markdown/complexity.js';
-import { collectAnchors, type HeadingInfo } from '../markdown/headings.js';
 import { parseMarkdown } from '../markdown/parse.js';
 import { plainText } from '../markdown/plain-text.js';
 
