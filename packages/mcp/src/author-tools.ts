@@ -1,8 +1,8 @@
 import {
   type AuthorCall,
   type AuthorToolResult,
-  authorOutcomes,
   type DocSet,
+  authorOutcomes,
   deletePageTool,
   movePageTool,
   updateManifestTool,

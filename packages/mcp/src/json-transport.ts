@@ -4,8 +4,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isInitializeRequest,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
   type JSONRPCRequest,
+  JSONRPCMessageSchema,
   type MessageExtraInfo,
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,

@@ -9,11 +9,11 @@ import type {
   RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { registerAuthorTools } from './author-tools.js';
 import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './context.js';
 import { readableSdkRequestError, readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { StatelessJsonTransport } from './json-transport.js';
+import { registerAuthorTools } from './author-tools.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerTools } from './tools.js';

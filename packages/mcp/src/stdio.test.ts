@@ -1,7 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { createRenderer } from '@kit/render';
 import { createServerSearch } from '@kit/search';
 import { createFsSource } from '@kit/source-fs';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runStdioServer } from './stdio.js';
 import { fixtureKitFactory, recordEvents } from './testing/fixtures.js';
