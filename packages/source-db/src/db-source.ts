@@ -91,27 +91,24 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
   const stops = new Set<() => void>();
   // Watchers of this source, each with the revisions this process announced before its poll saw them.
   const watchers = new Set<{ listener: (change: ContentChange) => void; announced: Set<number> }>();
-  const writer = guardDatabaseCalls(
+  const unguardedWriter = createDbWriter({
     db,
-    createDbWriter({
-      db,
-      setKey,
-      ...(options.migrations ? { migrations: options.migrations } : {}),
-      announce: (revisions: RevisionRecord[]) => {
-        for (const watcher of [...watchers]) {
-          for (const revision of revisions) {
-            watcher.announced.add(Number(revision.id));
-            try {
-              watcher.listener(toChange(revision));
-            } catch {
-              // A listener's failure is its own; the change is committed.
-            }
+    setKey,
+    ...(options.migrations ? { migrations: options.migrations } : {}),
+    announce: (revisions: RevisionRecord[]) => {
+      for (const watcher of [...watchers]) {
+        for (const revision of revisions) {
+          watcher.announced.add(Number(revision.id));
+          try {
+            watcher.listener(toChange(revision));
+          } catch {
+            // A listener's failure is its own; the change is committed.
           }
         }
-      },
-    }),
-    warn,
-  );
+      }
+    },
+  });
+  const writer = guardDatabaseCalls(db, unguardedWriter, warn);
   // The last list read of each version and locale, with the digest it was read under.
   const lists = new Map<string, { digest: string; pages: SourcePage[] }>();
   const cache = options.cache;
@@ -150,162 +147,148 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     return disk ? disk.read(row.diskPath) : null;
   };
 
-  // A lost connection reaches callers as `database.unavailable` (HTTP 503, an MCP tool error).
-  return guardDatabaseCalls<DbContentSource>(
+  const source: DbContentSource = {
+    kind: 'database',
+    shared: true,
+    setKey,
     db,
-    {
-      kind: 'database',
-      shared: true,
-      setKey,
-      db,
-      writer,
+    writer,
 
-      async readManifest(): Promise<SourceFile | null> {
-        const [row] = await db.orm
-          .select({ document: t.manifests.document })
-          .from(t.manifests)
-          .where(eq(t.manifests.setKey, setKey));
-        return row ? { text: row.document } : null;
-      },
-
-      async listPages(version, locale) {
-        const scope = `${version}\u0000${locale}`;
-        const digest = await pagesDigest(db.orm, version, locale);
-        const known = lists.get(scope);
-        if (known?.digest === digest) return known.pages;
-        // The list's shape is this code's: a list another release kept is not read as this one's.
-        const storeKey = (of: string) => `v1:pages:${setKey}:${version}:${locale}:${PAGE_LIST_FORMAT}:${of}`;
-        // The list a write replaced is never asked for again; removing it keeps a shared store from
-        // holding a copy of every page per write for a day.
-        const forget = (next: string) => {
-          if (cache && known && known.digest !== next) return cache.delete(storeKey(known.digest)).catch(() => {});
-        };
-        if (cache) {
-          const hit = await cache.get<SourcePage[]>(storeKey(digest)).catch(() => undefined);
-          if (isPageList(hit)) {
-            lists.set(scope, { digest, pages: hit });
-            await forget(digest);
-            return hit;
-          }
-        }
-        // Digest and rows from one snapshot: a write landing between two reads must not file the
-        // new rows under the old digest.
-        const read = await db.orm.transaction(
-          async (tx) => ({
-            digest: await pagesDigest(tx, version, locale),
-            pages: await readPages(tx, version, locale),
-          }),
-          { isolationLevel: 'repeatable read', accessMode: 'read only' },
-        );
-        lists.set(scope, read);
-        if (cache) await cache.set(storeKey(read.digest), read.pages).catch(() => {});
-        await forget(read.digest);
-        return read.pages;
-      },
-
-      async getPage(version, locale, path) {
-        const [row] = await db.orm
-          .select()
-          .from(t.pages)
-          .where(
-            and(
-              eq(t.pages.setKey, setKey),
-              eq(t.pages.version, version),
-              eq(t.pages.locale, locale),
-              eq(t.pages.path, path),
-              isNull(t.pages.deletedAt),
-            ),
-          );
-        return row ? toSourcePage(row) : null;
-      },
-
-      async readNavigation(version, locale) {
-        const n = t.navigations;
-        const [row] = await db.orm
-          .select({ text: sql<string>`${n.tree}::text`, contentHash: n.contentHash })
-          .from(n)
-          .where(and(eq(n.setKey, setKey), eq(n.version, version), eq(n.locale, locale)));
-        if (!row) return null;
-        // Served as written; a row stored before Kit kept the text (its hash is of the indented tree) as that.
-        return { text: contentHash(row.text) === row.contentHash ? row.text : navigationText(JSON.parse(row.text)) };
-      },
-
-      async listSkills() {
-        const a = t.assets;
-        const rows = await db.orm
-          .select({ name: a.name, bytes: a.bytes, disk: a.disk, diskPath: a.diskPath })
-          .from(a)
-          .where(and(eq(a.setKey, setKey), like(a.name, `${SKILL_PREFIX}%.md`)));
-        const skills: SkillFile[] = [];
-        for (const row of rows) {
-          const name = row.name.slice(SKILL_PREFIX.length, -'.md'.length);
-          if (name === '' || name.includes('/')) continue;
-          const bytes = await readAssetBytes(row);
-          if (bytes) skills.push({ name, content: new TextDecoder().decode(bytes) });
-        }
-        return skills.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-      },
-
-      async readAsset(name) {
-        if (safeAssetName(name) === null) return null;
-        const a = t.assets;
-        const [row] = await db.orm
-          .select({ bytes: a.bytes, disk: a.disk, diskPath: a.diskPath })
-          .from(a)
-          .where(and(eq(a.setKey, setKey), eq(a.name, name)));
-        return row ? readAssetBytes(row) : null;
-      },
-
-      async problems() {
-        const a = t.assets;
-        const rows = await db.orm
-          .select({ name: a.name, disk: a.disk })
-          .from(a)
-          .where(and(eq(a.setKey, setKey), isNull(a.bytes)));
-        const problems: SourceProblem[] = [];
-        for (const row of rows) {
-          if (row.disk && options.disks?.[row.disk]) continue;
-          problems.push({
-            rule: 'assets.missing',
-            severity: 'error',
-            message: `Asset "${row.name}" is stored on disk "${row.disk ?? '(none)'}", which this set is not configured with.`,
-            fix: `Add the disk "${row.disk}" under \`disks\` and name it in \`source.disk\`, or write the asset again.`,
-          });
-        }
-        return problems;
-      },
-
-      watch(listener) {
-        const watcher = { listener, announced: new Set<number>() };
-        watchers.add(watcher);
-        const stopPolling = pollRevisions(
-          db,
-          t,
-          setKey,
-          options.pollInterval ?? 1000,
-          listener,
-          watcher.announced,
-          warn,
-        );
-        const stop = () => {
-          watchers.delete(watcher);
-          stopPolling();
-        };
-        stops.add(stop);
-        return () => {
-          stops.delete(stop);
-          stop();
-        };
-      },
-
-      async close() {
-        for (const stop of stops) stop();
-        stops.clear();
-        watchers.clear();
-      },
+    async readManifest(): Promise<SourceFile | null> {
+      const [row] = await db.orm
+        .select({ document: t.manifests.document })
+        .from(t.manifests)
+        .where(eq(t.manifests.setKey, setKey));
+      return row ? { text: row.document } : null;
     },
-    warn,
-  );
+
+    async listPages(version, locale) {
+      const scope = `${version}\u0000${locale}`;
+      const digest = await pagesDigest(db.orm, version, locale);
+      const known = lists.get(scope);
+      if (known?.digest === digest) return known.pages;
+      // The list's shape is this code's: a list another release kept is not read as this one's.
+      const storeKey = (of: string) => `v1:pages:${setKey}:${version}:${locale}:${PAGE_LIST_FORMAT}:${of}`;
+      // The list a write replaced is never asked for again; removing it keeps a shared store from
+      // holding a copy of every page per write for a day.
+      const forget = (next: string) => {
+        if (cache && known && known.digest !== next) return cache.delete(storeKey(known.digest)).catch(() => {});
+      };
+      if (cache) {
+        const hit = await cache.get<SourcePage[]>(storeKey(digest)).catch(() => undefined);
+        if (isPageList(hit)) {
+          lists.set(scope, { digest, pages: hit });
+          await forget(digest);
+          return hit;
+        }
+      }
+      // Digest and rows from one snapshot: a write landing between two reads must not file the
+      // new rows under the old digest.
+      const read = await db.orm.transaction(
+        async (tx) => ({ digest: await pagesDigest(tx, version, locale), pages: await readPages(tx, version, locale) }),
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+      lists.set(scope, read);
+      if (cache) await cache.set(storeKey(read.digest), read.pages).catch(() => {});
+      await forget(read.digest);
+      return read.pages;
+    },
+
+    async getPage(version, locale, path) {
+      const [row] = await db.orm
+        .select()
+        .from(t.pages)
+        .where(
+          and(
+            eq(t.pages.setKey, setKey),
+            eq(t.pages.version, version),
+            eq(t.pages.locale, locale),
+            eq(t.pages.path, path),
+            isNull(t.pages.deletedAt),
+          ),
+        );
+      return row ? toSourcePage(row) : null;
+    },
+
+    async readNavigation(version, locale) {
+      const n = t.navigations;
+      const [row] = await db.orm
+        .select({ text: sql<string>`${n.tree}::text`, contentHash: n.contentHash })
+        .from(n)
+        .where(and(eq(n.setKey, setKey), eq(n.version, version), eq(n.locale, locale)));
+      if (!row) return null;
+      // Served as written; a row stored before Kit kept the text (its hash is of the indented tree) as that.
+      return { text: contentHash(row.text) === row.contentHash ? row.text : navigationText(JSON.parse(row.text)) };
+    },
+
+    async listSkills() {
+      const a = t.assets;
+      const rows = await db.orm
+        .select({ name: a.name, bytes: a.bytes, disk: a.disk, diskPath: a.diskPath })
+        .from(a)
+        .where(and(eq(a.setKey, setKey), like(a.name, `${SKILL_PREFIX}%.md`)));
+      const skills: SkillFile[] = [];
+      for (const row of rows) {
+        const name = row.name.slice(SKILL_PREFIX.length, -'.md'.length);
+        if (name === '' || name.includes('/')) continue;
+        const bytes = await readAssetBytes(row);
+        if (bytes) skills.push({ name, content: new TextDecoder().decode(bytes) });
+      }
+      return skills.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    },
+
+    async readAsset(name) {
+      if (safeAssetName(name) === null) return null;
+      const a = t.assets;
+      const [row] = await db.orm
+        .select({ bytes: a.bytes, disk: a.disk, diskPath: a.diskPath })
+        .from(a)
+        .where(and(eq(a.setKey, setKey), eq(a.name, name)));
+      return row ? readAssetBytes(row) : null;
+    },
+
+    async problems() {
+      const a = t.assets;
+      const rows = await db.orm
+        .select({ name: a.name, disk: a.disk })
+        .from(a)
+        .where(and(eq(a.setKey, setKey), isNull(a.bytes)));
+      const problems: SourceProblem[] = [];
+      for (const row of rows) {
+        if (row.disk && options.disks?.[row.disk]) continue;
+        problems.push({
+          rule: 'assets.missing',
+          severity: 'error',
+          message: `Asset "${row.name}" is stored on disk "${row.disk ?? '(none)'}", which this set is not configured with.`,
+          fix: `Add the disk "${row.disk}" under \`disks\` and name it in \`source.disk\`, or write the asset again.`,
+        });
+      }
+      return problems;
+    },
+
+    watch(listener) {
+      const watcher = { listener, announced: new Set<number>() };
+      watchers.add(watcher);
+      const stopPolling = pollRevisions(db, t, setKey, options.pollInterval ?? 1000, listener, watcher.announced, warn);
+      const stop = () => {
+        watchers.delete(watcher);
+        stopPolling();
+      };
+      stops.add(stop);
+      return () => {
+        stops.delete(stop);
+        stop();
+      };
+    },
+
+    async close() {
+      for (const stop of stops) stop();
+      stops.clear();
+      watchers.clear();
+    },
+  };
+  // A lost connection reaches callers as `database.unavailable` (HTTP 503, an MCP tool error).
+  return guardDatabaseCalls(db, source, warn);
 }
 
 type PageRow = KitTables['pages']['$inferSelect'];
