@@ -2,7 +2,7 @@ import { startTcpProxy } from '@kit/core/testing';
 import { createKitApp } from '@kit/http-hono';
 import { type DbContentSource, type KitDatabase, openDatabase, writePage } from '@kit/source-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
+import { startKit, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
 import { type LoadedKit, loadKit } from './load-kit.js';
 
 // What readers, agents and authors get from a database set while its database cannot be reached:
@@ -283,6 +283,44 @@ describe.skipIf(!databaseUrl)('a database set on PostgreSQL that loses its conne
       expect(added.status).toBe(200);
     } finally {
       await proxy.close();
+    }
+  }, 120_000);
+
+  it('keeps a kit serve process sharing the database alive while its backends are terminated', async () => {
+    const seed = await openDatabase({ url: databaseOf() });
+    try {
+      await writePage(seed, 'docs', { ...scope, path: 'intro', body: '# Intro\n\nServed by a second process.\n' });
+    } finally {
+      await seed.close();
+    }
+    const project = await tempProject('kit-db-faults-serve-');
+    projects.push(project);
+    await writeFiles(project.dir, { 'kit.config.mjs': configText(databaseOf()) });
+    // As reported: `kit serve --no-watch`, light traffic, the set's connections cut every few hundred ms.
+    const server = startKit(['serve', '--port', '0', '--no-watch'], { cwd: project.dir, fromSource: true });
+    try {
+      const printed = await server.waitFor(/Press Ctrl\+C to stop\./);
+      const site = /site\s+(http:\/\/\S+?)\/?\s/.exec(printed)![1]!;
+      const statuses = new Set<number>();
+      let terminated = 0;
+      const end = Date.now() + 8000;
+      while (Date.now() < end) {
+        terminated += await terminate();
+        const response = await fetch(`${site}/intro.md`);
+        statuses.add(response.status);
+        await response.arrayBuffer();
+        await sleep(100);
+      }
+      expect(terminated).toBeGreaterThan(0);
+      expect([...statuses].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+      expect(server.child.exitCode).toBeNull();
+      const after = await fetch(`${site}/intro.md`);
+      expect(after.status).toBe(200);
+      expect(await after.text()).toContain('Served by a second process.');
+      expect(server.output().stderr).not.toMatch(/Unhandled 'error' event|ECONNRESET/);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
   }, 120_000);
 });
