@@ -107,4 +107,22 @@ describe.skipIf(!redisUrl)('the Redis rate-limit store with a real Redis', () =>
       await proxy.close();
     }
   }, 30_000);
+
+  it('counts in the process when Redis hangs rather than refuses, instead of waiting on it', async () => {
+    const target = new URL(redisUrl!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    try {
+      const warnings: string[] = [];
+      const limits = store(proxy.through(redisUrl!), prefix, warnings);
+      expect((await limits.hit('hang', WINDOW)).count).toBe(1);
+      proxy.hang();
+      const during = [];
+      for (let i = 0; i < 3; i++) during.push((await limits.hit('hang', WINDOW)).count);
+      expect(during).toEqual([1, 2, 3]);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/is unavailable \(Command timed out\)/);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
 });

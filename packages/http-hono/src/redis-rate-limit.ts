@@ -37,6 +37,9 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
   let fallback = createMemoryRateLimitStore();
   let down = false;
   let closed = false;
+  // After a count that failed on a connection that still looked up (Redis hanging rather than
+  // gone), counts skip Redis for a moment: one slow count a second, not one per request.
+  let skipUntil = 0;
 
   const outage = (error: unknown) => {
     if (down || closed) return;
@@ -72,6 +75,8 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
           resolve(redis);
         });
         redis.on('ready', () => {
+          // A new connection is worth trying at once.
+          skipUntil = 0;
           recovered();
           resolve(redis);
         });
@@ -91,6 +96,7 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
         if (redis && !closed) outage(new Error(`connection ${redis.status}`));
         return fallback.hit(key, windowMs);
       }
+      if (Date.now() < skipUntil) return fallback.hit(key, windowMs);
       const fullKey = prefix + key;
       try {
         const replies = await redis.multi().set(fullKey, '0', 'PX', windowMs, 'NX').incr(fullKey).pttl(fullKey).exec();
@@ -103,6 +109,7 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
         return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
       } catch (error) {
         outage(error);
+        skipUntil = Date.now() + RETRY_AFTER_FAILURE_MS;
         return fallback.hit(key, windowMs);
       }
     },
@@ -116,6 +123,9 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
     },
   };
 }
+
+/** How long counts skip a Redis whose last command failed while its connection stayed up. */
+const RETRY_AFTER_FAILURE_MS = 1000;
 
 /** The store's URL without its password, for messages. */
 function redactedUrl(url: string): string {

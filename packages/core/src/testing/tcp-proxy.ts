@@ -8,6 +8,12 @@ export interface TcpProxy {
   through(url: string): string;
   /** The service "goes away": every open connection is cut and new ones are refused. */
   down(): Promise<void>;
+  /**
+   * The service hangs: connections stay open (and new ones are accepted) but nothing passes in
+   * either direction, as with a frozen server or a network that drops packets. `down` then `up`
+   * ends it.
+   */
+  hang(): void;
   /** The service is back: connections are accepted and passed on again. */
   up(): Promise<void>;
   /** Stops the proxy for good. */
@@ -26,6 +32,7 @@ export interface TcpProxy {
  */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  let hanging = false;
   const server = createServer((client) => {
     const upstream = createConnection(target);
     sockets.add(client);
@@ -38,8 +45,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    client.on('data', (chunk) => {
+      if (!hanging) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!hanging) client.write(chunk);
+    });
   });
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
@@ -69,7 +80,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return parsed.toString();
     },
     down: stop,
+    hang() {
+      hanging = true;
+    },
     async up() {
+      hanging = false;
       if (listening) return;
       await listen(port);
       listening = true;
