@@ -36,12 +36,14 @@ export function registerServe(program: Command, context: CommandContext): void {
           { Hono },
           { createLiveReload, LIVE_RELOAD_SCRIPT },
           { validatorFor },
+          { openRateLimitStore },
         ] = await Promise.all([
           import('@hono/node-server'),
           import('@kit/http-hono'),
           import('hono'),
           import('../serve/live-reload.js'),
           import('../validate/validate.js'),
+          import('../rate-limit-store.js'),
         ]);
         const kit = await context.loadKit(command, {
           watch: options.watch,
@@ -58,6 +60,8 @@ export function registerServe(program: Command, context: CommandContext): void {
         // On a loopback address (the default) the MCP endpoint answers loopback names only: a page on a
         // rebinding domain that resolves to 127.0.0.1 sends its own Host and is refused.
         const allowedHosts = loopbackAllowedHosts(options.host, `http://${host}`);
+        // Several `kit serve` processes (or one beside the reference server) share one count per caller.
+        const rateLimitStore = await openRateLimitStore(kit.config, context.io.env);
         const live = options.watch ? createLiveReload(kit) : null;
         const app = new Hono();
         if (live) app.route('/', live.app);
@@ -70,6 +74,7 @@ export function registerServe(program: Command, context: CommandContext): void {
             kit,
             validate: validatorFor(kit),
             ...(allowedHosts ? { allowedHosts } : {}),
+            ...(rateLimitStore ? { rateLimitStore } : {}),
             ...(live ? { injectHtml: LIVE_RELOAD_SCRIPT } : {}),
           }),
         );
@@ -124,6 +129,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         await closing;
         await kit.close();
+        await rateLimitStore?.close();
       },
     );
 }
