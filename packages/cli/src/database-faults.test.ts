@@ -94,7 +94,7 @@ describe('a database set on embedded PGlite whose database is gone', () => {
     app = createKitApp({ kit, cacheDir: null });
     // PGlite cannot be cut off like a server; shut it down under the running app instead.
     await db.close();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await kit?.close();
     await project?.cleanup();
@@ -164,7 +164,7 @@ describe.skipIf(!databaseUrl)('a database set on PostgreSQL that loses its conne
       url.searchParams.set('application_name', tag);
       return url.toString();
     };
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     for (const kit of kits) await kit.close().catch(() => {});
     for (const project of projects) await project.cleanup();
@@ -172,7 +172,7 @@ describe.skipIf(!databaseUrl)('a database set on PostgreSQL that loses its conne
     await adminQuery(`DROP DATABASE IF EXISTS "${tag}" WITH (FORCE)`).catch(() => {});
     await adminQuery(`DROP SCHEMA IF EXISTS "${tag}" CASCADE`).catch(() => {});
     await admin.close();
-  }, 60_000);
+  }, 180_000);
 
   it('answers pages, search, MCP and author tools with 200 or a clear 503 while backends are terminated in a loop', async () => {
     const { app, source } = await serve(databaseOf());

@@ -106,7 +106,7 @@ describe.skipIf(!redisUrl)('the Redis rate-limit store with a real Redis', () =>
     } finally {
       await proxy.close();
     }
-  }, 30_000);
+  }, 180_000);
 
   it('counts in the process when Redis hangs rather than refuses, instead of waiting on it', async () => {
     const target = new URL(redisUrl!);
@@ -124,5 +124,5 @@ describe.skipIf(!redisUrl)('the Redis rate-limit store with a real Redis', () =>
     } finally {
       await proxy.close();
     }
-  }, 30_000);
+  }, 180_000);
 });

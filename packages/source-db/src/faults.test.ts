@@ -183,7 +183,7 @@ describe.skipIf(!url)('a database set on PostgreSQL that loses its connections',
       expect(warnings[0]).toMatch(/docs database \(postgres\) is unavailable/);
     }
     stopWatching();
-  }, 60_000);
+  }, 180_000);
 
   it('answers database.unavailable while PostgreSQL is unreachable and catches its watcher up afterwards', async () => {
     const target = new URL(url!);
@@ -217,7 +217,7 @@ describe.skipIf(!url)('a database set on PostgreSQL that loses its connections',
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('keeps a second process sharing the database alive while both lose their connections', async () => {
     const setKey = freshSetKey('shared');
@@ -263,5 +263,5 @@ describe.skipIf(!url)('a database set on PostgreSQL that loses its connections',
     expect(result.ok).toBeGreaterThan(0);
     expect(result.heard).toBe(true);
     expect(result.after).toBe('After the storm');
-  }, 60_000);
+  }, 180_000);
 });

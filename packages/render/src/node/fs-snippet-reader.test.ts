@@ -18,5 +18,5 @@ describe('createFsSnippetReader', () => {
       expect(String((refusal as PromiseRejectedResult).reason)).toMatch(/no such readable file inside snippets\.root/);
     }
     expect(await reader.read(root, 'plain.txt')).toBe('plain text\n');
-  }, 10_000);
+  }, 180_000);
 });
