@@ -109,7 +109,16 @@ export {
   updateNavigationTool,
   writePageTool,
 } from './authoring/author-tools.js';
-export { frontmatterRefusal, secretIn } from './authoring/secrets.js';
+export {
+  addedSecret,
+  findSecret,
+  findSecrets,
+  frontmatterRefusal,
+  namesSecret,
+  revealHidden,
+  SECRET_RULES_VERSION,
+  type SecretFinding,
+} from './authoring/secrets.js';
 export type { NavigationPatchOp } from './navigation/patch.js';
 export { applyNavigationPatch } from './navigation/patch.js';
 export type {

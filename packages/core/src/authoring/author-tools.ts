@@ -25,7 +25,7 @@ import type { ValidationIssue } from '../schemas/documents.js';
 import { validateAgainstSchema } from '../schemas/registry.js';
 import { unservablePagePath } from '../urls/servable.js';
 import { cleanPagePath, createUrlLayout, type UrlLayout } from '../urls/set-urls.js';
-import { frontmatterRefusal, secretIn } from './secrets.js';
+import { addedSecret, describeFinding, frontmatterRefusal } from './secrets.js';
 
 /** Where an author tool call comes from, and what it may use. */
 export interface AuthorCall {
@@ -298,14 +298,14 @@ export async function writePageTool(
   }
   const frontmatterProblem = input.frontmatter ? frontmatterRefusal(input.frontmatter) : null;
   if (frontmatterProblem) return rejected(`Nothing was written: ${frontmatterProblem}`);
-  const secret = secretIn(input.body);
+  const current = await docSet.source.getPage(version, locale, path);
+  const secret = addedSecret(input.body, current?.body ?? null);
   if (secret) {
     return rejected(
-      `Nothing was written: the body holds ${secret}. Secrets never belong in docs; use a placeholder such as <API_KEY>, and rotate the credential if it was real.`,
+      `Nothing was written: the body holds ${describeFinding(secret)}. Secrets never belong in docs: remove it or use a placeholder such as <API_KEY>, and rotate the credential if it was real.`,
     );
   }
 
-  const current = await docSet.source.getPage(version, locale, path);
   const stale = checkBasedOn(input.based_on, current?.contentHash ?? null, `page "${path}"`);
   if (stale) return stale;
 
@@ -534,8 +534,12 @@ export async function updateNavigationTool(
     throw error;
   }
   const text = `${JSON.stringify(next, null, 2)}\n`;
-  const secret = secretIn(text);
-  if (secret) return rejected(`Nothing was written: the navigation holds ${secret}. Secrets never belong in docs.`);
+  const secret = addedSecret(text, file?.text ?? null);
+  if (secret) {
+    return rejected(
+      `Nothing was written: the navigation holds ${describeFinding(secret)}. Secrets never belong in docs: remove it or use a placeholder.`,
+    );
+  }
   const nextHash = contentHash(text);
   if (nextHash === currentHash) {
     return unchanged(
@@ -612,10 +616,10 @@ export async function updateManifestTool(
     throw error;
   }
   const text = serializeManifest(result.manifest);
-  const secret = secretIn(text);
+  const secret = addedSecret(text, file?.text ?? null);
   if (secret)
     return rejected(
-      `Nothing was written: the patch holds ${secret}. Secrets belong in the environment file, never in kit.json.`,
+      `Nothing was written: the manifest would hold ${describeFinding(secret)}. Secrets belong in the environment file, never in kit.json: remove it from the patch.`,
     );
   const nextHash = contentHash(text);
   if (!result.changed || nextHash === currentHash) {
