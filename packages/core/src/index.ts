@@ -170,6 +170,12 @@ export {
   validateAgainstSchema,
 } from './schemas/registry.js';
 export type { PathScope } from './urls/servable.js';
+export {
+  MAX_PAGE_PATH_BYTES,
+  MAX_PAGE_SEGMENT_BYTES,
+  pagePathProblem,
+  showPagePath,
+} from './urls/page-path.js';
 export { unservablePagePath } from './urls/servable.js';
 export type { LinkBase, ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {

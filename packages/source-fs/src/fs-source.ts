@@ -19,6 +19,8 @@ import {
   type ParsedPageFile,
   parseManifestText,
   parsePageFile,
+  pagePathProblem,
+  showPagePath,
 } from '@kit/core';
 import { createGitHistory, type GitHistory, type HistoryWatcher, type LastChange, watchHistory } from './git.js';
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
@@ -228,6 +230,9 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
           const located = layout.locate(file);
           if (located && located.version === version && located.locale === locale) {
             files.push({ file, path: located.path });
+          } else if (!located) {
+            const refused = pagePathProblem(file.slice(0, -'.md'.length));
+            if (refused) problems.push(pagePathFileProblem(file, refused));
           }
         }
       }
@@ -538,6 +543,16 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   return source;
 }
 
+function pagePathFileProblem(file: string, refused: string): SourceProblem {
+  return {
+    rule: 'source.page_path',
+    severity: 'warning',
+    message: `The file ${showPagePath(file)} is not read as a page: its path breaks the page-path rule (${refused}).`,
+    file,
+    fix: 'Rename the file (and its folders) with letters, digits, "-" and "_", e.g. "guides/setup.md".',
+  };
+}
+
 function symlinkProblem(file: string): SourceProblem {
   return {
     rule: 'source.symlink',
@@ -559,10 +574,9 @@ function readProblem(file: string, error: unknown): SourceProblem {
   };
 }
 
-/** A page path as the source accepts it: no `.md`, no empty, dot or hidden segments. */
+/** A page path as the source accepts it: the page-path rule of every source (see `pagePathProblem`). */
 function isSafePagePath(path: string): boolean {
-  if (typeof path !== 'string' || path === '' || path.includes('\\') || path.includes('\0')) return false;
-  return path.split('/').every((segment) => segment !== '' && !isIgnoredName(segment));
+  return typeof path === 'string' && pagePathProblem(path) === null;
 }
 
 /** Asset names stay inside the set folder and never reach page sources, which go through access checks. */

@@ -1,4 +1,4 @@
-import type { NormalizedManifest } from '@kit/core';
+import { type NormalizedManifest, pagePathProblem } from '@kit/core';
 
 /**
  * The folder layout of a repository set, derived from its normalized manifest:
@@ -27,9 +27,9 @@ export const SKILLS_FOLDER = 'skills';
 export const NAVIGATION_FILE = 'navigation.json';
 export const MANIFEST_FILE = 'kit.json';
 
-/** True for names the source never reads: dotfiles and dependency folders. */
+/** True for names the source never reads: dotfiles and dependency folders (`node_modules` in any case). */
 export function isIgnoredName(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
+  return name.startsWith('.') || name.toLowerCase() === 'node_modules';
 }
 
 /** Derives the layout; see {@link SetLayout}. */
@@ -89,6 +89,8 @@ export function setLayout(manifest: NormalizedManifest): SetLayout {
       const last = rest[rest.length - 1]!;
       if (!last.endsWith('.md') || last === '.md') return null;
       const path = rest.join('/').slice(0, -'.md'.length);
+      // A file whose name breaks the page-path rule is never a page (fs-source reports it).
+      if (pagePathProblem(path)) return null;
       return { version, locale, path };
     },
     navigationScope(folder) {

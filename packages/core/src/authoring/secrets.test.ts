@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generatedModule } from '../../scripts/generate-secret-rules.js';
 import { parsePageFile } from '../pages/page-file.js';
 import { addedSecret, findSecret, findSecrets, frontmatterRefusal, namesSecret, revealHidden } from './secrets.js';
 
@@ -174,7 +174,10 @@ describe('no false positives on real documentation', () => {
 });
 
 describe('the gitleaks rule data', () => {
-  it('is the generated form of the vendored gitleaks.toml (regenerate with generate:secret-rules)', () => {
+  it('is the generated form of the vendored gitleaks.toml (regenerate with generate:secret-rules)', async () => {
+    // The generator lives in scripts/, outside the package's sources.
+    const script = pathToFileURL(join(import.meta.dirname, '../../scripts/generate-secret-rules.ts')).href;
+    const { generatedModule } = (await import(script)) as { generatedModule(): string };
     const generated = readFileSync(join(import.meta.dirname, 'secret-rules/gitleaks-rules.generated.ts'), 'utf8');
     expect(generated).toBe(generatedModule());
   });
