@@ -171,6 +171,26 @@ describe('author tools on the local server', () => {
     }
   });
 
+  it('rejects page paths the page-path rule forbids, saying which rule and showing hidden characters', async () => {
+    const { client, root } = await localClient();
+    const cases: Array<[string, string]> = [
+      ['guides/a\nb', '"guides/a\\u{A}b" is refused for write_page: it holds a line break (U+000A)'],
+      ['invoice\u202Efdp', 'bidirectional control character (U+202E)'],
+      ['set\u200Bup', 'invisible character (U+200B)'],
+      ['.git/config', 'its segment ".git" starts with "."'],
+      ['guides/node_modules/x', 'its segment "node_modules" is a dependency folder'],
+    ];
+    for (const [path, message] of cases) {
+      const result = await author(client, 'write_page', { path, body: '# X\n' });
+      expect(result.outcome, path).toBe('rejected');
+      expect(result.message).toContain(message);
+      const moved = await author(client, 'move_page', { from: 'installation', to: path });
+      expect(moved.outcome, path).toBe('rejected');
+    }
+    expect(existsSync(join(root, 'docs/3.x/.git'))).toBe(false);
+    expect(existsSync(join(root, 'docs/3.x/installation.md'))).toBe(true);
+  });
+
   it('moves a page, refuses to move onto a taken path, and says to update navigation', async () => {
     const { client, root } = await localClient();
     const taken = await author(client, 'move_page', { from: 'queues', to: 'installation' });
