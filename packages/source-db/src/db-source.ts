@@ -4,6 +4,8 @@ import {
   type ContentSource,
   type ContentWriter,
   contentHash,
+  pagePathProblem,
+  showPagePath,
   type SkillFile,
   type SourceFile,
   type SourcePage,
@@ -253,6 +255,22 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
           severity: 'error',
           message: `Asset "${row.name}" is stored on disk "${row.disk ?? '(none)'}", which this set is not configured with.`,
           fix: `Add the disk "${row.disk}" under \`disks\` and name it in \`source.disk\`, or write the asset again.`,
+        });
+      }
+      // Pages stored before the page-path rule (every write refuses such paths now): reported so
+      // they can be moved to a good path or deleted, which the author tools still allow.
+      const pages = await db.orm
+        .select({ version: t.pages.version, locale: t.pages.locale, path: t.pages.path })
+        .from(t.pages)
+        .where(and(eq(t.pages.setKey, setKey), isNull(t.pages.deletedAt)));
+      for (const page of pages) {
+        const refused = pagePathProblem(page.path);
+        if (!refused) continue;
+        problems.push({
+          rule: 'source.page_path',
+          severity: 'warning',
+          message: `The page ${showPagePath(page.path)} (${page.version}/${page.locale}) breaks the page-path rule: ${refused}.`,
+          fix: 'Move it to a path of letters, digits, "-" and "_" joined by "/" (move_page), or delete it.',
         });
       }
       return problems;
