@@ -112,6 +112,8 @@ ${licence
 
 import type { GitleaksRuleSet } from './gitleaks.js';
 
+export const GITLEAKS_VERSION = ${JSON.stringify(ruleSet.version)};
+
 export const GITLEAKS_RULE_SET: GitleaksRuleSet = ${JSON.stringify(ruleSet, null, 2)};
 `;
 }

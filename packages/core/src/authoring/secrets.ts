@@ -9,7 +9,7 @@
 // spelt in full-width letters is found as well.
 
 import { gitleaksScanner } from './secret-rules/gitleaks.js';
-import { GITLEAKS_RULE_SET } from './secret-rules/gitleaks-rules.generated.js';
+import { GITLEAKS_RULE_SET, GITLEAKS_VERSION } from './secret-rules/gitleaks-rules.generated.js';
 
 /** A credential found in text: the rule that matched, what it found, and where. */
 export interface SecretFinding {
@@ -24,7 +24,7 @@ export interface SecretFinding {
 }
 
 /** The gitleaks release the rules come from. */
-export const SECRET_RULES_VERSION: string = GITLEAKS_RULE_SET.version;
+export const SECRET_RULES_VERSION: string = GITLEAKS_VERSION;
 
 // Characters that show nothing or steer how text is shown: format characters (zero-width space and
 // joiners, word joiner, BOM, soft hyphen, bidi controls, tags), control characters other than tab
@@ -45,7 +45,9 @@ export function revealHidden(text: string): string {
 
 // Kit's allowlist on top of gitleaks': a private key block whose body holds no run of base64 (the
 // 64-character lines of a PEM, OpenSSH or PGP key) is a placeholder such as "<private key here>".
-const scanGitleaks = gitleaksScanner(GITLEAKS_RULE_SET, {
+// Marked pure so a bundle that never scans (the reader's browser client imports @kit/core) drops
+// the rule data.
+const scanGitleaks = /* @__PURE__ */ gitleaksScanner(GITLEAKS_RULE_SET, {
   allowed: (rule, _secret, match) => rule === 'private-key' && !/[A-Za-z0-9+/]{40,}/.test(match),
 });
 

@@ -34,6 +34,8 @@
 
 import type { GitleaksRuleSet } from './gitleaks.js';
 
+export const GITLEAKS_VERSION = "v8.30.1";
+
 export const GITLEAKS_RULE_SET: GitleaksRuleSet = {
   "version": "v8.30.1",
   "allowlists": [
