@@ -174,6 +174,26 @@ describe('no false positives on real documentation', () => {
 });
 
 describe('the gitleaks rule data', () => {
+  it('stays out of a browser bundle that imports @kit/core without scanning', async () => {
+    const { build } = await import('esbuild');
+    const result = await build({
+      stdin: {
+        contents: "import { normalizeSearchLimit } from './index.js'; console.log(normalizeSearchLimit(3));",
+        resolveDir: join(import.meta.dirname, '..'),
+        loader: 'ts',
+      },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['kit-source', 'browser', 'import', 'default'],
+      logLevel: 'silent',
+    });
+    const bundle = result.outputFiles[0]!.text;
+    expect(bundle).toContain('normalizeSearchLimit');
+    expect(bundle).not.toContain('slack-webhook-url');
+  });
+
   it('is the generated form of the vendored gitleaks.toml (regenerate with generate:secret-rules)', async () => {
     // The generator lives in scripts/, outside the package's sources.
     const script = pathToFileURL(join(import.meta.dirname, '../../scripts/generate-secret-rules.ts')).href;
