@@ -1,4 +1,4 @@
-import { type RenderContext, rebaseLink } from '@kit/core';
+import { looksLikeFile, type RenderContext, rebaseLink } from '@kit/core';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
@@ -47,6 +47,26 @@ export function resolvePagePath(fromPage: string, target: string): string {
   return joined.replace(/\/index$/, '');
 }
 
+/**
+ * Resolves `target` (a relative file path such as `./img/flow.png` or `../downloads/guide.pdf`)
+ * against the page's folder, percent-decoded; no `.md` or `index` folding, since it names a file.
+ * Null when it climbs out of the version's folder.
+ *
+ * @example
+ * resolveFilePath('guides/index', './flow.png'); // 'guides/flow.png'
+ */
+export function resolveFilePath(fromPage: string, target: string): string | null {
+  const segments = fromPage.split('/').slice(0, -1);
+  for (const part of safeDecode(target).split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(part);
+  }
+  return segments.length === 0 ? null : segments.join('/');
+}
+
 /** `decodeURIComponent`, or the text as written when it is not valid percent-encoding (`100%.md`). */
 function safeDecode(text: string): string {
   try {
@@ -77,7 +97,7 @@ function pageUrlOf(context: RenderContext, path: string): string {
 /**
  * Where a link in a page points, for readers and for agents. `{{version}}` becomes the reader's
  * version; a relative path or a `.md` file becomes the site URL of that page in the same version and
- * locale; a site path under the set's `route.link_prefix` is served under its own prefix; agents get
+ * locale, a relative path to a file (`./img/flow.png`) the URL the file is served at beside them; a site path under the set's `route.link_prefix` is served under its own prefix; agents get
  * absolute URLs on `context.origin`. Unsafe schemes (javascript:, data:, ...) become an empty link.
  */
 export function resolveLink(url: string, pagePath: string, context: RenderContext): ResolvedLink {
@@ -93,6 +113,14 @@ export function resolveLink(url: string, pagePath: string, context: RenderContex
   }
   const { path, suffix } = splitSuffix(written);
   if (path === '') return { site: written, agent: written, internal: false };
+  if (context.fileUrl && looksLikeFile(path)) {
+    // A file beside the pages: its absolute URL, so it resolves the same from `/docs/guides` and `/docs/guides/x`.
+    const file = resolveFilePath(pagePath, path);
+    if (file !== null) {
+      const site = `${context.fileUrl(file)}${suffix}`;
+      return { site, agent: `${context.origin}${site}`, internal: true };
+    }
+  }
   const site = `${pageUrlOf(context, resolvePagePath(pagePath, path))}${suffix}`;
   return { site, agent: `${context.origin}${site}`, internal: true };
 }
