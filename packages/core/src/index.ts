@@ -178,6 +178,7 @@ export {
   pageUrl,
   parseSetUrl,
   rebaseLink,
+  resolveFilePath,
   restrictVersions,
   rootUrl,
 } from './urls/set-urls.js';

@@ -227,7 +227,10 @@ describe('logo and favicon', () => {
     mkdirSync(join(root, 'plain'), { recursive: true });
     writeFileSync(
       join(root, 'plain/kit.json'),
-      JSON.stringify({ logo: { light: 'https://cdn.example.com/logo.svg', dark: '/static/dark.svg' }, favicon: 'gone.png' }),
+      JSON.stringify({
+        logo: { light: 'https://cdn.example.com/logo.svg', dark: '/static/dark.svg' },
+        favicon: 'gone.png',
+      }),
     );
     writeFileSync(join(root, 'plain/index.md'), '# Plain\n');
     const html = await (await createKitApp({ kit: other, cacheDir: null }).request('/docs')).text();

@@ -266,7 +266,8 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
             .select({ bytes: a.bytes })
             .from(a)
             .where(and(eq(a.setKey, setKey), eq(a.name, name)));
-          if (!stored?.bytes) throw new KitError('source.error', `Asset "${name}" was removed while it was being sent.`);
+          if (!stored?.bytes)
+            throw new KitError('source.error', `Asset "${name}" was removed while it was being sent.`);
           return new Uint8Array(stored.bytes);
         },
       };

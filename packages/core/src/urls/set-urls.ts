@@ -383,3 +383,29 @@ export function fileCandidates(layout: Pick<UrlLayout, 'versioned' | 'defaultLoc
 export function fileUrl(layout: UrlLayout, target: UrlTarget): string {
   return joinUrl(rootUrl(layout, target), target.path);
 }
+
+/**
+ * Resolves a file link written in a page (`./img/flow.png`, `../downloads/guide.pdf`) against the
+ * page's folder, percent-decoded; no `.md` or `index` folding, since it names a file. Null when it
+ * climbs out of the version's folder.
+ *
+ * @example
+ * resolveFilePath('guides/index', './flow.png'); // 'guides/flow.png'
+ */
+export function resolveFilePath(fromPage: string, target: string): string | null {
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    // Not valid percent-encoding (`100%.png`): read as written.
+  }
+  const segments = fromPage.split('/').slice(0, -1);
+  for (const part of decoded.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(part);
+  }
+  return segments.length === 0 ? null : segments.join('/');
+}

@@ -1,4 +1,4 @@
-import { looksLikeFile, type RenderContext, rebaseLink } from '@kit/core';
+import { looksLikeFile, type RenderContext, rebaseLink, resolveFilePath } from '@kit/core';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
@@ -45,26 +45,6 @@ export function resolvePagePath(fromPage: string, target: string): string {
   const joined = segments.join('/').replace(/\.md$/i, '');
   if (joined === '' || joined === 'index') return 'index';
   return joined.replace(/\/index$/, '');
-}
-
-/**
- * Resolves `target` (a relative file path such as `./img/flow.png` or `../downloads/guide.pdf`)
- * against the page's folder, percent-decoded; no `.md` or `index` folding, since it names a file.
- * Null when it climbs out of the version's folder.
- *
- * @example
- * resolveFilePath('guides/index', './flow.png'); // 'guides/flow.png'
- */
-export function resolveFilePath(fromPage: string, target: string): string | null {
-  const segments = fromPage.split('/').slice(0, -1);
-  for (const part of safeDecode(target).split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (segments.length === 0) return null;
-      segments.pop();
-    } else segments.push(part);
-  }
-  return segments.length === 0 ? null : segments.join('/');
 }
 
 /** `decodeURIComponent`, or the text as written when it is not valid percent-encoding (`100%.md`). */
