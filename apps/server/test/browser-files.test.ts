@@ -99,7 +99,10 @@ describe.skipIf(!chromiumPath)('images and files in a real browser', () => {
           all.map((image) =>
             image.complete
               ? null
-              : new Promise((done) => image.addEventListener('load', done) || image.addEventListener('error', done)),
+              : new Promise((done) => {
+                  image.addEventListener('load', done);
+                  image.addEventListener('error', done);
+                }),
           ),
         );
         return all.map((image) => ({
