@@ -68,12 +68,13 @@ describe('links', () => {
     const renderer = createRenderer();
     const body = '![Flow](./img/flow.png)\n\n[Guide](../downloads/guide%20v2.pdf?x=1#page=2) and [setup](./setup.md)\n';
     // A folder's index page is served at the folder's URL: a relative URL left as written would miss.
-    const out = await renderer.render(pageFromText('guides/index', body), context);
+    const fileUrl = (path: string) => `/docs/13.x/${path.split('/').map(encodeURIComponent).join('/')}`;
+    const out = await renderer.render(pageFromText('guides/index', body), { ...context, fileUrl });
     expect(out.html).toContain('<img src="/docs/13.x/guides/img/flow.png" alt="Flow">');
-    expect(out.html).toContain('href="/docs/13.x/downloads/guide v2.pdf?x=1#page=2"');
+    expect(out.html).toContain('href="/docs/13.x/downloads/guide%20v2.pdf?x=1#page=2"');
     expect(out.html).toContain('href="/docs/13.x/guides/setup"');
     expect(out.markdown).toContain('![Flow](https://docs.example.com/docs/13.x/guides/img/flow.png)');
-    expect(out.markdown).toContain('[Guide](https://docs.example.com/docs/13.x/downloads/guide v2.pdf?x=1#page=2)');
+    expect(out.markdown).toContain('[Guide](https://docs.example.com/docs/13.x/downloads/guide%20v2.pdf?x=1#page=2)');
     expect(out.links).toContainEqual({ href: './img/flow.png', line: 1, image: true });
   });
 
