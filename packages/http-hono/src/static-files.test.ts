@@ -96,6 +96,19 @@ describe('files beside the pages', () => {
     expect(again.headers.get('etag')).toBe(etag);
   });
 
+  it('answers HEAD with the headers and no body, and a changed file with a new ETag', async () => {
+    const head = await app.request('/docs/downloads/guide.pdf', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/pdf');
+    expect(await head.text()).toBe('');
+    const before = (await app.request('/docs/downloads/guide.pdf')).headers.get('etag');
+    writeFileSync(join(root, 'site/3.x/downloads/guide.pdf'), '%PDF-1.4\n%second edition, longer\n');
+    const after = await app.request('/docs/downloads/guide.pdf', { headers: { 'If-None-Match': before! } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(before);
+    expect(await after.text()).toContain('second edition');
+  });
+
   it('caches a URL carrying the current content hash for a year, and a stale hash only with revalidation', async () => {
     const hash = hashOf(flow).slice(0, 12);
     const hashed = await app.request(`/docs/images/flow.png?v=${hash}`);

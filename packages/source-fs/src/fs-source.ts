@@ -498,22 +498,38 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       if (!isServableFileName(relative(base, absolute).split(sep).join('/'))) return null;
       const info = await stat(absolute).catch(() => null);
       if (!info?.isFile()) return null;
-      if (info.size <= STREAM_THRESHOLD) {
-        const bytes = await readFile(absolute).catch(() => null);
-        if (!bytes) return null;
-        const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-        return { size: view.byteLength, contentHash: bytesHash(view), open: async () => view };
-      }
       const fingerprint = `${info.ino}:${info.mtimeMs}:${info.size}`;
-      let known = fileHashes.get(absolute);
-      if (known?.fingerprint !== fingerprint) {
-        known = { fingerprint, hash: await streamHash(absolute) };
+      const known = fileHashes.get(absolute);
+      const remember = (hash: string) => {
         if (fileHashes.size >= FILE_HASHES_KEPT) fileHashes.delete(fileHashes.keys().next().value!);
-        fileHashes.set(absolute, known);
+        fileHashes.set(absolute, { fingerprint, hash });
+      };
+      const small = info.size <= STREAM_THRESHOLD;
+      const read = async () => {
+        const bytes = await readFile(absolute);
+        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      };
+      if (known?.fingerprint === fingerprint) {
+        // Known bytes: a request answered 304 from the hash reads nothing more.
+        return {
+          size: info.size,
+          contentHash: known.hash,
+          open: async () =>
+            small ? read() : (Readable.toWeb(createReadStream(absolute)) as ReadableStream<Uint8Array>),
+        };
       }
+      if (small) {
+        const bytes = await read().catch(() => null);
+        if (!bytes) return null;
+        const hash = bytesHash(bytes);
+        remember(hash);
+        return { size: bytes.byteLength, contentHash: hash, open: async () => bytes };
+      }
+      const hash = await streamHash(absolute);
+      remember(hash);
       return {
         size: info.size,
-        contentHash: known.hash,
+        contentHash: hash,
         open: async () => Readable.toWeb(createReadStream(absolute)) as ReadableStream<Uint8Array>,
       };
     },
