@@ -65,6 +65,7 @@ export {
   normalizeSearchLimit,
 } from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
+export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';
 export type { KitErrorCode } from './errors/kit-error.js';
 export { isKitError, KitError } from './errors/kit-error.js';
 export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
@@ -181,7 +182,10 @@ export type { LinkBase, ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-ur
 export {
   candidatePaths,
   cleanPagePath,
+  contentFolder,
   createUrlLayout,
+  fileCandidates,
+  fileUrl,
   linkBaseOf,
   markdownUrl,
   mcpEndpointPath,
@@ -189,6 +193,7 @@ export {
   pageUrl,
   parseSetUrl,
   rebaseLink,
+  resolveFilePath,
   restrictVersions,
   rootUrl,
 } from './urls/set-urls.js';

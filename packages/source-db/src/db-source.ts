@@ -4,10 +4,13 @@ import {
   type ContentSource,
   type ContentWriter,
   contentHash,
+  isServableFileName,
+  KitError,
   pagePathProblem,
   showPagePath,
   type SkillFile,
   type SourceFile,
+  type SourceFileContent,
   type SourcePage,
   type SourceProblem,
 } from '@kit/core';
@@ -247,6 +250,37 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
         .from(a)
         .where(and(eq(a.setKey, setKey), eq(a.name, name)));
       return row ? readAssetBytes(row) : null;
+    },
+
+    async openFile(name): Promise<SourceFileContent | null> {
+      if (!isServableFileName(name)) return null;
+      const a = t.assets;
+      const [row] = await db.orm
+        .select({ contentHash: a.contentHash, size: a.size, disk: a.disk, diskPath: a.diskPath })
+        .from(a)
+        .where(and(eq(a.setKey, setKey), eq(a.name, name)));
+      if (!row) return null;
+      const disk = row.disk && row.diskPath ? options.disks?.[row.disk] : undefined;
+      if (row.disk && !disk) return null; // reported by problems() as assets.missing
+      return {
+        size: row.size,
+        contentHash: row.contentHash,
+        open: async () => {
+          if (disk && row.diskPath) {
+            const bytes = disk.stream ? await disk.stream(row.diskPath) : await disk.read(row.diskPath);
+            if (bytes) return bytes;
+            throw new KitError('source.error', `Asset "${name}" is listed but its file on disk "${row.disk}" is gone.`);
+          }
+          // Read only when sent: a request answered 304 from the hash never loads the bytes.
+          const [stored] = await db.orm
+            .select({ bytes: a.bytes })
+            .from(a)
+            .where(and(eq(a.setKey, setKey), eq(a.name, name)));
+          if (!stored?.bytes)
+            throw new KitError('source.error', `Asset "${name}" was removed while it was being sent.`);
+          return new Uint8Array(stored.bytes);
+        },
+      };
     },
 
     async problems() {

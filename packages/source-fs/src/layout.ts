@@ -1,4 +1,4 @@
-import { type NormalizedManifest, pagePathProblem } from '@kit/core';
+import { contentFolder, type NormalizedManifest, pagePathProblem } from '@kit/core';
 
 /**
  * The folder layout of a repository set, derived from its normalized manifest:
@@ -39,12 +39,9 @@ export function setLayout(manifest: NormalizedManifest): SetLayout {
   const defaultLocale = manifest.locales.find((locale) => locale.default)?.code ?? locales[0] ?? 'en';
   const otherLocales = new Set(locales.filter((code) => code !== defaultLocale));
 
-  const versionFolder = (version: string) => (manifest.versioned ? version : '');
   const pageFolder = (version: string, locale: string): string | null => {
     if (!versions.includes(version) || !locales.includes(locale)) return null;
-    const base = versionFolder(version);
-    if (locale === defaultLocale) return base;
-    return base ? `${base}/${locale}` : locale;
+    return contentFolder({ versioned: manifest.versioned, defaultLocale }, version, locale);
   };
 
   const reservedNames = (_version: string, locale: string): ReadonlySet<string> => {
