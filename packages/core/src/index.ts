@@ -71,6 +71,16 @@ export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './even
 export { createEvents } from './events/emitter.js';
 export type * from './events/types.js';
 export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
+export type { BoundedBody } from './http/bounded-body.js';
+export { readBoundedText } from './http/bounded-body.js';
+export type { ClientAddressInput, ProxyTrust, TrustedProxies } from './http/client-address.js';
+export {
+  clientAddress,
+  compileProxyTrust,
+  invalidProxyEntries,
+  NAMED_PROXY_RANGES,
+  UNKNOWN_ADDRESS,
+} from './http/client-address.js';
 export type { ManifestDocument } from './manifest/document.js';
 export { readManifestDocument, serializeManifest } from './manifest/document.js';
 export type { LinkPolicy } from './manifest/links.js';

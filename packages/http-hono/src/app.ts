@@ -13,6 +13,7 @@ import {
   type PageView,
   parseRateLimit,
   type RateLimitStore,
+  readBoundedText,
   rebaseSchema,
   type SchemaName,
   schemaNames,
@@ -29,6 +30,7 @@ import { compress } from 'hono/compress';
 import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
 import { sendCached } from './http-cache.js';
 import {
+  callerAddress,
   clientIp,
   currentUser,
   domainMatches,
@@ -70,6 +72,8 @@ export interface KitAppOptions {
 
 type Env = { Variables: KitVariables };
 
+/** Largest feedback body read: a 2000-character comment, its page path and room to spare. */
+const FEEDBACK_MAX_BODY_BYTES = 8 * 1024;
 const SCHEMA_HEADERS = { 'Access-Control-Allow-Origin': '*' };
 const encoder = new TextEncoder();
 // Pages are negotiated on Accept (HTML or the Markdown twin) and compressed on Accept-Encoding. Naming
@@ -94,6 +98,7 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const cacheDir = options.cacheDir === undefined ? projectCacheDir(kit.config.root) : options.cacheDir;
   const assets = loadAssets(cacheDir);
 
+  app.use('*', callerAddress(kit));
   app.use('*', userResolution(kit));
   const compressor = compress();
   app.use('*', async (c, next) => {
@@ -261,8 +266,12 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
         { 'Retry-After': String(verdict.retryAfterSeconds) },
       );
     }
-    const body = await readJson(c, 8 * 1024);
-    if (!body.ok) return c.json({ error: 'argument.invalid', message: body.message }, body.status);
+    const body = await readJson(c, FEEDBACK_MAX_BODY_BYTES);
+    if (!body.ok) {
+      // Past the limit the rest of the upload is not read: closing the connection stops it.
+      const headers: Record<string, string> = body.status === 413 ? { Connection: 'close' } : {};
+      return c.json({ error: 'argument.invalid', message: body.message }, body.status, headers);
+    }
     const input = body.value as Record<string, unknown>;
     try {
       await set.submitFeedback(
@@ -607,8 +616,8 @@ async function readJson(
   if (!(c.req.header('content-type') ?? '').includes('application/json')) {
     return { ok: false, status: 415, message: 'Send the feedback as JSON with Content-Type: application/json.' };
   }
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > maxBytes) {
+  const body = await readBoundedText(c.req.raw, maxBytes);
+  if (!body.ok) {
     return {
       ok: false,
       status: 413,
@@ -616,7 +625,7 @@ async function readJson(
     };
   }
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = JSON.parse(body.text) as unknown;
     if (!value || typeof value !== 'object') throw new KitError('argument.invalid', 'not an object');
     return { ok: true, value };
   } catch {

@@ -1,4 +1,4 @@
-import { type DocSet, isSharedResponse, type Kit, type Viewer } from '@kit/core';
+import { type DocSet, isSharedResponse, type Kit, readBoundedText, type Viewer } from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpContext, ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
@@ -81,41 +81,6 @@ async function refuseCaller(docSet: DocSet, viewer: Viewer): Promise<Response | 
     );
   }
   return mcpErrorResponse(403, `Your account may not read the docs set "${docSet.key}".`);
-}
-
-/**
- * The body as text, or null when it passes `maxBytes`. A body with a Content-Length (already held
- * to the limit) is framed by it, so it is read in one go: on Node that reads the socket directly,
- * where a body stream meant building a web stream per request, which cost more than the docs call.
- * A chunked body has no length to check and is read chunk by chunk, cut off once it passes the limit.
- */
-async function readBoundedText(request: Request, maxBytes: number, framed: boolean): Promise<string | null> {
-  if (framed) {
-    const text = await request.text();
-    // HTTP framing holds on the wire; a Request built in process could still carry a longer body.
-    return text.length * 3 > maxBytes && new TextEncoder().encode(text).byteLength > maxBytes ? null : text;
-  }
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 /** Idle servers kept per kind of caller; more than this many at once are built and dropped. */
@@ -243,21 +208,23 @@ export async function handleMcpHttpRequest(request: Request, options: McpHttpOpt
     );
   }
   const maxBodyBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
-  const contentLength = request.headers.get('content-length');
-  const framed = contentLength !== null && /^\d+$/.test(contentLength);
-  if (framed && Number(contentLength) > maxBodyBytes) {
-    return mcpErrorResponse(413, `Request body over ${maxBodyBytes} bytes; send one smaller JSON-RPC message.`);
+  const tooLarge = () =>
+    // Past the limit the rest of the upload is not read: closing the connection stops it.
+    mcpErrorResponse(413, `Request body over ${maxBodyBytes} bytes; send one smaller JSON-RPC message.`, {
+      Connection: 'close',
+    });
+  const contentLength = request.headers.get('content-length')?.trim();
+  if (contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) > maxBodyBytes) {
+    return tooLarge();
   }
   const refusedCaller = await refuseCaller(docSet, viewer);
   if (refusedCaller) return refusedCaller;
 
-  const body = await readBoundedText(request, maxBodyBytes, framed);
-  if (body === null) {
-    return mcpErrorResponse(413, `Request body over ${maxBodyBytes} bytes; send one smaller JSON-RPC message.`);
-  }
+  const body = await readBoundedText(request, maxBodyBytes);
+  if (!body.ok) return tooLarge();
   let parsedBody: unknown;
   try {
-    parsedBody = JSON.parse(body);
+    parsedBody = JSON.parse(body.text);
   } catch {
     return jsonResponse(400, {
       jsonrpc: '2.0',

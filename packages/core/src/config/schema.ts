@@ -1,4 +1,5 @@
 import { isPlainObject } from '../util/deep-merge.js';
+import { invalidProxyEntries } from '../http/client-address.js';
 import { INSTRUCTIONS_INDEX_MIN_BYTES } from './defaults.js';
 
 /**
@@ -205,6 +206,15 @@ export const configSchema: GroupNode = group({
   }),
   ...sharedGroups(false),
   hooks: group({ enabled: boolean, push_commands: stringList }),
+  http: group({
+    trusted_proxies: leaf(
+      'true, false, a number of hops, or a list of IP addresses, CIDR ranges (10.0.0.0/8) and the names loopback, linklocal, uniquelocal',
+      (value) =>
+        typeof value === 'boolean' ||
+        (Number.isInteger(value) && (value as number) >= 0) ||
+        (isStringList(value) && invalidProxyEntries(value).length === 0),
+    ),
+  }),
   instructions: group({
     file: nonEmptyString,
     index: boolean,

@@ -1,0 +1,223 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { KitConfigInput } from '@kit/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKitApp } from './app.js';
+import { fixtureKit } from './testing/fixture.js';
+
+/** A real Node HTTP server in front of the Kit app, as `kit serve` and the reference server run it. */
+async function startServer(overrides: Partial<KitConfigInput> = {}) {
+  const app = createKitApp({ kit: fixtureKit(overrides), cacheDir: null });
+  const sockets: Socket[] = [];
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+  });
+  server.on('connection', (socket: Socket) => sockets.push(socket));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    /** Bytes the server took off every connection so far. */
+    bytesRead: () => sockets.reduce((sum, socket) => sum + socket.bytesRead, 0),
+    close: () =>
+      new Promise<void>((resolve) => {
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+interface UploadResult {
+  status: number | null;
+  body: string;
+  /** Bytes handed to the socket before the server answered or closed the connection. */
+  sent: number;
+}
+
+/**
+ * POSTs `total` bytes of JSON-looking filler in 1 MiB writes, as fast as the server takes them,
+ * and stops writing once the server answers or drops the connection. `declared` sends a
+ * Content-Length instead of chunked transfer encoding.
+ */
+function upload(port: number, path: string, total: number, declared: boolean): Promise<UploadResult> {
+  const chunk = Buffer.alloc(1024 * 1024, 0x61);
+  return new Promise((resolve) => {
+    let sent = 0;
+    let answered = false;
+    let status: number | null = null;
+    let body = '';
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, body, sent });
+    };
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path,
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...(declared ? { 'Content-Length': String(total) } : { 'Transfer-Encoding': 'chunked' }),
+      },
+    });
+    request.on('response', (response) => {
+      answered = true;
+      status = response.statusCode ?? null;
+      response.setEncoding('utf8');
+      response.on('data', (text: string) => {
+        body += text;
+      });
+      response.on('end', finish);
+      response.on('error', finish);
+    });
+    request.on('error', () => {
+      // The server closed the connection on the rest of the upload; wait briefly for its answer.
+      setTimeout(finish, 200);
+    });
+    request.on('close', () => setTimeout(finish, 200));
+    const pump = () => {
+      while (!answered && !request.destroyed && sent < total) {
+        const piece = total - sent >= chunk.length ? chunk : chunk.subarray(0, total - sent);
+        sent += piece.length;
+        if (!request.write(piece)) {
+          request.once('drain', pump);
+          return;
+        }
+      }
+      if (!answered && !request.destroyed) request.end();
+    };
+    request.write('{"path":"queues","helpful":true,"comment":"', () => undefined);
+    pump();
+  });
+}
+
+async function getStatus(port: number, path: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`);
+  await response.arrayBuffer();
+  return response.status;
+}
+
+function usedMemory(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+}
+
+const MiB = 1024 * 1024;
+const HUGE = 256 * MiB;
+
+describe('request bodies over a real Node server', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  const routes = [
+    { name: 'the feedback endpoint', path: '/docs/_kit/feedback', limit: 8 * 1024 },
+    { name: 'the MCP endpoint', path: '/docs/mcp', limit: MiB },
+  ];
+  for (const route of routes) {
+    for (const declared of [false, true]) {
+      const framing = declared ? 'with a Content-Length' : 'streamed in chunks';
+      it(`stops reading a 256 MiB body ${framing} to ${route.name} at its limit, answers 413 and keeps serving`, async () => {
+        const readBefore = server.bytesRead();
+        const memoryBefore = usedMemory();
+        const result = await upload(server.port, route.path, HUGE, declared);
+        const memoryGrowth = usedMemory() - memoryBefore;
+        const serverRead = server.bytesRead() - readBefore;
+
+        expect(result.status).toBe(413);
+        expect(result.body).toContain(String(route.limit));
+        // The server stopped taking bytes off the socket near the limit (plus what socket buffers
+        // hold), far from the 256 MiB the client meant to send, and kept none of it.
+        expect(serverRead).toBeLessThan(32 * MiB);
+        expect(result.sent).toBeLessThan(64 * MiB);
+        expect(memoryGrowth).toBeLessThan(64 * MiB);
+
+        expect(await getStatus(server.port, '/docs/queues')).toBe(200);
+      });
+    }
+  }
+
+  it('still takes a feedback body under the limit after refusing huge ones', async () => {
+    const response = await fetch(`http://127.0.0.1:${server.port}/docs/_kit/feedback`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: 'queues', helpful: false, comment: 'é'.repeat(2000) }),
+    });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('client identity behind proxies', () => {
+  const feedback = (target: ReturnType<typeof createKitApp>, forwardedFor: string) =>
+    target.request('/docs/_kit/feedback', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+      body: JSON.stringify({ path: 'queues', helpful: true }),
+    });
+  const mcp = (target: ReturnType<typeof createKitApp>, forwardedFor: string) =>
+    target.request('http://localhost/docs/mcp', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'X-Forwarded-For': forwardedFor,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+  const routes = [
+    { name: 'feedback', send: feedback, limits: (rule: string) => ({ feedback: { rate_limit: rule } }) },
+    { name: 'MCP', send: mcp, limits: (rule: string) => ({ mcp: { web: { rate_limit: rule } } }) },
+  ];
+
+  for (const route of routes) {
+    it(`does not let a caller past the ${route.name} rate limit by rotating X-Forwarded-For`, async () => {
+      const app = createKitApp({ kit: fixtureKit(route.limits('2,1')), cacheDir: null });
+      const statuses = [];
+      for (let caller = 1; caller <= 5; caller++) statuses.push((await route.send(app, `203.0.113.${caller}`)).status);
+      expect(statuses).toEqual([200, 200, 429, 429, 429]);
+    });
+
+    it(`counts the ${route.name} rate limit per forwarded caller when every proxy is trusted`, async () => {
+      const app = createKitApp({
+        kit: fixtureKit({ ...route.limits('1,1'), http: { trusted_proxies: true } }),
+        cacheDir: null,
+      });
+      expect((await route.send(app, '203.0.113.1')).status).toBe(200);
+      expect((await route.send(app, '203.0.113.1')).status).toBe(429);
+      expect((await route.send(app, '203.0.113.2')).status).toBe(200);
+    });
+  }
+
+  it('over a real server, counts the proxy itself unless it is trusted, then the caller it names', async () => {
+    const send = (port: number, forwardedFor: string) =>
+      fetch(`http://127.0.0.1:${port}/docs/_kit/feedback`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+        body: JSON.stringify({ path: 'queues', helpful: true }),
+      }).then((response) => response.status);
+
+    // Untrusted: every caller behind the proxy (here: loopback) shares its address, whatever the header says.
+    const untrusted = await startServer({ feedback: { rate_limit: '1,1' }, http: { trusted_proxies: ['10.0.0.0/8'] } });
+    try {
+      expect(await send(untrusted.port, '203.0.113.1')).toBe(200);
+      expect(await send(untrusted.port, '203.0.113.2')).toBe(429);
+    } finally {
+      await untrusted.close();
+    }
+
+    // The loopback proxy trusted: the address it forwards is the caller; a spoofed hop before it is not.
+    const trusted = await startServer({ feedback: { rate_limit: '1,1' }, http: { trusted_proxies: ['loopback'] } });
+    try {
+      expect(await send(trusted.port, '203.0.113.1')).toBe(200);
+      expect(await send(trusted.port, '203.0.113.2')).toBe(200);
+      expect(await send(trusted.port, '198.51.100.99, 203.0.113.1')).toBe(429);
+    } finally {
+      await trusted.close();
+    }
+  });
+});
