@@ -1,5 +1,13 @@
 export type { AccessDecision, AccessRefusal, AccessRequest } from './access/access.js';
-export { canAsk, canManage, decideAccess, isSharedResponse, isSignedIn, visibilityOf } from './access/access.js';
+export {
+  canAsk,
+  canManage,
+  decideAccess,
+  isSharedResponse,
+  isSignedIn,
+  seesAnyVersion,
+  visibilityOf,
+} from './access/access.js';
 export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';
 export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
 export type { AgentFileBundle } from './agents/llms-txt.js';

@@ -41,7 +41,7 @@ import {
 } from './middleware.js';
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
 import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
-import { signInMarkdown, signInPage } from './sign-in.js';
+import { signInJson, signInMarkdown, signInPage } from './sign-in.js';
 
 /** Options of {@link createKitApp}. */
 export interface KitAppOptions {
@@ -175,6 +175,15 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   const mcpMiddleware = every(
     ...resolveMiddleware(kit, config.mcp.web.middleware, `sets.${set.key}.mcp.web.middleware`),
   );
+  // `access.mode: auth`: a guest is asked to sign in (401) on every route of the set that shows
+  // its content, as the pages do, never told "not found" by the search, feedback or agent files.
+  const signInGuard: MiddlewareHandler<Env> = async (c, next) => {
+    if (config.access.mode !== 'auth' || isSignedIn(currentUser(c))) return next();
+    const path = c.req.path;
+    if (path.startsWith(apiPath) || /\.(json|xml)$/.test(path)) return signInJson(c);
+    if (/\.(md|txt)$/.test(path) || prefersMarkdown(c.req.header('accept'))) return signInMarkdown(c);
+    return signInPage(c, readerStylesheet(set, await assets));
+  };
   const mcpRule = parseRateLimit(config.mcp.web.rate_limit, 'mcp.web.rate_limit');
   const feedbackRule = parseRateLimit(config.feedback.rate_limit, 'feedback.rate_limit');
   const stylesheets = stylesheetCache(set);
@@ -253,7 +262,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     },
   );
 
-  app.post('/_kit/feedback', pageMiddleware, async (c) => {
+  app.post('/_kit/feedback', pageMiddleware, signInGuard, async (c) => {
     if (!config.feedback.enabled) return c.notFound();
     const verdict = await checkRateLimit(rateLimits, `feedback:${set.key}:${callerKey(c)}`, feedbackRule);
     if (!verdict.allowed) {
@@ -295,7 +304,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     return c.json({ ok: true });
   });
 
-  app.get('/_kit/search', pageMiddleware, async (c) => {
+  app.get('/_kit/search', pageMiddleware, signInGuard, async (c) => {
     const limit = c.req.query('limit');
     try {
       const result = await set.search(
@@ -319,7 +328,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     }
   });
 
-  app.get('/_kit/search-index/:version/:file', pageMiddleware, async (c) => {
+  app.get('/_kit/search-index/:version/:file', pageMiddleware, signInGuard, async (c) => {
     const locale = c.req.param('file')!.replace(/\.json$/, '');
     const index = await set
       .clientSearchIndex({ version: c.req.param('version')!, locale }, viewerFor(c))
@@ -354,6 +363,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   });
 
   app.use('*', pageMiddleware);
+  app.use('*', signInGuard);
   app.route('/', agentFileRoutes({ kit, set, viewerOf: viewerFor, origin: (c) => requestOrigin(c, options) }));
 
   app.get('*', (c) => servePage(c));

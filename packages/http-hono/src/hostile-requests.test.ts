@@ -221,3 +221,81 @@ describe('client identity behind proxies', () => {
     }
   });
 });
+
+describe('what a reader the set refuses is told', () => {
+  const authSet = { docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, access: { mode: 'auth' as const } } };
+
+  it('asks a guest of an auth set to sign in (401) on llms.txt, the sitemap, skill.md, search and feedback, as on pages', async () => {
+    const app = createKitApp({ kit: fixtureKit({ sets: authSet }), cacheDir: null });
+    const requests: Array<[string, RequestInit]> = [
+      ['/docs/llms.txt', {}],
+      ['/docs/llms-full.txt', {}],
+      ['/docs/3.x/llms.txt', {}],
+      ['/docs/sitemap.xml', {}],
+      ['/docs/skill.md', {}],
+      ['/docs/_kit/search?q=queues', {}],
+      [
+        '/docs/_kit/feedback',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ path: 'queues', helpful: true }),
+        },
+      ],
+    ];
+    for (const [path, init] of requests) {
+      const guest = await app.request(path, init);
+      expect({ path, status: guest.status }).toEqual({ path, status: 401 });
+      expect(guest.headers.get('www-authenticate')).toBe('Bearer realm="kit"');
+      expect(guest.headers.get('cache-control')).toBe('private, no-cache');
+      const text = await guest.text();
+      expect(text).toMatch(/sign/i);
+      for (const secret of ['Acme', 'Queues', 'version.not_found']) expect(text).not.toContain(secret);
+    }
+    const search = await app.request('/docs/_kit/search?q=queues');
+    expect(await search.json()).toMatchObject({ error: 'unauthenticated' });
+    const reader = { Authorization: 'Bearer reader' };
+    expect((await app.request('/docs/llms.txt', { headers: reader })).status).toBe(200);
+    expect((await app.request('/docs/_kit/search?q=queues', { headers: reader })).status).toBe(200);
+  });
+
+  it("shows a reader refused by a gate set's viewKit nothing of its manifest: not the 404 page's name, skill.md or the MCP instructions", async () => {
+    // viewKit admits the set as a whole but no version or page: the reader may read nothing of it.
+    const app = createKitApp({
+      kit: fixtureKit({
+        sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, access: { mode: 'gate' } } },
+        gates: {
+          viewKit: (user, subject) => user !== null && subject.version === undefined && subject.page === undefined,
+        },
+      }),
+      cacheDir: null,
+    });
+    const reader = { Authorization: 'Bearer reader' };
+    const notFound = await app.request('/docs/no-such-page', { headers: { ...reader, Accept: 'text/html' } });
+    expect(notFound.status).toBe(404);
+    const html = await notFound.text();
+    expect(html).toContain('<title>Page not found · Documentation</title>');
+    for (const secret of ['Acme', 'queue runner', 'brand.css']) expect(html).not.toContain(secret);
+
+    const skill = await app.request('/docs/skill.md', { headers: reader });
+    expect(skill.status).toBe(404);
+    expect(await skill.text()).not.toContain('Acme');
+    const llms = await app.request('/docs/llms.txt', { headers: reader });
+    expect(llms.status).toBe(404);
+    expect(await llms.text()).not.toContain('Acme');
+
+    const initialize = await app.request('http://localhost/docs/mcp', {
+      method: 'POST',
+      headers: { ...reader, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
+    const answer = (await initialize.json()) as { result?: { instructions?: string } };
+    expect(answer.result?.instructions).toContain('the documentation set "docs"');
+    expect(JSON.stringify(answer)).not.toContain('Acme');
+  });
+});

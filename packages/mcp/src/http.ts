@@ -1,4 +1,4 @@
-import { type DocSet, isSharedResponse, type Kit, readBoundedText, type Viewer } from '@kit/core';
+import { type DocSet, isSharedResponse, type Kit, readBoundedText, seesAnyVersion, type Viewer } from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpContext, ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
@@ -140,8 +140,10 @@ async function acquireServer(
   // An author already passed manageKit: no second gate call for validate_docs.
   const authors = await offersAuthorTools({ kit, scope, viewer });
   const manages = options.validate !== undefined && (authors || (await docSet.canManage(viewer)));
-  const instructions = await mcpInstructions(kit, scope);
-  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${origin}`;
+  // A caller who may read no version is not told whose docs these are.
+  const named = await seesAnyVersion(docSet, viewer);
+  const instructions = await mcpInstructions(kit, scope, { named });
+  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${named ? 1 : 0}\u0000${origin}`;
   let byKey = idleServers.get(kit);
   if (!byKey) {
     byKey = new Map();

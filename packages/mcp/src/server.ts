@@ -1,4 +1,4 @@
-import { authorAccess, type Kit, type Viewer } from '@kit/core';
+import { authorAccess, type Kit, seesAnyVersion, type Viewer } from '@kit/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -244,7 +244,9 @@ export async function buildMcpServer(
       : undefined;
 
   const server = new KitMcpServer(
-    await mcpInstructions(kit, scope),
+    await mcpInstructions(kit, scope, {
+      named: scope.kind === 'local' || (await seesAnyVersion(kit.set(scope.set), viewer)),
+    }),
     context,
     options.transport ?? (scope.kind === 'local' ? 'stdio' : 'http'),
   );

@@ -14,6 +14,7 @@ import {
   listsSkills,
   type UrlLayout,
   type Viewer,
+  seesAnyVersion,
 } from '@kit/core';
 import { type Context, Hono } from 'hono';
 import { every } from 'hono/combine';
@@ -115,7 +116,7 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
   app.get('/skill.md', async (c) => {
     if (!set.config.agents.skill_md) return notFound(c, 'skill.md is turned off for these docs.');
     const viewer = viewerOf(c);
-    if (!(await set.canView(viewer, {}))) return notFound(c, 'No skill.md here.');
+    if (!(await seesAnyVersion(set, viewer))) return notFound(c, 'No skill.md here.');
     const skill = await buildSkillMd(set, viewer, { origin: originOf(c) });
     return sendCached(c, skill.text, { contentType: MARKDOWN, isPrivate: isPrivate(c) });
   });
@@ -124,7 +125,7 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
   app.get('/skills/:file', async (c, next) => {
     const file = c.req.param('file');
     if (!file.endsWith('.md') || !set.config.agents.skill_md) return next();
-    if (!(await set.canView(viewerOf(c), {}))) return next();
+    if (!(await seesAnyVersion(set, viewerOf(c)))) return next();
     const skills = await listHandWrittenSkills(set);
     const skill = skills.find((item) => `${item.file}.md` === file);
     if (!skill) return next();
