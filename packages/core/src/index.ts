@@ -92,7 +92,7 @@ export {
 export type { ManifestDocument } from './manifest/document.js';
 export { readManifestDocument, serializeManifest } from './manifest/document.js';
 export type { LinkPolicy } from './manifest/links.js';
-export { isSafeLink } from './manifest/links.js';
+export { isProtocolRelative, isSafeLink, LINK_SCHEMES } from './manifest/links.js';
 export { localeDirection, localeLabel } from './manifest/locales.js';
 export { applyMergePatch, cloneJson } from './manifest/merge-patch.js';
 export type { ManifestResult } from './manifest/normalize.js';
