@@ -79,6 +79,7 @@ export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './even
 export { createEvents } from './events/emitter.js';
 export type * from './events/types.js';
 export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
+export { isAllowedHost } from './http/allowed-hosts.js';
 export type { BoundedBody } from './http/bounded-body.js';
 export { readBoundedText } from './http/bounded-body.js';
 export type { ClientAddressInput, ProxyTrust, TrustedProxies } from './http/client-address.js';

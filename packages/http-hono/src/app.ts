@@ -3,6 +3,7 @@ import {
   checkRateLimit,
   createMemoryRateLimitStore,
   type DocSet,
+  isAllowedHost,
   isKitError,
   isSharedResponse,
   isSignedIn,
@@ -29,6 +30,7 @@ import { every } from 'hono/combine';
 import { compress } from 'hono/compress';
 import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
 import { sendCached } from './http-cache.js';
+import { LOOPBACK_HOSTS } from './loopback.js';
 import {
   callerAddress,
   clientIp,
@@ -59,7 +61,13 @@ export interface KitAppOptions {
   allowedHosts?: string[];
   /** Browser origins besides the site's own allowed to call the MCP endpoint. */
   allowedOrigins?: string[];
-  /** Public origin behind a proxy (`https://docs.example.com`); default: each request's own. */
+  /**
+   * Public origin for absolute URLs (`https://docs.example.com`). Without it each request's own
+   * origin is written, and what carries it (pages, `llms.txt`, the sitemap, schemas) is shared with
+   * other callers (public, ETag) only when its Host is vouched for: one of `allowedHosts`, a set's
+   * `route.domain`, or, with neither configured, a loopback name. Any other Host gets a private copy,
+   * so a forged Host never reaches a cache.
+   */
   origin?: string;
   /** Extra HTML injected before `</body>` of every page (the CLI's live-reload script). */
   injectHtml?: string;
@@ -111,13 +119,14 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
 
   // The versioned schema path resolves whatever set serves the site; like every schema route it runs `web`.
   const [web] = resolveMiddleware(kit, ['web'], 'the schema routes');
-  app.get('/schemas/3.x/:file', web!, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
+  app.get('/schemas/3.x/:file', web!, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options), options));
   app.route(
     '/',
     wellKnownSkillsRoute({
       kit,
       viewerOf: viewerFor,
       origin: (c) => requestOrigin(c, options),
+      originTrusted: (c) => originVouchedFor(c, options),
       ...(options.sets ? { sets: options.sets } : {}),
     }),
   );
@@ -201,7 +210,9 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     : every(
         ...resolveMiddleware(kit, ['web', ...config.route.middleware], `sets.${set.key}.route.middleware`, pageGuards),
       );
-  app.get('/schemas/:file', schemaMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
+  app.get('/schemas/:file', schemaMiddleware, (c) =>
+    serveSchema(c, c.req.param('file')!, requestOrigin(c, options), options),
+  );
 
   const mcpPath = mcpEndpointPath('', config.mcp.web.path);
   // A page may live at the endpoint's path (Laravel's docs have `mcp`): a browser's GET shows it;
@@ -364,13 +375,23 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
 
   app.use('*', pageMiddleware);
   app.use('*', signInGuard);
-  app.route('/', agentFileRoutes({ kit, set, viewerOf: viewerFor, origin: (c) => requestOrigin(c, options) }));
+  app.route(
+    '/',
+    agentFileRoutes({
+      kit,
+      set,
+      viewerOf: viewerFor,
+      origin: (c) => requestOrigin(c, options),
+      originTrusted: (c) => originVouchedFor(c, options),
+    }),
+  );
 
   app.get('*', (c) => servePage(c));
 
   async function servePage(c: Context<Env>): Promise<Response> {
     const viewer = viewerFor(c);
-    const isPrivate = isPrivateFor(set, c);
+    // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
+    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
     const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
     // A public page is the same for every guest: answer a repeat from the set's response cache.
     const cacheKey =
@@ -542,11 +563,15 @@ async function llmsTxtUrl(set: DocSet, page: PageView): Promise<string | undefin
   return `${home === '/' ? '' : home}/llms.txt`;
 }
 
-function serveSchema(c: Context, file: string, origin: string): Response {
+function serveSchema(c: Context, file: string, origin: string, options: KitAppOptions): Response {
   const name = schemaOfFile(file);
   if (!name) return c.notFound() as Response;
   const body = JSON.stringify(rebaseSchema(name, `${origin}/schemas/3.x/`), null, 2);
-  return sendCached(c, body, { contentType: 'application/schema+json', isPrivate: false, headers: SCHEMA_HEADERS });
+  return sendCached(c, body, {
+    contentType: 'application/schema+json',
+    isPrivate: !originVouchedFor(c, options),
+    headers: SCHEMA_HEADERS,
+  });
 }
 
 /**
@@ -589,6 +614,21 @@ function requestOrigin(c: Context, options: KitAppOptions): string {
   const url = c.req.url;
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);
   return pathStart === -1 ? url : url.slice(0, pathStart);
+}
+
+/**
+ * True when the origin {@link requestOrigin} writes is vouched for by configuration, not only by the
+ * Host the request sent: a configured `origin`, a Host among `allowedHosts` or equal to a set's
+ * `route.domain`, or (with none of these configured) a loopback name. Only then may a response
+ * carrying it be shared with other callers.
+ */
+function originVouchedFor(c: Context, options: KitAppOptions): boolean {
+  if (options.origin) return true;
+  const host = requestHost(c);
+  if (options.allowedHosts) return isAllowedHost(host, options.allowedHosts);
+  const domains = [...options.kit.sets.values()].flatMap((set) => set.config.route.domain ?? []);
+  if (domains.length > 0) return isAllowedHost(host, domains);
+  return isAllowedHost(host, LOOPBACK_HOSTS);
 }
 
 function servesPath(set: DocSet, path: string, host: string | undefined): boolean {

@@ -299,3 +299,51 @@ describe('what a reader the set refuses is told', () => {
     expect(JSON.stringify(answer)).not.toContain('Acme');
   });
 });
+
+describe('the Host header in absolute URLs', () => {
+  const paths = ['/docs/llms.txt', '/docs/sitemap.xml', '/docs/queues', '/docs/queues.md', '/docs/schemas/kit.json'];
+  const get = (app: ReturnType<typeof createKitApp>, path: string, host: string) =>
+    app.request(`http://${host}${path}`, { headers: { Host: host } });
+
+  it('never lets a forged Host into a response a cache may share, with no origin configured', async () => {
+    const app = createKitApp({ kit: fixtureKit(), cacheDir: null });
+    const carriers: string[] = [];
+    for (const path of paths) {
+      const forged = await get(app, path, 'evil.example');
+      expect({ path, status: forged.status }).toEqual({ path, status: 200 });
+      const text = await forged.text();
+      if (text.includes('evil.example')) {
+        carriers.push(path);
+        expect({ path, cacheControl: forged.headers.get('cache-control') }).toEqual({
+          path,
+          cacheControl: 'private, no-cache',
+        });
+        expect(forged.headers.get('etag')).toBeNull();
+      }
+      // A loopback name, as `kit serve` and tests use, is still served as a shared copy.
+      const local = await get(app, path, 'localhost:4000');
+      expect(local.headers.get('cache-control')).toContain('public');
+      expect(local.headers.get('etag')).not.toBeNull();
+    }
+    expect(carriers).toEqual(['/docs/llms.txt', '/docs/sitemap.xml', '/docs/queues', '/docs/schemas/kit.json']);
+    // The forged copy did not land in the page response cache either.
+    expect(await (await get(app, '/docs/queues', 'localhost:4000')).text()).not.toContain('evil.example');
+  });
+
+  it('shares copies made for an allowed host or the configured origin, and writes only those into URLs', async () => {
+    const allowed = createKitApp({ kit: fixtureKit(), cacheDir: null, allowedHosts: ['docs.example.com'] });
+    const ok = await get(allowed, '/docs/llms.txt', 'docs.example.com');
+    expect(ok.headers.get('cache-control')).toContain('public');
+    expect(await ok.text()).toContain('http://docs.example.com/docs/');
+    expect((await get(allowed, '/docs/llms.txt', 'localhost')).headers.get('cache-control')).toBe('private, no-cache');
+
+    const configured = createKitApp({ kit: fixtureKit(), cacheDir: null, origin: 'https://docs.example.com' });
+    for (const path of ['/docs/llms.txt', '/docs/sitemap.xml', '/docs/queues']) {
+      const response = await get(configured, path, 'evil.example');
+      expect(response.headers.get('cache-control')).toContain('public');
+      const text = await response.text();
+      expect(text).toContain('https://docs.example.com/docs');
+      expect(text).not.toContain('evil.example');
+    }
+  });
+});

@@ -1,4 +1,12 @@
-import { type DocSet, isSharedResponse, type Kit, readBoundedText, seesAnyVersion, type Viewer } from '@kit/core';
+import {
+  type DocSet,
+  isAllowedHost,
+  isSharedResponse,
+  type Kit,
+  readBoundedText,
+  seesAnyVersion,
+  type Viewer,
+} from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpContext, ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
@@ -42,19 +50,10 @@ export function mcpErrorResponse(status: number, message: string, headers: Recor
   return jsonResponse(status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
 }
 
-/** An allowed entry with a port matches that host and port; one without (`localhost`) matches any port. */
-function hostAllowed(host: string, allowedHosts: string[]): boolean {
-  const name = host.toLowerCase().replace(/:\d+$/, '');
-  return allowedHosts.some((entry) => {
-    const allowed = entry.toLowerCase();
-    return allowed === host.toLowerCase() || (!/:\d+$/.test(allowed) && allowed === name);
-  });
-}
-
 function refuseOrigin(request: Request, options: McpHttpOptions): Response | null {
   const url = new URL(request.url);
   const host = request.headers.get('host') ?? url.host;
-  if (options.allowedHosts && !hostAllowed(host, options.allowedHosts)) {
+  if (options.allowedHosts && !isAllowedHost(host, options.allowedHosts)) {
     return mcpErrorResponse(
       403,
       `Host "${host}" is not served here. Call the endpoint by one of: ${options.allowedHosts.join(', ')}.`,
