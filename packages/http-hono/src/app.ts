@@ -269,6 +269,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
         ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
         ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
         origin: requestOrigin(c, options),
+        originTrusted: originVouchedFor(c, options),
       });
     },
   );

@@ -330,6 +330,36 @@ describe('the Host header in absolute URLs', () => {
     expect(await (await get(app, '/docs/queues', 'localhost:4000')).text()).not.toContain('evil.example');
   });
 
+  it('never marks MCP results carrying a forged Host as public for caches', async () => {
+    const app = createKitApp({ kit: fixtureKit(), cacheDir: null });
+    const scopeFor = async (host: string) => {
+      const response = await app.request(`http://${host}/docs/mcp`, {
+        method: 'POST',
+        headers: {
+          Host: host,
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'tools/list',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+      return ((await response.json()) as { result: { cacheScope: string } }).result.cacheScope;
+    };
+    expect(await scopeFor('localhost:4000')).toBe('public');
+    expect(await scopeFor('evil.example')).toBe('private');
+  });
+
   it('shares copies made for an allowed host or the configured origin, and writes only those into URLs', async () => {
     const allowed = createKitApp({ kit: fixtureKit(), cacheDir: null, allowedHosts: ['docs.example.com'] });
     const ok = await get(allowed, '/docs/llms.txt', 'docs.example.com');

@@ -37,6 +37,11 @@ export interface McpHttpOptions {
   maxBodyBytes?: number;
   /** Public origin for absolute URLs in results (behind a proxy). Default: the request URL's origin. */
   origin?: string;
+  /**
+   * False when `origin` is only what the request's Host said: results that carry it are then never
+   * marked `public` for caches. Default: true (the caller vouches for the request's origin).
+   */
+  originTrusted?: boolean;
 }
 
 /**
@@ -174,7 +179,8 @@ async function acquireServer(
   const acquired = pooled;
   return {
     pooled: acquired,
-    cacheScope: cacheScopeOf(docSet, viewer, manages || authors),
+    // Results carry the origin: one taken from an unvouched Host is never marked for shared caches.
+    cacheScope: options.originTrusted === false ? 'private' : cacheScopeOf(docSet, viewer, manages || authors),
     release() {
       if (idle.length < MAX_IDLE_SERVERS) idle.push(acquired);
     },
