@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { KitConfigInput } from '@kit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -374,6 +377,40 @@ describe('the Host header in absolute URLs', () => {
       const text = await response.text();
       expect(text).toContain('https://docs.example.com/docs');
       expect(text).not.toContain('evil.example');
+    }
+  });
+});
+
+describe('one link policy for the page and its Markdown twin', () => {
+  it('serves no script or //host link in the HTML page, the .md twin or the navbar', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kit-http-links-'));
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(
+      join(root, 'docs/kit.json'),
+      JSON.stringify({ name: 'Links', navbar: { links: [{ label: 'Away', href: '//evil.example/nav' }] } }),
+    );
+    writeFileSync(join(root, 'docs/index.md'), '# Home\n');
+    writeFileSync(
+      join(root, 'docs/links.md'),
+      '# Links\n\nSee <javascript:alert(1)>, [away](//evil.example/page) and [home](index.md).\n',
+    );
+    try {
+      const app = createKitApp({
+        kit: fixtureKit({ sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } }, { root }),
+        cacheDir: null,
+      });
+      const html = await (await app.request('/docs/links', { headers: { Accept: 'text/html' } })).text();
+      const twin = await (await app.request('/docs/links.md')).text();
+      expect(html).toContain('href="/docs"');
+      for (const output of [html, twin]) {
+        expect(output).not.toMatch(/href="(javascript:|\/\/evil)/i);
+        expect(output).not.toContain('](//evil.example');
+        expect(output).not.toMatch(/(^|[^\\])<javascript:/);
+      }
+      expect(twin).toContain('\\<javascript:alert(1)\\>');
+      expect(html).not.toContain('//evil.example/nav');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
