@@ -196,6 +196,26 @@ describe('client identity behind proxies', () => {
     });
   }
 
+  it('counts callers by the address Bun and Deno give for the connection, not by X-Forwarded-For', async () => {
+    const app = createKitApp({ kit: fixtureKit({ feedback: { rate_limit: '1,1' } }), cacheDir: null });
+    const send = (env: unknown, forwardedFor: string) =>
+      app.fetch(
+        new Request('http://localhost/docs/_kit/feedback', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+          body: JSON.stringify({ path: 'queues', helpful: true }),
+        }),
+        env,
+      );
+    const bun = (address: string) => ({ requestIP: () => ({ address, family: 'IPv4', port: 1 }) });
+    const deno = (hostname: string) => ({ remoteAddr: { transport: 'tcp', hostname, port: 1 } });
+    expect((await send(bun('192.0.2.10'), '203.0.113.1')).status).toBe(200);
+    expect((await send(bun('192.0.2.10'), '203.0.113.2')).status).toBe(429);
+    expect((await send(bun('192.0.2.11'), '203.0.113.2')).status).toBe(200);
+    expect((await send(deno('192.0.2.20'), '203.0.113.3')).status).toBe(200);
+    expect((await send(deno('192.0.2.20'), '203.0.113.4')).status).toBe(429);
+  });
+
   it('over a real server, counts the proxy itself unless it is trusted, then the caller it names', async () => {
     const send = (port: number, forwardedFor: string) =>
       fetch(`http://127.0.0.1:${port}/docs/_kit/feedback`, {
