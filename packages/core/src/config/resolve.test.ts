@@ -49,7 +49,7 @@ describe('sets', () => {
       '::1',
     ]);
     expect(messageOf({ http: { trusted_proxies: ['10.0.0.0/8', 'proxy.internal'] } })).toMatchInlineSnapshot(
-      `"config.invalid: \`http.trusted_proxies\` must be true, false, a number of hops, or a list of IP addresses, CIDR ranges (10.0.0.0/8) and the names loopback, linklocal, uniquelocal; got a list (["10.0.0.0/8","proxy.internal"])"`,
+      `"config.invalid: \`http.trusted_proxies\` must be true, false, a number of hops, or a list of IP addresses, CIDR ranges (10.0.0.0/8) and the names loopback, linklocal, uniquelocal; got a list (["10.0.0.0/8","proxy.internal"]): "proxy.internal" is none of these"`,
     );
     expect(messageOf({ sets: { docs: { http: { trusted_proxies: true } } } })).toMatch(/sets\.docs\.http/);
   });
