@@ -13,7 +13,7 @@
  * machine; one more start per path with those entries removed shows the first start of a fresh
  * clone.
  *
- *   npx tsx --conditions=kit-source bench/serve/index.ts [--duration 5] [--connections 10] [--starts 3] [--only gzip]
+ *   npx tsx --conditions=kit-source bench/serve/index.ts [--duration 5] [--connections 10] [--starts 3] [--only gzip] [--profile dir]
  *
  * The servers run in a child process (bench/serve/servers.ts) and autocannon loads them from this
  * one over loopback, all the same way: same connections, warm-up, then the same duration. A bare
@@ -49,7 +49,11 @@ interface Servers {
 }
 
 function startServers(): Promise<{ child: ChildProcess; servers: Servers }> {
-  const child = spawn(process.execPath, [...nodeArgs, resolve(import.meta.dirname, 'servers.ts')], {
+  // `--profile <dir>`: a CPU profile of the servers' process, written when the bench ends.
+  const profile = args.includes('--profile')
+    ? ['--cpu-prof', `--cpu-prof-dir=${args[args.indexOf('--profile') + 1]}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, resolve(import.meta.dirname, 'servers.ts')], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
