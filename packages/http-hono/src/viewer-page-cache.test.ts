@@ -62,7 +62,7 @@ describe('pages kept for signed-in readers', () => {
 
   it('never hands one class of readers the page kept for another', async () => {
     // Staff (whom viewKit admits) first, so their page with the private version and page is the one kept.
-    for (const encoding of [{}, { 'Accept-Encoding': 'gzip' }]) {
+    for (const encoding of [{}, { 'Accept-Encoding': 'gzip' }] as Array<Record<string, string>>) {
       const forStaff = await get('/docs/queues', { ...staff, ...encoding });
       for (const secret of secrets) expect(forStaff.text).toContain(secret);
       const forReader = await get('/docs/queues', { ...reader, ...encoding });
