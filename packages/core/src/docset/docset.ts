@@ -45,7 +45,7 @@ import {
   type UrlLayout,
 } from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
-import { createRenderContext } from './render-context.js';
+import { createRenderContext, mayIncludeSnippets } from './render-context.js';
 import { MAX_SEARCH_LIMIT, normalizeSearchLimit } from './search-limit.js';
 import { searchSectionsOf } from './search-sections.js';
 import { extractRenderedSection, sectionNames } from './sections.js';
@@ -448,7 +448,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     context: RenderContext,
     manifestText: string | null,
   ): Promise<string | null> {
-    if (context.snippetsRoot !== null && page.body.includes('<<<')) return null;
+    if (context.snippetsRoot !== null && mayIncludeSnippets(page.body)) return null;
     const made = await rendererFingerprint();
     if (made === null) return null;
     const inputs = JSON.stringify([
@@ -476,7 +476,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   ): Promise<string | null> {
     if (!store) return null;
     const context = renderContext(layout, scope.version, scope.locale, 'agent');
-    if (context.snippetsRoot !== null && pages.some((page) => page.body.includes('<<<'))) return null;
+    if (context.snippetsRoot !== null && pages.some((page) => mayIncludeSnippets(page.body))) return null;
     const made = await rendererFingerprint();
     if (made === null) return null;
     const inputs = JSON.stringify([made, fingerprint, context, config.route]);

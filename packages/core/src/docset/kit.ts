@@ -72,3 +72,48 @@ export function createKit(options: CreateKitOptions): Kit {
     },
   };
 }
+
+/** Options of {@link warmKit}. */
+export interface WarmKitOptions {
+  /** Told about a version that could not be prepared (it then loads on first use); default: nothing is said. */
+  onError?: (error: unknown, where: { set: string; version: string; locale: string }) => void;
+  /** Stops preparing what is left once true (the server is closing). */
+  stopped?: () => boolean;
+}
+
+/**
+ * Prepares every version and locale guests may see, set after set, default version first: code
+ * grammars, then the search index and its sections (which a set with a persistent cache store reads
+ * back instead of rendering). Start it once the server listens and do not await it: each set
+ * builds its indexes a slice at a time, so requests are answered meanwhile, and a search that
+ * arrives first waits for the index being built rather than starting a second one.
+ *
+ * @example
+ * void warmKit(kit, { onError: (error, { set, version }) => console.error(`${set} ${version}`, error) });
+ */
+export async function warmKit(kit: Kit, options: WarmKitOptions = {}): Promise<void> {
+  const guest = { user: null };
+  for (const set of kit.sets.values()) {
+    if (!set.warm || options.stopped?.()) continue;
+    let scopes: Array<{ version: string; locale: string }>;
+    try {
+      const [versions, locales] = await Promise.all([set.versions(guest), set.locales()]);
+      const ordered = [
+        ...versions.filter((version) => version.default),
+        ...versions.filter((version) => !version.default),
+      ];
+      scopes = ordered.flatMap((version) => locales.map((locale) => ({ version: version.id, locale: locale.code })));
+    } catch (error) {
+      options.onError?.(error, { set: set.key, version: '', locale: '' });
+      continue;
+    }
+    for (const scope of scopes) {
+      if (options.stopped?.()) return;
+      try {
+        await set.warm(scope);
+      } catch (error) {
+        options.onError?.(error, { set: set.key, ...scope });
+      }
+    }
+  }
+}

@@ -4,6 +4,7 @@ import type { SourcePage } from '../model/types.js';
 import type { Viewer } from '../ports/docset.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
 import { createDocSet } from './docset.js';
+import { createKit, warmKit } from './kit.js';
 
 const guest: Viewer = { user: null };
 
@@ -95,5 +96,36 @@ describe('createDocSet: a server that has just started', () => {
     expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x']);
     await docs.warm!({ version: 'nope' });
     expect(search.indexed).toHaveLength(1);
+  });
+
+  it('warmKit prepares every version guests may see, default first, and goes on past one that fails', async () => {
+    const { docs, search } = build();
+    const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
+    const failures: string[] = [];
+    const warm = docs.warm!.bind(docs);
+    docs.warm = async (input) => {
+      if (input?.version === '2.x') throw new Error('disk full');
+      return warm(input);
+    };
+    await warmKit(kit, { onError: (_error, where) => failures.push(`${where.set} ${where.version}`) });
+    expect(failures).toEqual(['docs 2.x']);
+    expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x']);
+
+    docs.warm = warm;
+    await warmKit(kit);
+    expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x', '2.x']);
+  });
+
+  it('warmKit stops preparing once told the server is closing', async () => {
+    const { docs, search } = build();
+    const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
+    let stop = false;
+    const warm = docs.warm!.bind(docs);
+    docs.warm = async (input) => {
+      await warm(input);
+      stop = true;
+    };
+    await warmKit(kit, { stopped: () => stop });
+    expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['2.x']);
   });
 });
