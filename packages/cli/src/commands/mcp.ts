@@ -45,8 +45,9 @@ export function registerMcp(program: Command, context: CommandContext): void {
         const handle = await runStdioServer(kit, serverOptions);
         // Every version's search index is prepared behind the first tool calls (stdout is the
         // protocol, so nothing is printed about it); a search that comes first waits for its build.
+        // Agent Markdown never highlights code, so no grammar is loaded.
         let stopping = false;
-        void warmKit(kit, { stopped: () => stopping });
+        void warmKit(kit, { stopped: () => stopping, highlight: false });
         const stop = () => void handle.close();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);

@@ -1035,11 +1035,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         throw error;
       }
       const { scope, searchScope } = scoped;
-      if (renderer.prepareHighlight) {
+      const parts = input.parts ?? ['highlight', 'search'];
+      if (renderer.prepareHighlight && parts.includes('highlight')) {
         const pages = await visibleInOrder(guest, scope.version, scope.locale.code);
         await renderer.prepareHighlight(pages);
       }
-      await indexFor(searchScope, scope.version, scope.layout);
+      if (parts.includes('search')) await indexFor(searchScope, scope.version, scope.layout);
     },
 
     async close() {

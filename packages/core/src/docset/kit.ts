@@ -79,20 +79,29 @@ export interface WarmKitOptions {
   onError?: (error: unknown, where: { set: string; version: string; locale: string }) => void;
   /** Stops preparing what is left once true (the server is closing). */
   stopped?: () => boolean;
+  /**
+   * Also load the code grammars of the pages, after every search index is built. An agent-only
+   * server (`kit mcp`) leaves it off: agent Markdown never highlights code.
+   * @default true
+   */
+  highlight?: boolean;
 }
 
 /**
- * Prepares every version and locale guests may see, set after set, default version first: code
- * grammars, then the search index and its sections (which a set with a persistent cache store reads
- * back instead of rendering). Start it once the server listens and do not await it: each set
- * builds its indexes a slice at a time, so requests are answered meanwhile, and a search that
- * arrives first waits for the index being built rather than starting a second one.
+ * Prepares every version and locale guests may see, set after set, default version first: first
+ * the search index of each (from its sections, which a set with a persistent cache store reads back
+ * instead of rendering), then the code grammars of each (loading grammars keeps the process busy
+ * in long stretches, so it comes after what searches wait for). Start it once the server listens
+ * and do not await it: sections are rendered a slice at a time, so requests are answered
+ * meanwhile, and a search that arrives first waits for the index being built rather than starting
+ * a second one.
  *
  * @example
  * void warmKit(kit, { onError: (error, { set, version }) => console.error(`${set} ${version}`, error) });
  */
 export async function warmKit(kit: Kit, options: WarmKitOptions = {}): Promise<void> {
   const guest = { user: null };
+  const work: Array<{ set: DocSet; scope: { version: string; locale: string } }> = [];
   for (const set of kit.sets.values()) {
     if (!set.warm || options.stopped?.()) continue;
     let scopes: Array<{ version: string; locale: string }>;
@@ -107,10 +116,14 @@ export async function warmKit(kit: Kit, options: WarmKitOptions = {}): Promise<v
       options.onError?.(error, { set: set.key, version: '', locale: '' });
       continue;
     }
-    for (const scope of scopes) {
+    work.push(...scopes.map((scope) => ({ set, scope })));
+  }
+  const passes: Array<'search' | 'highlight'> = options.highlight === false ? ['search'] : ['search', 'highlight'];
+  for (const part of passes) {
+    for (const { set, scope } of work) {
       if (options.stopped?.()) return;
       try {
-        await set.warm(scope);
+        await set.warm!({ ...scope, parts: [part] });
       } catch (error) {
         options.onError?.(error, { set: set.key, ...scope });
       }

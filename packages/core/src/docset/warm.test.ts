@@ -4,6 +4,7 @@ import type { SourcePage } from '../model/types.js';
 import type { Viewer } from '../ports/docset.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
 import { createDocSet } from './docset.js';
+import type { DocSet } from '../ports/docset.js';
 import { createKit, warmKit } from './kit.js';
 
 const guest: Viewer = { user: null };
@@ -108,7 +109,8 @@ describe('createDocSet: a server that has just started', () => {
       return warm(input);
     };
     await warmKit(kit, { onError: (_error, where) => failures.push(`${where.set} ${where.version}`) });
-    expect(failures).toEqual(['docs 2.x']);
+    // Once for its search index, once for its grammars.
+    expect(failures).toEqual(['docs 2.x', 'docs 2.x']);
     expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x']);
 
     docs.warm = warm;
@@ -127,5 +129,29 @@ describe('createDocSet: a server that has just started', () => {
     };
     await warmKit(kit, { stopped: () => stop });
     expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['2.x']);
+  });
+
+  it('warmKit builds every version’s search index before it loads any grammar, and none with highlight off', async () => {
+    const { docs, renderer, search } = build();
+    const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
+    const steps: string[] = [];
+    const prepare = renderer.prepareHighlight.bind(renderer);
+    renderer.prepareHighlight = async (list) => {
+      steps.push(`grammars ${list[0]?.version}`);
+      return prepare(list);
+    };
+    const index = search.index.bind(search);
+    search.index = async (scope, sections) => {
+      steps.push(`index ${scope.version}`);
+      return index(scope, sections);
+    };
+    await warmKit(kit);
+    expect(steps).toEqual(['index 2.x', 'index 1.x', 'grammars 2.x', 'grammars 1.x']);
+
+    const agentOnly = build();
+    const agentKit = createKit({ config: { default: 'docs' } as never, sets: [agentOnly.docs as DocSet] });
+    await warmKit(agentKit, { highlight: false });
+    expect(agentOnly.renderer.prepared).toEqual([]);
+    expect(agentOnly.search.indexed.map((entry) => entry.scope.version)).toEqual(['2.x', '1.x']);
   });
 });
