@@ -42,7 +42,12 @@ export interface AuthorCall {
    * issues about what the change touched come back in the result's `validation`. Without it,
    * `validation` holds only the checks of the written text itself.
    */
-  validate?: (input: { set: string; version: string }) => Promise<{ issues: readonly ValidationIssue[] }>;
+  validate?: (input: {
+    set: string;
+    version: string;
+    /** Check only these pages' own issues (see `ValidateDocSetOptions.pages`); absent checks the whole version. */
+    pages?: readonly string[];
+  }) => Promise<{ issues: readonly ValidationIssue[] }>;
 }
 
 /** Common arguments of the author tools (`update_manifest` takes neither `version` nor `locale`). */
@@ -252,10 +257,13 @@ async function validationAfter(
   touches: (issue: ValidationIssue) => boolean,
   own: readonly SourceProblem[],
   receipt: WriteReceipt,
+  pages?: readonly string[],
 ): Promise<AuthorValidation> {
   // A draft is not live, so the set's validation would not see it: only the text's own checks apply.
   if (!call.validate || receipt.outcome === 'drafted') return summarizeValidation(own);
-  const report = await call.validate({ set: docSet.key, version });
+  // `pages` names every page whose own issues `touches` can keep (none when it keeps only
+  // manifest or navigation issues), so the other pages are not rendered or checked.
+  const report = await call.validate({ set: docSet.key, version, ...(pages ? { pages } : {}) });
   return summarizeValidation(report.issues.filter(touches));
 }
 
@@ -350,6 +358,7 @@ export async function writePageTool(
     (issue) => issue.version === version && issue.locale === locale && issue.page === path,
     parsed.problems,
     outcome,
+    [path],
   );
   return applied({
     outcome: outcome.outcome,
@@ -567,6 +576,7 @@ export async function updateNavigationTool(
       (issue.locale === undefined || issue.locale === locale),
     [],
     outcome,
+    [],
   );
   return applied({
     outcome: outcome.outcome,
@@ -637,6 +647,7 @@ export async function updateManifestTool(
     (issue) => issue.file === (file?.file ?? 'kit.json') || /^(manifest|redirects|assets)\./.test(issue.rule),
     [],
     outcome,
+    [],
   );
   return applied({
     outcome: outcome.outcome,
