@@ -98,4 +98,6 @@ console.log(
 );
 console.log(`write itself (no check):  ${median(times.write).toFixed(1)} ms`);
 console.log(`whole version checked:    ${wholeMs.toFixed(1)} ms`);
-console.log(`only what it can affect:  ${focusedMs.toFixed(1)} ms = ${(focusedMs / wholeMs).toFixed(3)}x the whole check`);
+console.log(
+  `only what it can affect:  ${focusedMs.toFixed(1)} ms = ${(focusedMs / wholeMs).toFixed(3)}x the whole check`,
+);

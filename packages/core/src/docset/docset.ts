@@ -109,6 +109,14 @@ interface IndexState {
   sectionsKey: string | null;
 }
 
+/** A render kept in memory: of which text, under which renderer generation, and its result once settled. */
+interface RenderEntry {
+  hash: string;
+  generation: number;
+  result: Promise<RenderedPage>;
+  done?: RenderedPage;
+}
+
 /** `html` renders for reader pages; `agent` renders skip syntax highlighting (agent Markdown, search, validation). */
 type RenderPurpose = 'html' | 'agent';
 
@@ -151,7 +159,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   let manifestState: Promise<ManifestState> | null = null;
   const navigationStates = new Map<string, Promise<NavigationState>>();
   const pageLists = new Map<string, Promise<SourcePage[]>>();
-  const rendered = new Map<string, { hash: string; generation: number; result: Promise<RenderedPage> }>();
+  const rendered = new Map<string, RenderEntry>();
   const generationOf = () => renderer.generation?.() ?? 0;
   const indexes = new Map<string, IndexState>();
   const indexing = new Map<string, Promise<IndexState>>();
@@ -402,11 +410,23 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       rendered.set(renderKey, cached);
       return cached.result;
     }
+    if (purpose === 'agent') {
+      // Highlighting changes only the HTML: a finished reader render of the same text serves agent
+      // Markdown, sections and search as well, so the page is not parsed a second time.
+      const reader = rendered.get(`${scopeKey(page.version, page.locale)}\u0000html:${page.path}`);
+      if (reader?.done && reader.hash === page.contentHash && reader.generation === generation) return reader.done;
+    }
     const result = renderThrough(page, renderContext(layout, page.version, page.locale, purpose), text);
-    rendered.set(renderKey, { hash: page.contentHash, generation, result });
-    result.catch(() => {
-      if (rendered.get(renderKey)?.result === result) rendered.delete(renderKey);
-    });
+    const entry: RenderEntry = { hash: page.contentHash, generation, result };
+    rendered.set(renderKey, entry);
+    result.then(
+      (done) => {
+        entry.done = done;
+      },
+      () => {
+        if (rendered.get(renderKey)?.result === result) rendered.delete(renderKey);
+      },
+    );
     while (rendered.size > maxRendered) rendered.delete(rendered.keys().next().value as string);
     return result;
   }

@@ -154,4 +154,17 @@ describe('createDocSet: a server that has just started', () => {
     expect(agentOnly.renderer.prepared).toEqual([]);
     expect(agentOnly.search.indexed.map((entry) => entry.scope.version)).toEqual(['2.x', '1.x']);
   });
+
+  it('answers the Markdown twin and the search index from the reader page already rendered, rendering it once', async () => {
+    const { docs, renderer, search } = build();
+    renderer.finishLoading();
+    const ref = { version: '2.x', locale: 'en', path: 'queues' };
+    const page = await docs.getPage(ref, guest);
+    expect(page?.highlightPending).toBeUndefined();
+    const twin = await docs.readPage({ path: 'queues' }, guest);
+    expect(twin.text).toContain('Failed jobs retry three times.');
+    await docs.search({ query: 'retry' }, guest, 'http');
+    expect(renderer.renders.filter((rendered) => rendered === '2.x/en/queues')).toHaveLength(1);
+    expect(search.indexed[0]!.sections.some((section) => section.path === 'queues')).toBe(true);
+  });
 });
