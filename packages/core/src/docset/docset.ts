@@ -163,6 +163,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   const generationOf = () => renderer.generation?.() ?? 0;
   const indexes = new Map<string, IndexState>();
   const indexing = new Map<string, Promise<IndexState>>();
+  /** The last index build asked for; the next one starts once it is done. */
+  let buildQueue: Promise<unknown> = Promise.resolve();
 
   // Bumped on every change notice, so an index built while content changed is rebuilt next time.
   let changes = 0;
@@ -667,7 +669,11 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     if (current && !current.dirty && watching && current.generation === generationOf()) return current;
     const running = indexing.get(stateKey);
     if (running) return running;
+    // One index is built at a time: builds running side by side would share the CPU and all finish
+    // last, while one after the other the version asked for first is answered first.
+    const before = buildQueue;
     const build = (async (): Promise<IndexState> => {
+      await before;
       const startedAt = changes;
       const generation = generationOf();
       // The manifest fixes every URL in the index (the landing page's, a version's), so it is part
@@ -728,6 +734,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       return state;
     })();
     indexing.set(stateKey, build);
+    buildQueue = build.catch(() => undefined);
     try {
       return await build;
     } finally {

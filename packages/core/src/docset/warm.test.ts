@@ -167,4 +167,20 @@ describe('createDocSet: a server that has just started', () => {
     expect(renderer.renders.filter((rendered) => rendered === '2.x/en/queues')).toHaveLength(1);
     expect(search.indexed[0]!.sections.some((section) => section.path === 'queues')).toBe(true);
   });
+
+  it('builds one search index at a time, so the version asked for first is answered first', async () => {
+    const { docs, search } = build();
+    const events: string[] = [];
+    const index = search.index.bind(search);
+    search.index = async (scope, sections) => {
+      events.push(`build ${scope.version}`);
+      await new Promise((resume) => setTimeout(resume, 20));
+      return index(scope, sections);
+    };
+    await Promise.all([
+      docs.search({ query: 'retry', version: '2.x' }, guest, 'http').then(() => events.push('answer 2.x')),
+      docs.search({ query: 'retry', version: '1.x' }, guest, 'http').then(() => events.push('answer 1.x')),
+    ]);
+    expect(events).toEqual(['build 2.x', 'answer 2.x', 'build 1.x', 'answer 1.x']);
+  });
 });
