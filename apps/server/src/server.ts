@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 // The subpath, not the package root: the server needs no CLI commands (and none of their libraries).
-import { type LoadedKit, loadKit } from '@kit/cli/load-kit';
+import { type LoadedKit, loadKit, openRateLimitStore } from '@kit/cli/load-kit';
 import { type KitEnv, resolveConfig, warmKit } from '@kit/core';
 import { parseDotenv } from '@kit/core/node';
-import { createKitApp, createRedisRateLimitStore } from '@kit/http-hono';
+import { createKitApp } from '@kit/http-hono';
 import { Hono } from 'hono';
 import { referenceConfig } from '../kit.config.js';
 import { APP_ROOT as appRoot } from './app-root.js';
@@ -60,12 +60,12 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     watch: options.watch ?? true,
     ...(options.origin ? { origin: options.origin } : {}),
   });
-  const rateLimitStore = options.redisUrl
-    ? createRedisRateLimitStore({
-        url: options.redisUrl,
-        ...(options.redisKeyPrefix ? { keyPrefix: options.redisKeyPrefix } : {}),
-      })
-    : undefined;
+  // The same choice as `kit serve`: the options' Redis, else KIT_REDIS_URL, else a Redis cache.store.
+  const rateLimitStore = await openRateLimitStore(kit.config, {
+    ...env,
+    ...(options.redisUrl ? { KIT_REDIS_URL: options.redisUrl } : {}),
+    ...(options.redisKeyPrefix ? { KIT_REDIS_PREFIX: options.redisKeyPrefix } : {}),
+  });
   const app = new Hono();
   app.get('/', (c) => c.redirect(`/${kit.set().config.route.prefix}`));
   app.route(

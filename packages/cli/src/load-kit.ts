@@ -22,6 +22,9 @@ import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from '@k
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
 import { createFsSource } from '@kit/source-fs';
 
+export type { OpenedRateLimitStore } from './rate-limit-store.js';
+export { openRateLimitStore } from './rate-limit-store.js';
+
 export interface LoadKitOptions {
   /** Where to look for `kit.config.*`. Default: `process.cwd()`. */
   cwd?: string;

@@ -40,6 +40,7 @@ import {
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
 import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
 import { signInMarkdown, signInPage } from './sign-in.js';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableResponse } from './unavailable.js';
 
 /** Options of {@link createKitApp}. */
 export interface KitAppOptions {
@@ -130,6 +131,17 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
     return notFound(c, set, options, await assets);
   });
   app.onError(async (error, c) => {
+    if (isKitError(error, 'database.unavailable')) {
+      const set = findSet(c);
+      const accept = c.req.header('accept');
+      const shape = wantsHtml(accept)
+        ? 'html'
+        : c.req.path.endsWith('.md') || prefersMarkdown(accept)
+          ? 'markdown'
+          : 'json';
+      const stylesheet = set && shape === 'html' ? readerStylesheet(set, await assets) : null;
+      return databaseUnavailableResponse(c, error, shape, stylesheet);
+    }
     if (isKitError(error)) {
       const status = error.code === 'rate_limited' ? 429 : error.code.endsWith('not_found') ? 404 : 400;
       // A browser asking for a page gets the 404 page, never a JSON error body.
@@ -244,6 +256,12 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
         ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
         ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
         origin: requestOrigin(c, options),
+      }).catch((error: unknown) => {
+        // Failing before any tool ran (the access check, the server's set-up): still a JSON-RPC answer.
+        if (!isKitError(error, 'database.unavailable')) throw error;
+        return mcpErrorResponse(503, `${error.code}: ${error.message}`, {
+          'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+        });
       });
     },
   );
@@ -277,7 +295,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
         'widget',
       );
     } catch (error) {
-      if (isKitError(error)) {
+      if (isKitError(error) && error.code !== 'database.unavailable') {
         const status = error.code === 'page.not_found' ? 404 : 400;
         return c.json({ error: error.code, message: error.message }, status);
       }
@@ -304,7 +322,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
         isPrivate: isPrivateFor(set, c),
       });
     } catch (error) {
-      if (isKitError(error))
+      if (isKitError(error) && error.code !== 'database.unavailable')
         return c.json({ error: error.code, message: error.message }, error.code.endsWith('not_found') ? 404 : 400);
       throw error;
     }
@@ -314,7 +332,9 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     const locale = c.req.param('file')!.replace(/\.json$/, '');
     const index = await set
       .clientSearchIndex({ version: c.req.param('version')!, locale }, viewerFor(c))
-      .catch((error: unknown) => (isKitError(error) ? null : Promise.reject(error)));
+      .catch((error: unknown) =>
+        isKitError(error) && error.code !== 'database.unavailable' ? null : Promise.reject(error),
+      );
     if (!index) return c.notFound();
     return sendCached(c, index.body, { contentType: index.contentType, isPrivate: isPrivateFor(set, c) });
   });

@@ -6,4 +6,5 @@ export { sendCached } from './http-cache.js';
 export { isLoopbackHost, LOOPBACK_HOSTS, loopbackAllowedHosts } from './loopback.js';
 export type { KitVariables, ResolveMiddlewareOptions } from './middleware.js';
 export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
+export type { RedisRateLimitStoreOptions } from './redis-rate-limit.js';
 export { createRedisRateLimitStore } from './redis-rate-limit.js';

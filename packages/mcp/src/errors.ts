@@ -77,11 +77,14 @@ class KitRequestError extends McpError {
 /**
  * The one place a failure of `resources/read` or `prompts/get` becomes a JSON-RPC error. A
  * `KitError` keeps its code and message (`-32602`, the request named something that is not there
- * or not the caller's); anything else is `internal` (`-32603`), with its message only where
+ * or not the caller's; `-32603` for `database.unavailable`, which is no fault of the request); anything else is `internal` (`-32603`), with its message only where
  * `exposeInternals` is set (the local server), never on the web.
  */
 export function requestError(error: unknown, exposeInternals: boolean, failure: string): McpError {
   if (error instanceof KitRequestError) return error;
+  // The database being down is no fault of the request: -32603, and the agent is told to retry.
+  if (isKitError(error, 'database.unavailable'))
+    return new KitRequestError(ErrorCode.InternalError, error.code, error.message);
   if (isKitError(error)) return new KitRequestError(ErrorCode.InvalidParams, error.code, error.message);
   const detail = exposeInternals && error instanceof Error ? ` (${error.message})` : '';
   return new KitRequestError(ErrorCode.InternalError, 'internal', `${failure}${detail}. Try again.`);

@@ -11,6 +11,7 @@ import {
 } from '@kit/core';
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
+import { databaseAnswered, databaseFailure, guardDatabaseCalls } from './database-errors.js';
 import { createDbWriter, type DocsMigrationOptions } from './db-writer.js';
 import type { AssetDisk } from './disk.js';
 import type { KitTables } from './schema/tables.js';
@@ -42,6 +43,11 @@ export interface DbSourceOptions {
    * Default: none (no docs migration; `docs_migration` is null in receipts).
    */
   migrations?: DocsMigrationOptions;
+  /**
+   * Where the one warning of each database outage goes (and the line saying it is back).
+   * @default console.warn
+   */
+  warn?: (message: string) => void;
 }
 
 /** A database set's content source. */
@@ -80,11 +86,12 @@ const SKILL_PREFIX = 'skills/';
  */
 export function createDbSource(options: DbSourceOptions): DbContentSource {
   const { db, setKey } = options;
+  const warn = options.warn ?? ((message: string) => console.warn(message));
   const t = db.tables;
   const stops = new Set<() => void>();
   // Watchers of this source, each with the revisions this process announced before its poll saw them.
   const watchers = new Set<{ listener: (change: ContentChange) => void; announced: Set<number> }>();
-  const writer = createDbWriter({
+  const unguardedWriter = createDbWriter({
     db,
     setKey,
     ...(options.migrations ? { migrations: options.migrations } : {}),
@@ -101,6 +108,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
       }
     },
   });
+  const writer = guardDatabaseCalls(db, unguardedWriter, warn);
   // The last list read of each version and locale, with the digest it was read under.
   const lists = new Map<string, { digest: string; pages: SourcePage[] }>();
   const cache = options.cache;
@@ -139,7 +147,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     return disk ? disk.read(row.diskPath) : null;
   };
 
-  return {
+  const source: DbContentSource = {
     kind: 'database',
     shared: true,
     setKey,
@@ -261,7 +269,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     watch(listener) {
       const watcher = { listener, announced: new Set<number>() };
       watchers.add(watcher);
-      const stopPolling = pollRevisions(db, t, setKey, options.pollInterval ?? 1000, listener, watcher.announced);
+      const stopPolling = pollRevisions(db, t, setKey, options.pollInterval ?? 1000, listener, watcher.announced, warn);
       const stop = () => {
         watchers.delete(watcher);
         stopPolling();
@@ -279,6 +287,8 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
       watchers.clear();
     },
   };
+  // A lost connection reaches callers as `database.unavailable` (HTTP 503, an MCP tool error).
+  return guardDatabaseCalls(db, source, warn);
 }
 
 type PageRow = KitTables['pages']['$inferSelect'];
@@ -338,6 +348,7 @@ function pollRevisions(
   interval: number,
   listener: (change: ContentChange) => void,
   announced: Set<number>,
+  warn: (message: string) => void,
 ): () => void {
   const r = t.revisions;
   const since = Date.now();
@@ -395,8 +406,11 @@ function pollRevisions(
       }
       horizon = next;
       for (const [id, txid] of seen) if (txid < next) seen.delete(id);
-    } catch {
-      // A failed poll (database restarting) is retried on the next tick, from the same window.
+      databaseAnswered(db, warn);
+    } catch (error) {
+      // A failed poll (database restarting, connection cut) is retried on the next tick from the
+      // same window, so the changes committed meanwhile are reported when it answers again.
+      databaseFailure(db, error, warn);
     }
     if (!stopped) {
       timer = setTimeout(tick, interval);

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach } from 'vitest';
 
 /** The repository root (`/work/main` here). */
@@ -84,9 +85,24 @@ export function tempProjects(prefix: string): (files: Record<string, string>) =>
   };
 }
 
-/** Starts the built `kit` binary and leaves it running; stop it with `child.kill()`. */
-export function startKit(args: string[], options: { cwd: string; env?: Record<string, string> }): KitProcess {
-  const child = spawn(process.execPath, [kitBin, ...args], {
+/** The `kit` command from its TypeScript sources (tsx, workspace sources): no build needed. */
+const kitFromSource = [
+  '--conditions=kit-source',
+  // By path: `--import tsx` would be looked up from the project folder, which has no node_modules.
+  '--import',
+  pathToFileURL(createRequire(join(repoRoot, 'packages/cli/package.json')).resolve('tsx')).href,
+  join(repoRoot, 'packages/cli/src/bin.ts'),
+];
+
+/**
+ * Starts the built `kit` binary (with `fromSource`, the command from its sources, which needs no
+ * build) and leaves it running; stop it with `child.kill()`.
+ */
+export function startKit(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; fromSource?: boolean },
+): KitProcess {
+  const child = spawn(process.execPath, [...(options.fromSource ? kitFromSource : [kitBin]), ...args], {
     cwd: options.cwd,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: 'pipe',

@@ -27,12 +27,14 @@ export function registerServe(program: Command, context: CommandContext): void {
         { Hono },
         { createLiveReload, LIVE_RELOAD_SCRIPT },
         { validatorFor },
+        { openRateLimitStore },
       ] = await Promise.all([
         import('@hono/node-server'),
         import('@kit/http-hono'),
         import('hono'),
         import('../serve/live-reload.js'),
         import('../validate/validate.js'),
+        import('../rate-limit-store.js'),
       ]);
       const kit = await context.loadKit(command, { watch: options.watch });
       // Keys written where they have no effect: said once here, and listed by kit validate as config.ignored.
@@ -47,6 +49,8 @@ export function registerServe(program: Command, context: CommandContext): void {
       // rebinding domain that resolves to 127.0.0.1 sends its own Host and is refused.
       const allowedHosts = loopbackAllowedHosts(options.host, `http://${host}`);
       const live = options.watch ? createLiveReload(kit) : null;
+      // Several `kit serve` processes (or one beside the reference server) share one count per caller.
+      const rateLimitStore = await openRateLimitStore(kit.config, context.io.env);
       const app = new Hono();
       if (live) app.route('/', live.app);
       app.route(
@@ -54,6 +58,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         createKitApp({
           kit,
           validate: validatorFor(kit),
+          ...(rateLimitStore ? { rateLimitStore } : {}),
           ...(allowedHosts ? { allowedHosts } : {}),
           ...(live ? { injectHtml: LIVE_RELOAD_SCRIPT } : {}),
         }),
@@ -110,5 +115,6 @@ export function registerServe(program: Command, context: CommandContext): void {
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       await closing;
       await kit.close();
+      await rateLimitStore?.close();
     });
 }

@@ -40,13 +40,13 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | navigation.schema | error | navigation.json breaks the navigation schema |
 | navigation.missing_page | error | a navigation entry without a page |
 | navigation.orphan | warning | a page in no navigation group (the landing page excepted) |
-| frontmatter.schema | error | frontmatter that is not valid YAML or breaks the frontmatter schema (\`title\` and \`description\` text, \`sources\` a path or list of paths, \`inserts\` true, false or a map of insert points) |
+| frontmatter.schema | error | frontmatter that is not valid YAML (aliases expanding past 100 included) or breaks the frontmatter schema (\`title\` and \`description\` text, \`sources\` a path or list of paths, \`inserts\` true, false or a map of insert points) |
 | components.unknown | warning | a PascalCase component nobody registered, on a page or in the manifest's \`inserts\` (reported on kit.json) |
 | components.invalid | warning | a registered component that cannot be rendered: an opening tag never closed, or a closing tag without an opening tag in the same block |
 | snippets.missing | warning | a snippet include (\`<<< @/path\`) that cannot be read |
 | anchors.duplicate | warning | two headings on a page with the same id (a repeated \`{#id}\` or \`<a name>\`) |
 | markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget |
-| markdown.complexity | warning | a page too deeply nested to parse in bounded time, shown as plain text |
+| markdown.complexity | warning | a page past a complexity limit (nesting, delimiters, brackets, footnotes, table cells, references, tags, autolinks, headings, lines or size: see the Markdown guide), shown as its text under a notice naming the construct |
 | search.budget | warning | a client search index larger than search.budget_kb gzipped |
 
 Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check could not run.

@@ -30,6 +30,8 @@ export type KitErrorCode =
   | 'rate_limited'
   | 'content.conflict'
   | 'source.error'
+  /** The docs database cannot be reached (restarting, failing over, connection cut): retry shortly. */
+  | 'database.unavailable'
   | 'internal';
 
 /**

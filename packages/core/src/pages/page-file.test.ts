@@ -83,6 +83,43 @@ describe('parsePageFile', () => {
   });
 });
 
+const ALIAS_BOMB = [
+  '---',
+  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ...'bcdefghi'.split('').map((name, index) => {
+    const previous = 'abcdefghi'[index] as string;
+    return `${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`;
+  }),
+  'title: Bomb',
+  '---',
+  '# Laughs',
+  '',
+].join('\n');
+
+describe('parsePageFile with hostile frontmatter', () => {
+  it('reports a YAML alias bomb as frontmatter.schema and keeps the page, without its frontmatter', () => {
+    const page = parsePageFile(ALIAS_BOMB, 'bomb.md');
+    expect(page.frontmatter).toEqual({});
+    expect(page.title).toBe('Laughs');
+    expect(page.body).toBe('# Laughs\n');
+    expect(page.problems).toEqual([
+      expect.objectContaining({
+        rule: 'frontmatter.schema',
+        severity: 'error',
+        file: 'bomb.md',
+        message: expect.stringContaining('Excessive alias count'),
+        fix: expect.stringContaining('aliases'),
+      }),
+    ]);
+  });
+
+  it('still reads frontmatter that uses a few aliases', () => {
+    const page = parsePageFile('---\nbase: &b app/Jobs\nsources: [*b]\ntitle: Jobs\n---\nBody\n');
+    expect(page.problems).toEqual([]);
+    expect(page.frontmatter.sources).toEqual(['app/Jobs']);
+  });
+});
+
 describe('firstHeading', () => {
   it('finds an ATX heading with closing hashes and a setext heading', () => {
     expect(firstHeading('intro\n\n# Hello world ##\n')).toBe('Hello world');

@@ -123,7 +123,18 @@ function parseYaml(source: string, lineOffset: number): YamlResult {
       fix: 'Write the frontmatter as `key: value` lines.',
     };
   }
-  return { ok: true, value: document.toJS({ maxAliasCount: 100 }) as Record<string, unknown> };
+  try {
+    return { ok: true, value: document.toJS({ maxAliasCount: 100 }) as Record<string, unknown> };
+  } catch (error) {
+    // Aliases that expand past the limit (a "billion laughs" block) parse but cannot be read.
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      message: `The frontmatter cannot be read: ${reason}.`,
+      line: 1 + lineOffset,
+      fix: 'Write the values out instead of repeating YAML aliases (`*name`); the page is served without its frontmatter until then.',
+    };
+  }
 }
 
 /** A text key's trimmed value; anything else (the schema check reports it) counts as absent. */

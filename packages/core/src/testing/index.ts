@@ -6,5 +6,7 @@
 export { closedPort, recordingCacheStore } from './cache-store.js';
 export type { SourceContractOptions, SourceFixture, SourceFixturePage } from './source-contract.js';
 export { contractFixture, runSourceContract, unversionedFixture } from './source-contract.js';
+export type { TcpProxy } from './tcp-proxy.js';
+export { startTcpProxy } from './tcp-proxy.js';
 export type { WriterContractOptions } from './writer-contract.js';
 export { runWriterContract } from './writer-contract.js';

@@ -1,4 +1,5 @@
-import { open, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { type SnippetReader, checkSnippetPath, snippetRefused } from '../snippets/policy.js';
 
@@ -22,7 +23,11 @@ export function createFsSnippetReader(): SnippetReader {
           throw snippetRefused(relativePath);
         }
         checkSnippetPath(inside.split(sep).join('/'));
-        const handle = await open(target, 'r');
+        // Opening a FIFO or a device waits for a writer, holding a libuv thread for good: only a
+        // regular file is opened, and without blocking should it be swapped for one in between.
+        const found = await stat(target);
+        if (!found.isFile() || found.size > MAX_SNIPPET_BYTES) throw snippetRefused(relativePath);
+        const handle = await open(target, constants.O_RDONLY | constants.O_NONBLOCK);
         try {
           const stats = await handle.stat();
           if (!stats.isFile() || stats.size > MAX_SNIPPET_BYTES) throw snippetRefused(relativePath);

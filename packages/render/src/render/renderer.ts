@@ -23,7 +23,7 @@ import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
 import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
 import { filterTags } from '../html/tagfilter.js';
 import { replaceVersion, resolveLink } from '../links/links.js';
-import { tooComplex } from '../markdown/complexity.js';
+import { HIGHLIGHT_LIMITS, tooComplex } from '../markdown/complexity.js';
 import { anchorNamesIn, collectAnchors } from '../markdown/headings.js';
 import { parseMarkdown } from '../markdown/parse.js';
 import { sectionsFromTree } from '../sections/sections.js';
@@ -255,9 +255,25 @@ async function renderPage(
   components: ComponentRegistry,
   reader: SnippetReader | undefined,
 ): Promise<CacheEntry> {
-  const source = page.body;
-  const complexity = tooComplex(source);
+  const complexity = tooComplex(page.body);
   if (complexity) return unparsedPage(page, complexity);
+  try {
+    return await renderParsed(page, context, components, reader);
+  } catch (error) {
+    // The guard bounds what it can count; a page that still exhausts the stack or the largest
+    // string is shown as text like any other page too complex to render, never as an error.
+    if (error instanceof RangeError) return unparsedPage(page, `the parser ran out of room: ${error.message}`);
+    throw error;
+  }
+}
+
+async function renderParsed(
+  page: SourcePage,
+  context: RenderContext,
+  components: ComponentRegistry,
+  reader: SnippetReader | undefined,
+): Promise<CacheEntry> {
+  const source = page.body;
   const tree = parseMarkdown(source);
   const lineOffset = page.bodyLine - 1;
   const problems: SourceProblem[] = [];
@@ -673,7 +689,7 @@ async function renderPage(
   const trusted = new WeakSet<object>();
   if (context.highlight !== false) {
     await Promise.all(
-      codeBlocks.map(async (code) => {
+      withinHighlightBudget(codeBlocks).map(async (code) => {
         const element = await highlightCode(code.value, code.lang as string, lineMarks.get(code));
         if (element) {
           highlighted.set(code, element);
@@ -829,19 +845,36 @@ async function renderPage(
   };
 }
 
+/**
+ * The code blocks a page highlights: tokenizing costs tens of microseconds a character, so a block
+ * longer than `HIGHLIGHT_LIMITS.blockCharacters`, and every block past the page's budget
+ * (`pageCharacters`, `blocks`), is shown as plain code.
+ */
+function withinHighlightBudget(codeBlocks: Code[]): Code[] {
+  let spent = 0;
+  let count = 0;
+  return codeBlocks.filter((code) => {
+    if (code.value.length > HIGHLIGHT_LIMITS.blockCharacters) return false;
+    if (spent + code.value.length > HIGHLIGHT_LIMITS.pageCharacters || count >= HIGHLIGHT_LIMITS.blocks) return false;
+    spent += code.value.length;
+    count++;
+    return true;
+  });
+}
+
 /** A page too complex to parse in bounded time: shown as plain text, reported, never parsed. */
 function unparsedPage(page: SourcePage, reason: string): CacheEntry {
   const problem: SourceProblem = {
     rule: 'markdown.complexity',
     severity: 'warning',
-    message: `The page is too complex to render (${reason}); it is shown as plain text.`,
+    message: `The page is too complex to render: ${reason}. It is shown as plain text.`,
     fix: 'Flatten the nesting or split the page; real documentation never needs this.',
   };
   if (page.file) problem.file = page.file;
   const text = page.body.trim();
   return {
     page: {
-      html: `<pre class="kit-unparsed">${escapeHtml(page.body)}</pre>`,
+      html: `<p class="kit-unparsed-notice" role="note">This page is too complex to render: ${escapeHtml(reason)}. Its text is shown as written.</p>\n<pre class="kit-unparsed">${escapeHtml(page.body)}</pre>`,
       toc: [],
       markdown: `${text}\n`,
       sections: text === '' ? [] : [{ heading: '', headingPath: [], depth: 0, text }],

@@ -60,8 +60,15 @@ export function sectionsFromMarkdown(markdown: string): PageSection[] {
     const text = markdown.trim();
     return text === '' ? [] : [{ heading: '', headingPath: [], depth: 0, text }];
   }
-  const tree = parseMarkdown(markdown);
-  return sectionsFromTree(tree, collectAnchors(tree).headings);
+  try {
+    const tree = parseMarkdown(markdown);
+    return sectionsFromTree(tree, collectAnchors(tree).headings);
+  } catch (error) {
+    // As the renderer does: a page that exhausts the parser is searched as one block of text.
+    if (!(error instanceof RangeError)) throw error;
+    const text = markdown.trim();
+    return text === '' ? [] : [{ heading: '', headingPath: [], depth: 0, text }];
+  }
 }
 
 function findHeading(headings: HeadingInfo[], section: string): HeadingInfo | undefined {
@@ -88,7 +95,13 @@ function findHeading(headings: HeadingInfo[], section: string): HeadingInfo | un
  */
 export function extractSection(markdown: string, section: string): string | null {
   if (tooComplex(markdown)) return null;
-  const tree = parseMarkdown(markdown);
+  let tree: ReturnType<typeof parseMarkdown>;
+  try {
+    tree = parseMarkdown(markdown);
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
   const headings = collectAnchors(tree).headings.filter((h) => h.topLevel);
   const target = findHeading(headings, section);
   const start = target?.node.position?.start.offset;
