@@ -5,6 +5,7 @@ import { diskCacheStoreDir } from '@kit/core/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
 import { loadKit } from './load-kit.js';
+import { validatorFor } from './validate/validate.js';
 
 const projects: Array<{ cleanup: () => Promise<void> }> = [];
 afterEach(async () => {
@@ -50,6 +51,10 @@ describe('loadKit and the disk cache of repository sets', () => {
       expect((await second.set().search({ query: 'retry', version: '1.x' }, { user: null }, 'mcp')).results).toEqual(
         found.results,
       );
+      expect(secondRenders).not.toHaveBeenCalled();
+      // validate_docs reads the same renders: the check parses no page either.
+      const report = (await validatorFor(second)({ set: 'docs', version: '2.x' })) as { issues: unknown[] };
+      expect(report.issues).toEqual([]);
       expect(secondRenders).not.toHaveBeenCalled();
     } finally {
       await second.close();

@@ -77,12 +77,15 @@ export async function validateKit(kit: ValidatableKit, options: ValidateKitOptio
   for (const key of keys) {
     const docSet = kit.set(key);
     const driver = kit.searchDrivers?.get(key);
+    // Without a renderer of its own, a set renders through its caches (what its search index and
+    // readers had rendered, or its cache store) instead of parsing again.
+    const renderer = options.renderer ?? (docSet.renderForAgents ? undefined : kit.renderer);
     const budgetKb = docSet.config.search.budget_kb;
     reports.push(
       await validateDocSet({
         docSet,
         ...(options.version !== undefined ? { version: options.version } : {}),
-        ...((options.renderer ?? kit.renderer) ? { renderer: (options.renderer ?? kit.renderer)! } : {}),
+        ...(renderer ? { renderer } : {}),
         ...(options.origin !== undefined ? { origin: options.origin } : {}),
         ...(options.pages !== undefined ? { pages: options.pages } : {}),
         components,

@@ -1032,6 +1032,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       return gateAllowsManage(viewerOf(viewer), gates, { set: key });
     },
 
+    renderForAgents(page) {
+      return render(page, 'agent');
+    },
+
     async problems() {
       const { problems: manifestProblems, layout } = await loadManifest();
       const found: SourceProblem[] = [...manifestProblems];

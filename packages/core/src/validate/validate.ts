@@ -58,7 +58,8 @@ export interface ValidateDocSetOptions {
   /**
    * Renders pages the way agent Markdown is rendered (no syntax highlighting): a `PageRenderer`
    * shares its cache with the running set, a `ValidationRenderer` may render on other threads.
-   * Without one pages are read through `docSet.getPage`.
+   * Without one pages are rendered through the set's own caches (`docSet.renderForAgents`, with
+   * the set's origin; `docSet.getPage` for a set without it).
    */
   renderer?: PageRenderer | ValidationRenderer;
   /** Origin agent Markdown links are made absolute with (same as the set's), so renders share the cache. */
@@ -695,6 +696,7 @@ async function renderPage(
       ? renderer.renderPage(page, context)
       : renderer.render(page, createRenderContext(context));
   }
+  if (docSet.renderForAgents) return docSet.renderForAgents(page);
   const view = await docSet.getPage({ version: page.version, locale: page.locale, path: page.path }, LOCAL);
   return view?.rendered ?? null;
 }
