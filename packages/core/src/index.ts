@@ -65,6 +65,7 @@ export {
   normalizeSearchLimit,
 } from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
+export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';
 export type { KitErrorCode } from './errors/kit-error.js';
 export { isKitError, KitError } from './errors/kit-error.js';
 export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
@@ -109,7 +110,16 @@ export {
   updateNavigationTool,
   writePageTool,
 } from './authoring/author-tools.js';
-export { frontmatterRefusal, secretIn } from './authoring/secrets.js';
+export {
+  addedSecret,
+  findSecret,
+  findSecrets,
+  frontmatterRefusal,
+  namesSecret,
+  revealHidden,
+  SECRET_RULES_VERSION,
+  type SecretFinding,
+} from './authoring/secrets.js';
 export type { NavigationPatchOp } from './navigation/patch.js';
 export { applyNavigationPatch } from './navigation/patch.js';
 export type {
@@ -161,12 +171,21 @@ export {
   validateAgainstSchema,
 } from './schemas/registry.js';
 export type { PathScope } from './urls/servable.js';
+export {
+  MAX_PAGE_PATH_BYTES,
+  MAX_PAGE_SEGMENT_BYTES,
+  pagePathProblem,
+  showPagePath,
+} from './urls/page-path.js';
 export { unservablePagePath } from './urls/servable.js';
 export type { LinkBase, ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {
   candidatePaths,
   cleanPagePath,
+  contentFolder,
   createUrlLayout,
+  fileCandidates,
+  fileUrl,
   linkBaseOf,
   markdownUrl,
   mcpEndpointPath,
@@ -174,6 +193,7 @@ export {
   pageUrl,
   parseSetUrl,
   rebaseLink,
+  resolveFilePath,
   restrictVersions,
   rootUrl,
 } from './urls/set-urls.js';

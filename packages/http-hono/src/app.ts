@@ -8,6 +8,7 @@ import {
   isSignedIn,
   type Kit,
   KitError,
+  looksLikeFile,
   mcpEndpointPath,
   normalizePrefix,
   type PageView,
@@ -40,6 +41,7 @@ import {
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
 import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
 import { signInMarkdown, signInPage } from './sign-in.js';
+import { fileUrlHash, type SetFileUrls, sendFile, setFileUrls } from './static-files.js';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableResponse } from './unavailable.js';
 
 /** Options of {@link createKitApp}. */
@@ -184,7 +186,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   );
   const mcpRule = parseRateLimit(config.mcp.web.rate_limit, 'mcp.web.rate_limit');
   const feedbackRule = parseRateLimit(config.feedback.rate_limit, 'feedback.rate_limit');
-  const stylesheets = stylesheetCache(set);
+  const fileUrls = setFileUrls(set);
   const pageResponses = pageResponseCache(set);
 
   // `route.domain`: a set bound to a domain answers nothing elsewhere.
@@ -364,10 +366,29 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     });
   });
 
+  // The logo and favicon the manifest names, at content-hashed URLs the reader pages write.
+  app.get('/_kit/file/:hash/:name{.+}', pageMiddleware, async (c) => {
+    const view = await set.manifestFile(c.req.param('name')!, viewerFor(c));
+    if (!view) return c.notFound();
+    const immutable = fileUrlHash(view.file.contentHash) === c.req.param('hash');
+    return sendFile(c, view, { isPrivate: isPrivateFor(set, c), immutable });
+  });
+
   app.use('*', pageMiddleware);
   app.route('/', agentFileRoutes({ kit, set, viewerOf: viewerFor, origin: (c) => requestOrigin(c, options) }));
 
-  app.get('*', (c) => servePage(c));
+  app.get('*', async (c) => {
+    // Files beside the pages (images, PDFs, downloads) answer at the page URLs of their folder.
+    if (looksLikeFile(c.req.path)) {
+      const view = await set.resolveFile(c.req.path, viewerFor(c));
+      if (view) {
+        const version = c.req.query('v');
+        const immutable = version !== undefined && version === fileUrlHash(view.file.contentHash);
+        return sendFile(c, view, { isPrivate: isPrivateFor(set, c), immutable });
+      }
+    }
+    return servePage(c);
+  });
 
   async function servePage(c: Context<Env>): Promise<Response> {
     const viewer = viewerFor(c);
@@ -398,7 +419,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     if (match.markdown || wantsMarkdown) {
       return send(page.agentMarkdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
-    const view = await readerPageView(await viewContext(c, set, options, await assets, await stylesheets()), page);
+    const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls()), page);
     let html = renderReaderPage(view);
     if (options.injectHtml) html = html.replace('</body>', `${options.injectHtml}</body>`);
     if (page.highlightPending) {
@@ -470,7 +491,7 @@ async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets:
       },
     );
   }
-  const context = await viewContext(c, set, options, assets, await stylesheetCache(set)());
+  const context = await viewContext(c, set, options, assets, await setFileUrls(set)());
   const html = renderNotFoundPage(await readerNotFoundView(context, c.req.path));
   return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': cacheControl });
 }
@@ -485,7 +506,7 @@ async function viewContext(
   set: DocSet,
   options: KitAppOptions,
   assets: ReaderAssets,
-  stylesheets: string[],
+  files: SetFileUrls,
 ): Promise<ViewContext> {
   const base = normalizePrefix(set.config.route.prefix);
   return {
@@ -495,7 +516,8 @@ async function viewContext(
     base,
     origin: requestOrigin(c, options),
     assets: { js: `${base}/_kit/${assets.js.name}`, css: readerStylesheet(set, assets) },
-    stylesheets,
+    stylesheets: files.stylesheets,
+    branding: { ...(files.logo ? { logo: files.logo } : {}), ...(files.favicon ? { favicon: files.favicon } : {}) },
   };
 }
 
@@ -511,29 +533,6 @@ function loadAssets(cacheDir: string | null): Promise<ReaderAssets> {
     clientSearch: { module: '@kit/search/client', resolveDir: new URL('.', import.meta.url).pathname },
     ...(cacheDir ? { cacheDir } : {}),
   });
-}
-
-/** Content-hashed URLs of the set's own stylesheets, recomputed when the manifest's list changes. */
-function stylesheetCache(set: DocSet): () => Promise<string[]> {
-  let cached: { key: string; urls: string[] } | null = null;
-  const base = normalizePrefix(set.config.route.prefix);
-  set.source.watch?.((change) => {
-    if (change.kind === 'asset' || change.kind === 'manifest') cached = null;
-  });
-  return async () => {
-    const manifest = await set.manifest();
-    const key = manifest.assets.css.join('\n');
-    if (cached && cached.key === key) return cached.urls;
-    const urls: string[] = [];
-    for (const file of manifest.assets.css) {
-      const bytes = await set.source.readAsset(file);
-      if (!bytes) continue; // reported by validation as assets.missing
-      const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
-      urls.push(`${base}/_kit/css/${hash}/${file.split('/').map(encodeURIComponent).join('/')}`);
-    }
-    cached = { key, urls };
-    return urls;
-  };
 }
 
 async function llmsTxtUrl(set: DocSet, page: PageView): Promise<string | undefined> {

@@ -34,6 +34,8 @@ export interface ViewContext {
   assets: { js: string; css: string };
   /** URLs of the set's own stylesheets (`assets.css`), content-hashed. */
   stylesheets: string[];
+  /** The manifest's logo and favicon as served URLs; absent ones are not shown. */
+  branding?: { logo?: { light: string; dark: string }; favicon?: string };
 }
 
 /** The page and version/locale the view is for. */
@@ -142,8 +144,8 @@ async function siteView(
     set: set.key,
     name: manifest.name,
     ...(manifest.description ? { description: manifest.description } : {}),
-    ...(manifest.logo ? { logo: manifest.logo } : {}),
-    ...(manifest.favicon ? { favicon: manifest.favicon } : {}),
+    ...(context.branding?.logo ? { logo: context.branding.logo } : {}),
+    ...(context.branding?.favicon ? { favicon: context.branding.favicon } : {}),
     homeUrl,
     baseUrl: context.base,
     lang: locale.code,

@@ -1,6 +1,6 @@
 import type { ResolvedSetConfig } from '../config/types.js';
 import type { RenderContext } from '../ports/renderer.js';
-import { cleanPagePath, linkBaseOf, pageUrl, type UrlLayout } from '../urls/set-urls.js';
+import { cleanPagePath, fileUrl, linkBaseOf, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 
 /**
  * The render context of one page of a set: where its links point, how raw HTML is treated and
@@ -36,6 +36,7 @@ export function createRenderContext(options: {
       const fragment = cut === -1 ? '' : path.slice(cut);
       return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
     },
+    fileUrl: (path: string) => fileUrl(layout, { version, locale, path }),
     ...(linkBase ? { linkBase } : {}),
     origin: options.origin.replace(/\/+$/, ''),
     // A database set always escapes raw HTML and sanitizes what it renders.

@@ -1,4 +1,4 @@
-import { type RenderContext, rebaseLink } from '@kit/core';
+import { looksLikeFile, type RenderContext, rebaseLink, resolveFilePath } from '@kit/core';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
@@ -77,7 +77,7 @@ function pageUrlOf(context: RenderContext, path: string): string {
 /**
  * Where a link in a page points, for readers and for agents. `{{version}}` becomes the reader's
  * version; a relative path or a `.md` file becomes the site URL of that page in the same version and
- * locale; a site path under the set's `route.link_prefix` is served under its own prefix; agents get
+ * locale, a relative path to a file (`./img/flow.png`) the URL the file is served at beside them; a site path under the set's `route.link_prefix` is served under its own prefix; agents get
  * absolute URLs on `context.origin`. Unsafe schemes (javascript:, data:, ...) become an empty link.
  */
 export function resolveLink(url: string, pagePath: string, context: RenderContext): ResolvedLink {
@@ -93,6 +93,14 @@ export function resolveLink(url: string, pagePath: string, context: RenderContex
   }
   const { path, suffix } = splitSuffix(written);
   if (path === '') return { site: written, agent: written, internal: false };
+  if (context.fileUrl && looksLikeFile(path)) {
+    // A file beside the pages: its absolute URL, so it resolves the same from `/docs/guides` and `/docs/guides/x`.
+    const file = resolveFilePath(pagePath, path);
+    if (file !== null) {
+      const site = `${context.fileUrl(file)}${suffix}`;
+      return { site, agent: `${context.origin}${site}`, internal: true };
+    }
+  }
   const site = `${pageUrlOf(context, resolvePagePath(pagePath, path))}${suffix}`;
   return { site, agent: `${context.origin}${site}`, internal: true };
 }

@@ -583,11 +583,12 @@ async function renderParsed(
           break;
         }
         case 'image': {
-          const url = replaceVersion(node.url, context.versionSegment);
-          const resolved = resolveLink(url, page.path, context);
-          const shown = resolved.site === '' ? '' : url;
-          rewriteDestination(node, node.url, shown);
-          node.url = shown;
+          const line = lineOf(node);
+          links.push(line === undefined ? { href: node.url, image: true } : { href: node.url, line, image: true });
+          const resolved = resolveLink(node.url, page.path, context);
+          // Readers get the URL the file is served at; agents an absolute one, like every link in the twin.
+          rewriteDestination(node, node.url, resolved.agent);
+          node.url = resolved.site;
           continue;
         }
         default:
