@@ -1,5 +1,13 @@
 export type { AccessDecision, AccessRefusal, AccessRequest } from './access/access.js';
-export { canAsk, canManage, decideAccess, isSharedResponse, isSignedIn, visibilityOf } from './access/access.js';
+export {
+  canAsk,
+  canManage,
+  decideAccess,
+  isSharedResponse,
+  isSignedIn,
+  seesAnyVersion,
+  visibilityOf,
+} from './access/access.js';
 export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';
 export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
 export type { AgentFileBundle } from './agents/llms-txt.js';
@@ -72,10 +80,21 @@ export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './even
 export { createEvents } from './events/emitter.js';
 export type * from './events/types.js';
 export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
+export { isAllowedHost } from './http/allowed-hosts.js';
+export type { BoundedBody } from './http/bounded-body.js';
+export { readBoundedText } from './http/bounded-body.js';
+export type { ClientAddressInput, ProxyTrust, TrustedProxies } from './http/client-address.js';
+export {
+  clientAddress,
+  compileProxyTrust,
+  invalidProxyEntries,
+  NAMED_PROXY_RANGES,
+  UNKNOWN_ADDRESS,
+} from './http/client-address.js';
 export type { ManifestDocument } from './manifest/document.js';
 export { readManifestDocument, serializeManifest } from './manifest/document.js';
 export type { LinkPolicy } from './manifest/links.js';
-export { isSafeLink } from './manifest/links.js';
+export { isProtocolRelative, isSafeLink, LINK_SCHEMES } from './manifest/links.js';
 export { localeDirection, localeLabel } from './manifest/locales.js';
 export { applyMergePatch, cloneJson } from './manifest/merge-patch.js';
 export type { ManifestResult } from './manifest/normalize.js';

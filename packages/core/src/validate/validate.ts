@@ -749,13 +749,17 @@ const WRITTEN_BASE = /^(\/[^?#]*?|)\/\{\{\s*version\s*\}\}((?:\/[^?#]*)?)(?:[?#]
  * always left out, but an `<a href>` tag is served as written where raw HTML is allowed.
  */
 function unsafeLink(href: string, scheme: string, rawHtml: RawHtml | null): SourceProblem {
-  const head = `The link ${JSON.stringify(href)} uses the ${scheme}: scheme, which pages may not link to`;
+  const protocolRelative = scheme === '//';
+  const head = protocolRelative
+    ? `The link ${JSON.stringify(href)} is protocol-relative (//host): it leaves the site for that host, which pages may not link to`
+    : `The link ${JSON.stringify(href)} uses the ${scheme}: scheme, which pages may not link to`;
+  const live = protocolRelative ? 'protocol-relative' : `${scheme}:`;
   const retarget = 'an https:// URL, a mailto: address or a page path';
   if (rawHtml === 'allow') {
     return {
       rule: 'links.unsafe',
       severity: 'error',
-      message: `${head}. It is written in an <a> tag and html_input is 'allow', so the page serves it as written: readers get a live ${scheme}: link.`,
+      message: `${head}. It is written in an <a> tag and html_input is 'allow', so the page serves it as written: readers get a live ${live} link.`,
       fix: `Fix it now: point the tag at ${retarget}, or remove the tag.`,
     };
   }

@@ -26,6 +26,23 @@ describe('links', () => {
     ]);
   });
 
+  it('applies one link policy to the HTML and the agent Markdown twin: script autolinks and //host links link nowhere in either', async () => {
+    const out = await render(
+      'See <javascript:alert(1)> and <JaVaScRiPt:alert(2)> and [away](//evil.example/x) and [back](/\\evil.example) and <https://x.dev> and [call](tel:+15550100).',
+    );
+    for (const refused of ['javascript:', 'JaVaScRiPt:', '//evil.example', '/\\evil.example']) {
+      expect(out.html).not.toContain(`href="${refused}`);
+      // Still readable as text in the twin, but never as a link destination or an autolink.
+      expect(out.markdown).not.toContain(`](${refused}`);
+      expect(out.markdown).not.toMatch(new RegExp(`(^|[^\\\\])<${refused.replace(/[\\/]/g, '\\$&')}`, 'i'));
+    }
+    expect(out.markdown).toContain('\\<javascript:alert(1)\\>');
+    expect(out.markdown).toContain('[away]()');
+    expect(out.html).toContain('href="https://x.dev"');
+    expect(out.markdown).toContain('<https://x.dev>');
+    expect(out.html).toContain('href="tel:+15550100"');
+  });
+
   it('serves site links written under route.link_prefix under the set prefix, in the HTML and the agent twin', async () => {
     const renderer = createRenderer();
     const page = pageFromText('guide/page', '[a](/docs/{{version}}/routing#x) [b](/docsets/y) [c](/blog)');
