@@ -46,3 +46,21 @@ export function createRenderContext(options: {
     ...(options.highlight ? {} : { highlight: false }),
   };
 }
+
+/**
+ * A snippet include (`<<< @/path`) anywhere, also after a list marker or `>` of a quote. A PHP
+ * heredoc (`<<<EOT`, `<<<'blade'`) is not one.
+ */
+const SNIPPET_INCLUDE = /<<<[ \t]*@/;
+
+/**
+ * Whether a page may include snippet files: its render can then change while its text does not (the
+ * file changed), so no cache outside the renderer keeps it.
+ *
+ * @example
+ * mayIncludeSnippets('<<< @/app/routes.php'); // true
+ * mayIncludeSnippets("return <<<'blade'"); // false
+ */
+export function mayIncludeSnippets(body: string): boolean {
+  return SNIPPET_INCLUDE.test(body);
+}
