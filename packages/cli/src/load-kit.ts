@@ -16,7 +16,7 @@ import {
   type SearchDriver,
   type SearchDriverEntry,
 } from '@kit/core';
-import { loadConfig, projectCacheDir } from '@kit/core/node';
+import { createDiskCacheStore, diskCacheStoreDir, loadConfig, projectCacheDir } from '@kit/core/node';
 import { createNodeRenderer } from '@kit/render/node';
 import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from '@kit/search';
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
@@ -51,6 +51,14 @@ export interface LoadKitOptions {
    * loads ({@link currentBranch}). Default: no docs migrations.
    */
   docsMigrations?: { branch?: string };
+  /**
+   * Keep repository sets' renders and search sections in `.kit/cache/store` under the project root
+   * (`createDiskCacheStore`), keyed by page content, manifest and renderer code, so a restarted
+   * server or a second command renders and indexes nothing that has not changed. Database sets use
+   * their configured cache store instead.
+   * @default true
+   */
+  diskCache?: boolean;
 }
 
 /** A loaded kit plus the parts the CLI needs beside the `Kit` port. */
@@ -94,8 +102,12 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
 
   try {
     const sets = [];
+    // One disk store for every repository set of the project: each key names its set.
+    const diskStore =
+      options.diskCache === false ? null : createDiskCacheStore({ dir: diskCacheStoreDir(config.root) });
     for (const setConfig of Object.values(config.sets)) {
-      const cache = setConfig.source.driver === 'database' ? await cacheStoreOf(config, setConfig.key, caches) : null;
+      const cache =
+        setConfig.source.driver === 'database' ? await cacheStoreOf(config, setConfig.key, caches) : diskStore;
       const source = await createSource(setConfig, config, options, databases, cache);
       sources.push(source);
       const search = await createSearchDriver(setConfig, config);

@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import {
   createUrlLayout,
   type DocSet,
   type InsertPoint,
   type Kit,
+  MANIFEST_DEFAULTS,
   type NavEntry,
   type NavGroup,
   type NavigationFile,
   type NormalizedManifest,
+  type PageRef,
   type PageView,
   parseSetUrl,
   type SourcePage,
@@ -34,6 +37,8 @@ export interface ViewContext {
   assets: { js: string; css: string };
   /** URLs of the set's own stylesheets (`assets.css`), content-hashed. */
   stylesheets: string[];
+  /** The manifest's logo and favicon as served URLs; absent ones are not shown. */
+  branding?: { logo?: { light: string; dark: string }; favicon?: string };
 }
 
 /** The page and version/locale the view is for. */
@@ -74,6 +79,40 @@ export async function readerPageView(context: ViewContext, page: PageView): Prom
         : {}),
     },
   };
+}
+
+/**
+ * What of a page's reader view depends on who reads it, as a short key: two viewers with the same
+ * key are shown the same page, so a finished page can be kept per key rather than rendered for
+ * every signed-in request. It names every answer {@link siteView} asks the set for the viewer: the
+ * versions they may see, the pages they may see in the page's version and locale (the sidebar,
+ * previous and next), and where the version and language switchers lead (the same page where they
+ * may see it there). Keep the two in step: a viewer-dependent input siteView reads and this key
+ * leaves out would hand one reader's page to another.
+ */
+export async function viewerClassOf(set: DocSet, viewer: Viewer, ref: PageRef): Promise<string> {
+  const place = { version: ref.version, locale: ref.locale };
+  const [versions, locales, pages] = await Promise.all([
+    set.versions(viewer),
+    set.locales(),
+    set.visiblePages(place, viewer),
+  ]);
+  // The page itself, which the viewer is reading, needs no asking.
+  const canView = (version: string, locale: string) =>
+    version === ref.version && locale === ref.locale
+      ? true
+      : set.canView(viewer, { version, locale, path: ref.path }).catch(() => false);
+  const [inVersions, inLocales] = await Promise.all([
+    Promise.all(versions.map((version) => canView(version.id, ref.locale))),
+    Promise.all(locales.map((locale) => canView(ref.version, locale.code))),
+  ]);
+  const answers = JSON.stringify([
+    versions.map((version) => version.id),
+    pages.map((page) => page.path),
+    inVersions,
+    inLocales,
+  ]);
+  return createHash('sha1').update(answers).digest('base64url');
 }
 
 /**
@@ -138,12 +177,12 @@ async function siteView(
 
   const config = set.config;
   const driver = config.search.driver;
-  return {
+  const site: ReaderSiteView = {
     set: set.key,
     name: manifest.name,
     ...(manifest.description ? { description: manifest.description } : {}),
-    ...(manifest.logo ? { logo: manifest.logo } : {}),
-    ...(manifest.favicon ? { favicon: manifest.favicon } : {}),
+    ...(context.branding?.logo ? { logo: context.branding.logo } : {}),
+    ...(context.branding?.favicon ? { favicon: context.branding.favicon } : {}),
     homeUrl,
     baseUrl: context.base,
     lang: locale.code,
@@ -186,6 +225,38 @@ async function siteView(
     assets: { js: context.assets.js, css: context.assets.css, devServer: kit.config.ui.dev_server },
     ...(config.agents.llms_txt ? { llmsTxtUrl: `${homeUrl === '/' ? '' : homeUrl}/llms.txt` } : {}),
     freshDays: kit.config.ui.fresh_days,
+  };
+  return readable ? site : anonymousSite(site);
+}
+
+/** What a reader the set refuses altogether is shown in place of the set's name. */
+export const REFUSED_SITE_NAME = 'Documentation';
+
+/**
+ * The frame of a page for a reader who may see no version of the set: nothing the manifest says
+ * (name, description, logo, links, footer text, inserts, analytics, theme) that the reader could
+ * not read anyway, so a gated set does not tell a refused reader whose docs it holds.
+ */
+function anonymousSite(site: ReaderSiteView): ReaderSiteView {
+  const {
+    description: _description,
+    logo: _logo,
+    favicon: _favicon,
+    repositoryUrl: _repositoryUrl,
+    inserts: _inserts,
+    analytics: _analytics,
+    stylesheets: _stylesheets,
+    llmsTxtUrl: _llmsTxtUrl,
+    ...rest
+  } = site;
+  return {
+    ...rest,
+    name: REFUSED_SITE_NAME,
+    navbar: { links: [] },
+    footer: { links: [], credit: site.footer.credit },
+    theme: { radius: MANIFEST_DEFAULTS.theme.radius, mode: MANIFEST_DEFAULTS.theme.mode, fonts: {} },
+    feedback: { enabled: false },
+    search: null,
   };
 }
 

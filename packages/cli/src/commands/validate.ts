@@ -31,8 +31,10 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | config.ignored | warning | a key in kit.config.ts that has no effect where it is written (a set's \`ai.ask.rate_limit\`, \`mcp.web.author_tools\` on a repository set, \`html_input: 'allow'\` on a database set) |
 | source.read | error | the set folder, or a folder in it, cannot be read |
 | source.missing_folder | warning | a version the manifest declares has no folder, so it has no pages |
-| assets.missing | error | a stylesheet named in assets.css does not exist |
-| links.unsafe | error | a navbar, footer, repository or page link that is not http, https, mailto or a site path (a Markdown link is left out of the page; an \`<a href>\` tag is served as written under \`html_input: 'allow'\`, so readers get the live link until it is fixed) |
+| source.symlink | warning | a symbolic link leading outside the set folder (or nowhere), ignored |
+| source.page_path | warning | a Markdown file whose path breaks the page-path rule (a line break, a bidi control, an invisible character, a segment over 200 bytes, ...), not read as a page; in a database set, a page stored under such a path before the rule (move or delete it) |
+| assets.missing | error | a stylesheet named in assets.css, the logo or favicon, or an image or file a page links does not exist |
+| links.unsafe | error | a navbar, footer, repository or page link that is not http, https, mailto, tel, irc, ircs, xmpp or a site path, or is protocol-relative (\`//host\`) (a Markdown link is left out of the page; an \`<a href>\` tag is served as written under \`html_input: 'allow'\`, so readers get the live link until it is fixed) |
 | links.broken | error | a link to a page that does not exist (\`{{version}}\` links, relative and \`.md\` links and \`/docs/{{version}}/x#anchor\` shapes understood; redirects count), also under another set's prefix on the same domain (that set must serve the path) and a \`{{version}}\` link under no set's prefix; a link under the set's \`route.link_prefix\` is read as the set's own (a raw \`<a href>\` tag, served as written, is checked as written) |
 | links.anchor | warning | a link to an anchor the page does not have (headings, \`{#id}\` and \`<a name>\` anchors count) |
 | redirects.loop | error | redirects that lead back to where they started |
@@ -49,7 +51,11 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | markdown.complexity | warning | a page past a complexity limit (nesting, delimiters, brackets, footnotes, table cells, references, tags, autolinks, headings, lines or size: see the Markdown guide), shown as its text under a notice naming the construct |
 | search.budget | warning | a client search index larger than search.budget_kb gzipped |
 
-Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check could not run.`,
+Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check could not run.
+
+What is kept between runs: what validation reads of each render (links, anchors, sections, agent Markdown, problems; no HTML) in \`.kit/cache/validate\`, keyed by the page's content hash, its render context and the renderer's code and components, so a second run renders only the pages that changed (pages with snippet includes are always rendered), plus the measured size of each browser search index. \`--no-cache\` neither reads nor writes it; deleting \`.kit/cache\` is always safe. The servers (\`kit serve\`, \`kit mcp\`, the reference server) keep their renders and search sections in \`.kit/cache/store\` instead.
+
+After an author tool's change (\`kit mcp\`, the web MCP endpoint) the same checks run on what the change can affect: \`write_page\` checks the written page (its frontmatter, render, size, the links out of it and the anchors they point at) with the manifest, redirects and navigation; \`update_navigation\` and \`update_manifest\` check no page; \`move_page\` and \`delete_page\` check the whole version, since any page may link to the old path. The issues returned are the ones a full \`kit validate\` reports about the change.`,
   );
   command.action(
     async (options: { json?: boolean; version?: string; cache: boolean; jobs?: number }, command: Command) => {

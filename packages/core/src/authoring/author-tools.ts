@@ -23,9 +23,10 @@ import type { ChangeRecord, ContentWriter, PageAddress, WriteReceipt } from '../
 import type { DocSet, Viewer } from '../ports/docset.js';
 import type { ValidationIssue } from '../schemas/documents.js';
 import { validateAgainstSchema } from '../schemas/registry.js';
+import { pagePathProblem, showPagePath } from '../urls/page-path.js';
 import { unservablePagePath } from '../urls/servable.js';
 import { cleanPagePath, createUrlLayout, type UrlLayout } from '../urls/set-urls.js';
-import { frontmatterRefusal, secretIn } from './secrets.js';
+import { addedSecret, describeFinding, frontmatterRefusal } from './secrets.js';
 
 /** Where an author tool call comes from, and what it may use. */
 export interface AuthorCall {
@@ -42,7 +43,12 @@ export interface AuthorCall {
    * issues about what the change touched come back in the result's `validation`. Without it,
    * `validation` holds only the checks of the written text itself.
    */
-  validate?: (input: { set: string; version: string }) => Promise<{ issues: readonly ValidationIssue[] }>;
+  validate?: (input: {
+    set: string;
+    version: string;
+    /** Check only these pages' own issues (see `ValidateDocSetOptions.pages`); absent checks the whole version. */
+    pages?: readonly string[];
+  }) => Promise<{ issues: readonly ValidationIssue[] }>;
 }
 
 /** Common arguments of the author tools (`update_manifest` takes neither `version` nor `locale`). */
@@ -182,12 +188,28 @@ function checkLocale(docSet: DocSet, layout: UrlLayout, requested: string | unde
   return locale;
 }
 
-/** The clean page path an author named, or why it cannot be one. */
-function pagePathOf(input: string, layout: UrlLayout, what: string): { path: string } | { refusal: string } {
+/**
+ * The clean page path an author named, or why it cannot be one. A path that names a new place
+ * (write_page, move_page `to`) must keep the page-path rule (`pagePathProblem`); one that names a
+ * page already there (`existing`: delete_page, move_page `from`) need not, so a page stored under
+ * such a path before the rule can still be moved to a good one or removed.
+ */
+function pagePathOf(
+  input: string,
+  layout: UrlLayout,
+  what: string,
+  existing = false,
+): { path: string } | { refusal: string } {
   const path = typeof input === 'string' ? cleanPagePath(input) : null;
   if (path === null) {
     return {
-      refusal: `"${input}" is not a page path for ${what}: use segments of letters, digits, "-" and "_" separated by "/", without ".." or backslashes, e.g. "guides/installation" ("index" is the landing page).`,
+      refusal: `${showPagePath(input)} is not a page path for ${what}: use segments of letters, digits, "-" and "_" separated by "/", without ".." or backslashes, e.g. "guides/installation" ("index" is the landing page).`,
+    };
+  }
+  const problem = existing ? null : pagePathProblem(path);
+  if (problem) {
+    return {
+      refusal: `The page path ${showPagePath(path)} is refused for ${what}: ${problem}. Use segments of letters, digits, "-" and "_" joined by "/", e.g. "guides/installation".`,
     };
   }
   const unservable = unservablePagePath(path, {
@@ -252,10 +274,13 @@ async function validationAfter(
   touches: (issue: ValidationIssue) => boolean,
   own: readonly SourceProblem[],
   receipt: WriteReceipt,
+  pages?: readonly string[],
 ): Promise<AuthorValidation> {
   // A draft is not live, so the set's validation would not see it: only the text's own checks apply.
   if (!call.validate || receipt.outcome === 'drafted') return summarizeValidation(own);
-  const report = await call.validate({ set: docSet.key, version });
+  // `pages` names every page whose own issues `touches` can keep (none when it keeps only
+  // manifest or navigation issues), so the other pages are not rendered or checked.
+  const report = await call.validate({ set: docSet.key, version, ...(pages ? { pages } : {}) });
   return summarizeValidation(report.issues.filter(touches));
 }
 
@@ -298,14 +323,14 @@ export async function writePageTool(
   }
   const frontmatterProblem = input.frontmatter ? frontmatterRefusal(input.frontmatter) : null;
   if (frontmatterProblem) return rejected(`Nothing was written: ${frontmatterProblem}`);
-  const secret = secretIn(input.body);
+  const current = await docSet.source.getPage(version, locale, path);
+  const secret = addedSecret(input.body, current?.body ?? null);
   if (secret) {
     return rejected(
-      `Nothing was written: the body holds ${secret}. Secrets never belong in docs; use a placeholder such as <API_KEY>, and rotate the credential if it was real.`,
+      `Nothing was written: the body holds ${describeFinding(secret)}. Secrets never belong in docs: remove it or use a placeholder such as <API_KEY>, and rotate the credential if it was real.`,
     );
   }
 
-  const current = await docSet.source.getPage(version, locale, path);
   const stale = checkBasedOn(input.based_on, current?.contentHash ?? null, `page "${path}"`);
   if (stale) return stale;
 
@@ -350,6 +375,7 @@ export async function writePageTool(
     (issue) => issue.version === version && issue.locale === locale && issue.page === path,
     parsed.problems,
     outcome,
+    [path],
   );
   return applied({
     outcome: outcome.outcome,
@@ -373,7 +399,7 @@ export async function movePageTool(
   const { writer, layout, version, locale, draft } = await prepare(docSet, call, input);
   const toVersion = input.to_version === undefined ? version : checkVersion(docSet, layout, input.to_version);
   const toLocale = input.to_locale === undefined ? locale : checkLocale(docSet, layout, input.to_locale);
-  const fromNamed = pagePathOf(input.from, layout, 'move_page `from`');
+  const fromNamed = pagePathOf(input.from, layout, 'move_page `from`', true);
   if ('refusal' in fromNamed) return rejected(fromNamed.refusal);
   const toNamed = pagePathOf(input.to, layout, 'move_page `to`');
   if ('refusal' in toNamed) return rejected(toNamed.refusal);
@@ -439,7 +465,7 @@ export async function deletePageTool(
   call: AuthorCall,
 ): Promise<AuthorToolResult> {
   const { writer, layout, version, locale, draft } = await prepare(docSet, call, input);
-  const named = pagePathOf(input.path, layout, 'delete_page');
+  const named = pagePathOf(input.path, layout, 'delete_page', true);
   if ('refusal' in named) return rejected(named.refusal);
   const page: PageAddress = { version, locale, path: named.path };
   const current = await docSet.source.getPage(version, locale, page.path);
@@ -534,8 +560,12 @@ export async function updateNavigationTool(
     throw error;
   }
   const text = `${JSON.stringify(next, null, 2)}\n`;
-  const secret = secretIn(text);
-  if (secret) return rejected(`Nothing was written: the navigation holds ${secret}. Secrets never belong in docs.`);
+  const secret = addedSecret(text, file?.text ?? null);
+  if (secret) {
+    return rejected(
+      `Nothing was written: the navigation holds ${describeFinding(secret)}. Secrets never belong in docs: remove it or use a placeholder.`,
+    );
+  }
   const nextHash = contentHash(text);
   if (nextHash === currentHash) {
     return unchanged(
@@ -567,6 +597,7 @@ export async function updateNavigationTool(
       (issue.locale === undefined || issue.locale === locale),
     [],
     outcome,
+    [],
   );
   return applied({
     outcome: outcome.outcome,
@@ -612,10 +643,10 @@ export async function updateManifestTool(
     throw error;
   }
   const text = serializeManifest(result.manifest);
-  const secret = secretIn(text);
+  const secret = addedSecret(text, file?.text ?? null);
   if (secret)
     return rejected(
-      `Nothing was written: the patch holds ${secret}. Secrets belong in the environment file, never in kit.json.`,
+      `Nothing was written: the manifest would hold ${describeFinding(secret)}. Secrets belong in the environment file, never in kit.json: remove it from the patch.`,
     );
   const nextHash = contentHash(text);
   if (!result.changed || nextHash === currentHash) {
@@ -637,6 +668,7 @@ export async function updateManifestTool(
     (issue) => issue.file === (file?.file ?? 'kit.json') || /^(manifest|redirects|assets)\./.test(issue.rule),
     [],
     outcome,
+    [],
   );
   return applied({
     outcome: outcome.outcome,

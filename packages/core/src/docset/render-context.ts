@@ -1,6 +1,6 @@
 import type { ResolvedSetConfig } from '../config/types.js';
 import type { RenderContext } from '../ports/renderer.js';
-import { cleanPagePath, linkBaseOf, pageUrl, type UrlLayout } from '../urls/set-urls.js';
+import { cleanPagePath, fileUrl, linkBaseOf, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 
 /**
  * The render context of one page of a set: where its links point, how raw HTML is treated and
@@ -36,6 +36,7 @@ export function createRenderContext(options: {
       const fragment = cut === -1 ? '' : path.slice(cut);
       return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
     },
+    fileUrl: (path: string) => fileUrl(layout, { version, locale, path }),
     ...(linkBase ? { linkBase } : {}),
     origin: options.origin.replace(/\/+$/, ''),
     // A database set always escapes raw HTML and sanitizes what it renders.
@@ -44,4 +45,22 @@ export function createRenderContext(options: {
     snippetsRoot: options.config.snippets.root,
     ...(options.highlight ? {} : { highlight: false }),
   };
+}
+
+/**
+ * A snippet include (`<<< @/path`) anywhere, also after a list marker or `>` of a quote. A PHP
+ * heredoc (`<<<EOT`, `<<<'blade'`) is not one.
+ */
+const SNIPPET_INCLUDE = /<<<[ \t]*@/;
+
+/**
+ * Whether a page may include snippet files: its render can then change while its text does not (the
+ * file changed), so no cache outside the renderer keeps it.
+ *
+ * @example
+ * mayIncludeSnippets('<<< @/app/routes.php'); // true
+ * mayIncludeSnippets("return <<<'blade'"); // false
+ */
+export function mayIncludeSnippets(body: string): boolean {
+  return SNIPPET_INCLUDE.test(body);
 }

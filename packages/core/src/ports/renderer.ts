@@ -11,6 +11,11 @@ export interface RenderContext {
   /** Site URL path of a page of the same version and locale: `pageUrl('routing')` → `/docs/13.x/routing`. */
   pageUrl(path: string): string;
   /**
+   * Site URL path of a static file beside the pages of the same version and locale:
+   * `fileUrl('img/flow.png')` → `/docs/13.x/img/flow.png`. Absent: files are linked like pages.
+   */
+  fileUrl?(path: string): string;
+  /**
    * Set when the pages were written for a site that mounts the set elsewhere (`route.link_prefix`):
    * site-absolute links under `written` are served under `served`, those already under `served` as
    * written (apply it with `rebaseLink`).
@@ -23,7 +28,11 @@ export interface RenderContext {
   sanitize: boolean;
   /** Absolute folder snippet includes resolve in, or null to include nothing. */
   snippetsRoot: string | null;
-  /** Syntax highlighting of code blocks (off for benchmarks and agent-only renders). */
+  /**
+   * Syntax highlighting of code blocks (off for benchmarks and agent-only renders). It changes the
+   * HTML only: a doc set answers agent Markdown, sections and search from a highlighted render of
+   * the same page when it has one.
+   */
   highlight?: boolean;
 }
 
@@ -55,8 +64,8 @@ export interface RenderedPage {
   sections: PageSection[];
   /** Every id a link can target on the page (headings, `{#id}`, `<a name>`). */
   anchors: string[];
-  /** Every link target as written in the page (for validation). */
-  links: Array<{ href: string; line?: number }>;
+  /** Every link and image target as written in the page (for validation); `image` marks an image's source. */
+  links: Array<{ href: string; line?: number; image?: true }>;
   /** Unknown components, missing snippets, ... */
   problems: SourceProblem[];
 }
