@@ -57,7 +57,7 @@ export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export { createDocSet, FEEDBACK_COMMENT_LIMIT, withContentHashLine } from './docset/docset.js';
 export type { CreateKitOptions } from './docset/kit.js';
 export { createKit } from './docset/kit.js';
-export { createRenderContext } from './docset/render-context.js';
+export { createRenderContext, pageUrlResolver } from './docset/render-context.js';
 export {
   assertSearchQuery,
   DEFAULT_SEARCH_LIMIT,

@@ -36,7 +36,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         import('../validate/validate.js'),
         import('../rate-limit-store.js'),
       ]);
-      const kit = await context.loadKit(command, { watch: options.watch });
+      const kit = await context.loadKit(command, { watch: options.watch, renderPool: true });
       // Keys written where they have no effect: said once here, and listed by kit validate as config.ignored.
       for (const warning of kit.config.warnings ?? []) writeLine(context.io.stderr, `kit: warning: ${warning}`);
       const host =

@@ -1,5 +1,5 @@
 import type { ResolvedSetConfig } from '../config/types.js';
-import type { RenderContext } from '../ports/renderer.js';
+import type { PageUrlInput, RenderContext } from '../ports/renderer.js';
 import { cleanPagePath, linkBaseOf, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 
 /**
@@ -30,12 +30,8 @@ export function createRenderContext(options: {
     version,
     locale,
     versionSegment: version,
-    pageUrl: (path: string) => {
-      const cut = path.indexOf('#');
-      const pagePath = cut === -1 ? path : path.slice(0, cut);
-      const fragment = cut === -1 ? '' : path.slice(cut);
-      return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
-    },
+    pageUrl: pageUrlResolver({ layout, version, locale }),
+    pageUrlInput: { layout, version, locale },
     ...(linkBase ? { linkBase } : {}),
     origin: options.origin.replace(/\/+$/, ''),
     // A database set always escapes raw HTML and sanitizes what it renders.
@@ -43,5 +39,23 @@ export function createRenderContext(options: {
     sanitize: database,
     snippetsRoot: options.config.snippets.root,
     ...(options.highlight ? {} : { highlight: false }),
+  };
+}
+
+/**
+ * The `pageUrl` of a render context, from the data it is built from: a page path (with an optional
+ * `#fragment`) of the same version and locale to its site URL path. A worker thread rebuilds the
+ * `pageUrl` of a context posted to it (`context.pageUrlInput`) with it.
+ *
+ * @example
+ * const context = { ...posted, pageUrl: pageUrlResolver(posted.pageUrlInput) };
+ */
+export function pageUrlResolver(input: PageUrlInput): (path: string) => string {
+  const { layout, version, locale } = input;
+  return (path: string) => {
+    const cut = path.indexOf('#');
+    const pagePath = cut === -1 ? path : path.slice(0, cut);
+    const fragment = cut === -1 ? '' : path.slice(cut);
+    return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
   };
 }

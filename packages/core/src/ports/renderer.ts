@@ -1,5 +1,12 @@
 import type { SourcePage, SourceProblem } from '../model/types.js';
-import type { LinkBase } from '../urls/set-urls.js';
+import type { LinkBase, UrlLayout } from '../urls/set-urls.js';
+
+/** What a context's `pageUrl` is built from: plain data a renderer on another thread rebuilds it with (`pageUrlResolver`). */
+export interface PageUrlInput {
+  layout: UrlLayout;
+  version: string;
+  locale: string;
+}
 
 /** Where and how one page is rendered. */
 export interface RenderContext {
@@ -10,6 +17,12 @@ export interface RenderContext {
   versionSegment: string;
   /** Site URL path of a page of the same version and locale: `pageUrl('routing')` → `/docs/13.x/routing`. */
   pageUrl(path: string): string;
+  /**
+   * The data `pageUrl` was built from, set by `createRenderContext`. With it the context can be
+   * posted to a worker thread (which rebuilds `pageUrl` with `pageUrlResolver`); a context without
+   * it renders on the calling thread.
+   */
+  pageUrlInput?: PageUrlInput;
   /**
    * Set when the pages were written for a site that mounts the set elsewhere (`route.link_prefix`):
    * site-absolute links under `written` are served under `served`, those already under `served` as

@@ -13,7 +13,7 @@ import {
 import { registerComponent } from '@kit/render';
 import { createNodeRenderer } from '@kit/render/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
+import { repoRoot, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
 import { createRenderPool } from './render-pool.js';
 
 const context = (version: string): RenderContextInput => ({
@@ -88,7 +88,7 @@ describe('the validate render pool', () => {
       : [];
     const pages = [...fixturePages, ...corpus];
     const renderer = createNodeRenderer();
-    const pool = createRenderPool({ jobs: 2, renderer, startAt: 0 });
+    const pool = createRenderPool({ workers: 2, renderer, startAt: 0 });
     try {
       const pooled = await Promise.all(pages.map((page) => pool.renderPage(page, context(page.version))));
       for (const [index, page] of pages.entries()) {
@@ -103,7 +103,7 @@ describe('the validate render pool', () => {
 
   it('renders on the calling thread with one job, HTML included', async () => {
     const renderer = createNodeRenderer();
-    const pool = createRenderPool({ jobs: 1, renderer });
+    const pool = createRenderPool({ workers: 0, renderer });
     const page = fixturePages[1]!;
     expect(pool.concurrency).toBe(1);
     expect(await pool.renderPage(page, context('2.x'))).toEqual(
@@ -133,7 +133,12 @@ export default {};
 `,
       });
       const renderer = createNodeRenderer();
-      const pool = createRenderPool({ jobs: 2, renderer, configFile: join(project.dir, 'kit.config.mjs'), startAt: 0 });
+      const pool = createRenderPool({
+        workers: 2,
+        renderer,
+        configFile: join(project.dir, 'kit.config.mjs'),
+        startAt: 0,
+      });
       try {
         const page = fixturePages[0]!;
         const pooled = await pool.renderPage(page, context('2.x'));
@@ -155,7 +160,7 @@ export default {};
       await writeFiles(project.dir, { 'other.config.mjs': 'export default {};\n' });
       const renderer = createNodeRenderer();
       const pool = createRenderPool({
-        jobs: 2,
+        workers: 2,
         renderer,
         configFile: join(project.dir, 'other.config.mjs'),
         startAt: 0,
