@@ -112,8 +112,17 @@ describe('the validate render pool', () => {
   });
 
   describe('with a component the config registers', () => {
-    beforeAll(() => {
-      // What loading the config below did on this thread.
+    beforeAll(async () => {
+      const renderFrom = pathToFileURL(join(repoRoot, 'packages/render/src/index.ts')).href;
+      await writeFiles(project.dir, {
+        'kit.config.mjs': `import { registerComponent } from ${JSON.stringify(renderFrom)};
+registerComponent('Badge', { html: (props) => \`<b>\${props.text}</b>\`, markdown: (props) => \`**\${props.text}**\` });
+registerComponent('Boom', { html: () => { throw new Error('Boom cannot render'); }, markdown: () => '' });
+registerComponent('Stuck', { html: () => { for (;;) {} }, markdown: () => '' });
+export default {};
+`,
+      });
+      // What loading that config did on this thread.
       registerComponent('Badge', { html: (props) => `<b>${props.text}</b>`, markdown: (props) => `**${props.text}**` });
       registerComponent('Boom', {
         html: () => {
@@ -121,17 +130,15 @@ describe('the validate render pool', () => {
         },
         markdown: () => '',
       });
+      registerComponent('Stuck', {
+        html: () => {
+          throw new Error('Stuck renders on workers only');
+        },
+        markdown: () => '',
+      });
     });
 
     it('has the workers load the config, so the component is known there too', async () => {
-      const renderFrom = pathToFileURL(join(repoRoot, 'packages/render/src/index.ts')).href;
-      await writeFiles(project.dir, {
-        'kit.config.mjs': `import { registerComponent } from ${JSON.stringify(renderFrom)};
-registerComponent('Badge', { html: (props) => \`<b>\${props.text}</b>\`, markdown: (props) => \`**\${props.text}**\` });
-registerComponent('Boom', { html: () => { throw new Error('Boom cannot render'); }, markdown: () => '' });
-export default {};
-`,
-      });
       const renderer = createNodeRenderer();
       const pool = createRenderPool({
         workers: 2,
@@ -151,6 +158,33 @@ export default {};
           'Boom cannot render',
         );
         expect(await pool.renderPage(page, context('2.x'))).toEqual(pooled);
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('reports a page still rendering at the deadline as too complex, and renders the next page', async () => {
+      const renderer = createNodeRenderer();
+      const pool = createRenderPool({
+        workers: 1,
+        renderer,
+        configFile: join(project.dir, 'kit.config.mjs'),
+        startAt: 0,
+        deadlineMs: 1500,
+      });
+      try {
+        const stuck = await pool.renderPage(pageFromText('stuck', '# Stuck\n\n<Stuck />\n', '2.x'), context('2.x'));
+        expect(stuck.problems).toEqual([
+          expect.objectContaining({
+            rule: 'markdown.complexity',
+            file: '2.x/stuck.md',
+            message: 'The page is too complex to render: it took longer than 1.5 seconds to render. It is shown as plain text.',
+          }),
+        ]);
+        const page = fixturePages[1]!;
+        expect(await pool.renderPage(page, context('2.x'))).toEqual(
+          withoutHtml(await renderer.render(page, createRenderContext(context('2.x')))),
+        );
       } finally {
         await pool.close();
       }
