@@ -154,7 +154,11 @@ const poolReport = [
   '',
 ].join('\n');
 if (process.env.POOL_ONLY) {
-  console.log(`Load average ${loadavg().map((load) => fixed(load, 2)).join(' ')}.\n`);
+  console.log(
+    `Load average ${loadavg()
+      .map((load) => fixed(load, 2))
+      .join(' ')}.\n`,
+  );
   console.log(poolReport);
   process.exit(0);
 }

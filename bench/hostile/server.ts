@@ -44,7 +44,9 @@ if (heavyPages > 0) {
 }
 
 let pool: RenderPool | null = null;
-const renderer = createNodeRenderer(workers > 0 ? { executor: (page, context) => (pool as RenderPool).render(page, context) } : {});
+const renderer = createNodeRenderer(
+  workers > 0 ? { executor: (page, context) => (pool as RenderPool).render(page, context) } : {},
+);
 if (workers > 0) pool = createRenderPool({ renderer, workers, startAt: 0, deadlineMs: null, keepHtml: true });
 const kit = fixtureKit(
   { sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, search: { driver: 'server' } } } },

@@ -178,7 +178,8 @@ export default {};
           expect.objectContaining({
             rule: 'markdown.complexity',
             file: '2.x/stuck.md',
-            message: 'The page is too complex to render: it took longer than 1.5 seconds to render. It is shown as plain text.',
+            message:
+              'The page is too complex to render: it took longer than 1.5 seconds to render. It is shown as plain text.',
           }),
         ]);
         const page = fixturePages[1]!;

@@ -164,6 +164,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     slot.current = null;
     if (!slot.ready && !pending && ++startupFailures >= STARTUP_FAILURES) {
       // Workers that cannot even start would be replaced forever: render here instead.
+      console.error(`kit: render workers stopped before they were ready (${why}); pages render on the main thread.`);
       goInline();
       return;
     }
