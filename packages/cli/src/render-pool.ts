@@ -4,7 +4,6 @@ import {
   createRenderContext,
   type PageRenderer,
   type RenderContext,
-  type RenderedPage,
   type SourcePage,
   type ValidationRenderer,
 } from '@kit/core';
