@@ -191,6 +191,27 @@ export default {};
       }
     });
 
+    it('renders on the calling thread once a component is registered after the workers started', async () => {
+      const renderer = createNodeRenderer();
+      const pool = createRenderPool({
+        workers: 1,
+        renderer,
+        configFile: join(project.dir, 'kit.config.mjs'),
+        startAt: 0,
+      });
+      try {
+        const late = pageFromText('late', '# Late\n\n<Late />\n', '2.x');
+        const before = await pool.renderPage(late, context('2.x'));
+        expect(before.problems.map((problem) => problem.rule)).toEqual(['components.unknown']);
+        registerComponent('Late', { html: () => '<i>late</i>', markdown: () => '*late*' });
+        const after = await pool.renderPage(late, context('2.x'));
+        expect(after.problems).toEqual([]);
+        expect(after.markdown).toContain('*late*');
+      } finally {
+        await pool.close();
+      }
+    });
+
     it('renders on the calling thread when the workers cannot register it', async () => {
       await writeFiles(project.dir, { 'other.config.mjs': 'export default {};\n' });
       const renderer = createNodeRenderer();

@@ -93,8 +93,8 @@ const STARTUP_FAILURES = 3;
  * way, its page answered as text with a notice naming the crash; other pages render as usual.
  *
  * Workers render exactly as `renderer` does: when components are registered, each worker imports
- * the config file that registers them, and if it still lacks one, every page is rendered on the
- * calling thread instead. A render context without `pageUrlInput` (not made by
+ * the config file that registers them, and if it still lacks one, or one is registered or replaced
+ * after the workers started, every page is rendered on the calling thread instead. A render context without `pageUrlInput` (not made by
  * `createRenderContext`) cannot be posted and renders on the calling thread too.
  *
  * @example
@@ -123,11 +123,9 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
 
   const startAt = options.startAt ?? START_AT;
   const deadlineMs = options.deadlineMs === undefined ? DEFAULT_RENDER_DEADLINE_MS : options.deadlineMs;
-  const data: RenderWorkerData = {
-    components: defaultComponents.names(),
-    configFile: options.configFile ?? null,
-    keepHtml: options.keepHtml === true,
-  };
+  /** What workers start with, taken when the first starts: components registered until then are known. */
+  let data: RenderWorkerData | null = null;
+  let startedGeneration = 0;
   const queue: Pending[] = [];
   let slots: Slot[] | null = null;
   let nextId = 0;
@@ -139,6 +137,11 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   let closed = false;
 
   const spawnSlot = (): Slot => {
+    data ??= {
+      components: defaultComponents.names(),
+      configFile: options.configFile ?? null,
+      keepHtml: options.keepHtml === true,
+    };
     const slot: Slot = { worker: spawnWorker(data, size), ready: false, current: null, deadline: null, gone: false };
     slot.worker.on('message', (message: RenderWorkerMessage) => {
       if (!slot.gone) receive(slot, message);
@@ -261,7 +264,13 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     if (closed) return Promise.reject(new Error('The render pool is closed.'));
     if (!context.pageUrlInput) return inline();
     asked += page.body.length;
-    if (!slots && !fallback && asked >= startAt) slots = Array.from({ length: size }, spawnSlot);
+    if (!slots && !fallback && asked >= startAt) {
+      startedGeneration = defaultComponents.generation();
+      slots = Array.from({ length: size }, spawnSlot);
+    } else if (slots && defaultComponents.generation() !== startedGeneration) {
+      // A component registered or replaced since the workers started: they would render without it.
+      goInline();
+    }
     const { pageUrl: _rebuiltThere, ...rest } = context;
     const posted: PostedRenderContext = { ...rest, pageUrlInput: context.pageUrlInput };
     return new Promise<RenderOutcome>((resolve, reject) => {
