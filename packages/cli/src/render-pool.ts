@@ -271,7 +271,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       // A component registered or replaced since the workers started: they would render without it.
       goInline();
     }
-    const { pageUrl: _rebuiltThere, ...rest } = context;
+    const { pageUrl: _pageUrl, fileUrl: _fileUrl, ...rest } = context;
     const posted: PostedRenderContext = { ...rest, pageUrlInput: context.pageUrlInput };
     return new Promise<RenderOutcome>((resolve, reject) => {
       queue.push({ job: { id: nextId++, page, context: posted }, inline, resolve, reject });

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { pageUrlResolver, type RenderContext, type SourcePage } from '@kit/core';
+import { contextUrls, type RenderContext, type SourcePage } from '@kit/core';
 import { importConfigFile } from '@kit/core/node';
 import { defaultComponents, type RenderOutcome } from '@kit/render';
 import { createNodeRenderer } from '@kit/render/node';
@@ -14,8 +14,9 @@ export interface RenderWorkerData {
   keepHtml: boolean;
 }
 
-/** A render context as posted to a worker: everything but `pageUrl`, which it rebuilds from `pageUrlInput`. */
-export type PostedRenderContext = Omit<RenderContext, 'pageUrl'> & Required<Pick<RenderContext, 'pageUrlInput'>>;
+/** A render context as posted to a worker: everything but `pageUrl` and `fileUrl`, which it rebuilds from `pageUrlInput`. */
+export type PostedRenderContext = Omit<RenderContext, 'pageUrl' | 'fileUrl'> &
+  Required<Pick<RenderContext, 'pageUrlInput'>>;
 
 /** One page to render. */
 export interface RenderJob {
@@ -40,9 +41,7 @@ const renderer = createNodeRenderer({ cacheSize: 1 });
 
 port.on('message', (job: RenderJob) => {
   Promise.resolve(job)
-    .then(({ page, context }) =>
-      renderer.renderFresh(page, { ...context, pageUrl: pageUrlResolver(context.pageUrlInput) }),
-    )
+    .then(({ page, context }) => renderer.renderFresh(page, { ...context, ...contextUrls(context.pageUrlInput) }))
     .then(
       (outcome) => {
         const page = data.keepHtml ? outcome.page : { ...outcome.page, html: '' };

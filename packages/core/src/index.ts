@@ -1,5 +1,13 @@
 export type { AccessDecision, AccessRefusal, AccessRequest } from './access/access.js';
-export { canAsk, canManage, decideAccess, isSharedResponse, isSignedIn, visibilityOf } from './access/access.js';
+export {
+  canAsk,
+  canManage,
+  decideAccess,
+  isSharedResponse,
+  isSignedIn,
+  seesAnyVersion,
+  visibilityOf,
+} from './access/access.js';
 export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';
 export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
 export type { AgentFileBundle } from './agents/llms-txt.js';
@@ -57,7 +65,7 @@ export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export { createDocSet, FEEDBACK_COMMENT_LIMIT, withContentHashLine } from './docset/docset.js';
 export type { CreateKitOptions } from './docset/kit.js';
 export { createKit } from './docset/kit.js';
-export { createRenderContext, pageUrlResolver } from './docset/render-context.js';
+export { contextUrls, createRenderContext } from './docset/render-context.js';
 export {
   assertSearchQuery,
   DEFAULT_SEARCH_LIMIT,
@@ -65,16 +73,28 @@ export {
   normalizeSearchLimit,
 } from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
+export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';
 export type { KitErrorCode } from './errors/kit-error.js';
 export { isKitError, KitError } from './errors/kit-error.js';
 export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
 export { createEvents } from './events/emitter.js';
 export type * from './events/types.js';
 export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
+export { isAllowedHost } from './http/allowed-hosts.js';
+export type { BoundedBody } from './http/bounded-body.js';
+export { readBoundedText } from './http/bounded-body.js';
+export type { ClientAddressInput, ProxyTrust, TrustedProxies } from './http/client-address.js';
+export {
+  clientAddress,
+  compileProxyTrust,
+  invalidProxyEntries,
+  NAMED_PROXY_RANGES,
+  UNKNOWN_ADDRESS,
+} from './http/client-address.js';
 export type { ManifestDocument } from './manifest/document.js';
 export { readManifestDocument, serializeManifest } from './manifest/document.js';
 export type { LinkPolicy } from './manifest/links.js';
-export { isSafeLink } from './manifest/links.js';
+export { isProtocolRelative, isSafeLink, LINK_SCHEMES } from './manifest/links.js';
 export { localeDirection, localeLabel } from './manifest/locales.js';
 export { applyMergePatch, cloneJson } from './manifest/merge-patch.js';
 export type { ManifestResult } from './manifest/normalize.js';
@@ -109,7 +129,16 @@ export {
   updateNavigationTool,
   writePageTool,
 } from './authoring/author-tools.js';
-export { frontmatterRefusal, secretIn } from './authoring/secrets.js';
+export {
+  addedSecret,
+  findSecret,
+  findSecrets,
+  frontmatterRefusal,
+  namesSecret,
+  revealHidden,
+  SECRET_RULES_VERSION,
+  type SecretFinding,
+} from './authoring/secrets.js';
 export type { NavigationPatchOp } from './navigation/patch.js';
 export { applyNavigationPatch } from './navigation/patch.js';
 export type {
@@ -161,12 +190,21 @@ export {
   validateAgainstSchema,
 } from './schemas/registry.js';
 export type { PathScope } from './urls/servable.js';
+export {
+  MAX_PAGE_PATH_BYTES,
+  MAX_PAGE_SEGMENT_BYTES,
+  pagePathProblem,
+  showPagePath,
+} from './urls/page-path.js';
 export { unservablePagePath } from './urls/servable.js';
 export type { LinkBase, ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {
   candidatePaths,
   cleanPagePath,
+  contentFolder,
   createUrlLayout,
+  fileCandidates,
+  fileUrl,
   linkBaseOf,
   markdownUrl,
   mcpEndpointPath,
@@ -174,6 +212,7 @@ export {
   pageUrl,
   parseSetUrl,
   rebaseLink,
+  resolveFilePath,
   restrictVersions,
   rootUrl,
 } from './urls/set-urls.js';

@@ -720,7 +720,10 @@ describe('MCP endpoint', () => {
     });
 
   it('answers MCP at /{prefix}/mcp and limits each caller with 429 and Retry-After', async () => {
-    const limited = createKitApp({ kit: fixtureKit({ mcp: { web: { rate_limit: '2,1' } } }) });
+    // Callers told apart by X-Forwarded-For: app.request has no socket, so the header is trusted on purpose.
+    const limited = createKitApp({
+      kit: fixtureKit({ mcp: { web: { rate_limit: '2,1' } }, http: { trusted_proxies: true } }),
+    });
     expect((await post(limited)).status).toBe(200);
     expect((await post(limited)).status).toBe(200);
     const refused = await post(limited);

@@ -3,16 +3,19 @@ import {
   checkRateLimit,
   createMemoryRateLimitStore,
   type DocSet,
+  isAllowedHost,
   isKitError,
   isSharedResponse,
   isSignedIn,
   type Kit,
   KitError,
+  looksLikeFile,
   mcpEndpointPath,
   normalizePrefix,
   type PageView,
   parseRateLimit,
   type RateLimitStore,
+  readBoundedText,
   rebaseSchema,
   type SchemaName,
   schemaNames,
@@ -28,7 +31,9 @@ import { every } from 'hono/combine';
 import { compress } from 'hono/compress';
 import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
 import { sendCached } from './http-cache.js';
+import { LOOPBACK_HOSTS } from './loopback.js';
 import {
+  callerAddress,
   clientIp,
   currentUser,
   domainMatches,
@@ -39,7 +44,8 @@ import {
 } from './middleware.js';
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
 import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
-import { signInMarkdown, signInPage } from './sign-in.js';
+import { signInJson, signInMarkdown, signInPage } from './sign-in.js';
+import { fileUrlHash, type SetFileUrls, sendFile, setFileUrls } from './static-files.js';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableResponse } from './unavailable.js';
 
 /** Options of {@link createKitApp}. */
@@ -58,7 +64,13 @@ export interface KitAppOptions {
   allowedHosts?: string[];
   /** Browser origins besides the site's own allowed to call the MCP endpoint. */
   allowedOrigins?: string[];
-  /** Public origin behind a proxy (`https://docs.example.com`); default: each request's own. */
+  /**
+   * Public origin for absolute URLs (`https://docs.example.com`). Without it each request's own
+   * origin is written, and what carries it (pages, `llms.txt`, the sitemap, schemas) is shared with
+   * other callers (public, ETag) only when its Host is vouched for: one of `allowedHosts`, a set's
+   * `route.domain`, or, with neither configured, a loopback name. Any other Host gets a private copy,
+   * so a forged Host never reaches a cache.
+   */
   origin?: string;
   /** Extra HTML injected before `</body>` of every page (the CLI's live-reload script). */
   injectHtml?: string;
@@ -71,6 +83,8 @@ export interface KitAppOptions {
 
 type Env = { Variables: KitVariables };
 
+/** Largest feedback body read: a 2000-character comment, its page path and room to spare. */
+const FEEDBACK_MAX_BODY_BYTES = 8 * 1024;
 const SCHEMA_HEADERS = { 'Access-Control-Allow-Origin': '*' };
 const encoder = new TextEncoder();
 // Pages are negotiated on Accept (HTML or the Markdown twin) and compressed on Accept-Encoding. Naming
@@ -95,6 +109,7 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const cacheDir = options.cacheDir === undefined ? projectCacheDir(kit.config.root) : options.cacheDir;
   const assets = loadAssets(cacheDir);
 
+  app.use('*', callerAddress(kit));
   app.use('*', userResolution(kit));
   const compressor = compress();
   app.use('*', async (c, next) => {
@@ -107,13 +122,14 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
 
   // The versioned schema path resolves whatever set serves the site; like every schema route it runs `web`.
   const [web] = resolveMiddleware(kit, ['web'], 'the schema routes');
-  app.get('/schemas/3.x/:file', web!, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
+  app.get('/schemas/3.x/:file', web!, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options), options));
   app.route(
     '/',
     wellKnownSkillsRoute({
       kit,
       viewerOf: viewerFor,
       origin: (c) => requestOrigin(c, options),
+      originTrusted: (c) => originVouchedFor(c, options),
       ...(options.sets ? { sets: options.sets } : {}),
     }),
   );
@@ -182,9 +198,18 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   const mcpMiddleware = every(
     ...resolveMiddleware(kit, config.mcp.web.middleware, `sets.${set.key}.mcp.web.middleware`),
   );
+  // `access.mode: auth`: a guest is asked to sign in (401) on every route of the set that shows
+  // its content, as the pages do, never told "not found" by the search, feedback or agent files.
+  const signInGuard: MiddlewareHandler<Env> = async (c, next) => {
+    if (config.access.mode !== 'auth' || isSignedIn(currentUser(c))) return next();
+    const path = c.req.path;
+    if (path.startsWith(apiPath) || /\.(json|xml)$/.test(path)) return signInJson(c);
+    if (/\.(md|txt)$/.test(path) || prefersMarkdown(c.req.header('accept'))) return signInMarkdown(c);
+    return signInPage(c, readerStylesheet(set, await assets));
+  };
   const mcpRule = parseRateLimit(config.mcp.web.rate_limit, 'mcp.web.rate_limit');
   const feedbackRule = parseRateLimit(config.feedback.rate_limit, 'feedback.rate_limit');
-  const stylesheets = stylesheetCache(set);
+  const fileUrls = setFileUrls(set);
   const pageResponses = pageResponseCache(set);
 
   // `route.domain`: a set bound to a domain answers nothing elsewhere.
@@ -199,7 +224,9 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     : every(
         ...resolveMiddleware(kit, ['web', ...config.route.middleware], `sets.${set.key}.route.middleware`, pageGuards),
       );
-  app.get('/schemas/:file', schemaMiddleware, (c) => serveSchema(c, c.req.param('file')!, requestOrigin(c, options)));
+  app.get('/schemas/:file', schemaMiddleware, (c) =>
+    serveSchema(c, c.req.param('file')!, requestOrigin(c, options), options),
+  );
 
   const mcpPath = mcpEndpointPath('', config.mcp.web.path);
   // A page may live at the endpoint's path (Laravel's docs have `mcp`): a browser's GET shows it;
@@ -256,6 +283,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
         ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
         ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
         origin: requestOrigin(c, options),
+        originTrusted: originVouchedFor(c, options),
       }).catch((error: unknown) => {
         // Failing before any tool ran (the access check, the server's set-up): still a JSON-RPC answer.
         if (!isKitError(error, 'database.unavailable')) throw error;
@@ -266,7 +294,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     },
   );
 
-  app.post('/_kit/feedback', pageMiddleware, async (c) => {
+  app.post('/_kit/feedback', pageMiddleware, signInGuard, async (c) => {
     if (!config.feedback.enabled) return c.notFound();
     const verdict = await checkRateLimit(rateLimits, `feedback:${set.key}:${callerKey(c)}`, feedbackRule);
     if (!verdict.allowed) {
@@ -279,8 +307,12 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
         { 'Retry-After': String(verdict.retryAfterSeconds) },
       );
     }
-    const body = await readJson(c, 8 * 1024);
-    if (!body.ok) return c.json({ error: 'argument.invalid', message: body.message }, body.status);
+    const body = await readJson(c, FEEDBACK_MAX_BODY_BYTES);
+    if (!body.ok) {
+      // Past the limit the rest of the upload is not read: closing the connection stops it.
+      const headers: Record<string, string> = body.status === 413 ? { Connection: 'close' } : {};
+      return c.json({ error: 'argument.invalid', message: body.message }, body.status, headers);
+    }
     const input = body.value as Record<string, unknown>;
     try {
       await set.submitFeedback(
@@ -304,7 +336,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     return c.json({ ok: true });
   });
 
-  app.get('/_kit/search', pageMiddleware, async (c) => {
+  app.get('/_kit/search', pageMiddleware, signInGuard, async (c) => {
     const limit = c.req.query('limit');
     try {
       const result = await set.search(
@@ -328,7 +360,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     }
   });
 
-  app.get('/_kit/search-index/:version/:file', pageMiddleware, async (c) => {
+  app.get('/_kit/search-index/:version/:file', pageMiddleware, signInGuard, async (c) => {
     const locale = c.req.param('file')!.replace(/\.json$/, '');
     const index = await set
       .clientSearchIndex({ version: c.req.param('version')!, locale }, viewerFor(c))
@@ -364,14 +396,44 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     });
   });
 
-  app.use('*', pageMiddleware);
-  app.route('/', agentFileRoutes({ kit, set, viewerOf: viewerFor, origin: (c) => requestOrigin(c, options) }));
+  // The logo and favicon the manifest names, at content-hashed URLs the reader pages write.
+  app.get('/_kit/file/:hash/:name{.+}', pageMiddleware, async (c) => {
+    const view = await set.manifestFile(c.req.param('name')!, viewerFor(c));
+    if (!view) return c.notFound();
+    const immutable = fileUrlHash(view.file.contentHash) === c.req.param('hash');
+    return sendFile(c, view, { isPrivate: isPrivateFor(set, c), immutable });
+  });
 
-  app.get('*', (c) => servePage(c));
+  app.use('*', pageMiddleware);
+  app.use('*', signInGuard);
+  app.route(
+    '/',
+    agentFileRoutes({
+      kit,
+      set,
+      viewerOf: viewerFor,
+      origin: (c) => requestOrigin(c, options),
+      originTrusted: (c) => originVouchedFor(c, options),
+    }),
+  );
+
+  app.get('*', async (c) => {
+    // Files beside the pages (images, PDFs, downloads) answer at the page URLs of their folder.
+    if (looksLikeFile(c.req.path)) {
+      const view = await set.resolveFile(c.req.path, viewerFor(c));
+      if (view) {
+        const version = c.req.query('v');
+        const immutable = version !== undefined && version === fileUrlHash(view.file.contentHash);
+        return sendFile(c, view, { isPrivate: isPrivateFor(set, c), immutable });
+      }
+    }
+    return servePage(c);
+  });
 
   async function servePage(c: Context<Env>): Promise<Response> {
     const viewer = viewerFor(c);
-    const isPrivate = isPrivateFor(set, c);
+    // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
+    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
     const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
     // A public page is the same for every guest: answer a repeat from the set's response cache.
     const cacheKey =
@@ -398,7 +460,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     if (match.markdown || wantsMarkdown) {
       return send(page.agentMarkdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
-    const view = await readerPageView(await viewContext(c, set, options, await assets, await stylesheets()), page);
+    const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls()), page);
     let html = renderReaderPage(view);
     if (options.injectHtml) html = html.replace('</body>', `${options.injectHtml}</body>`);
     if (page.highlightPending) {
@@ -470,7 +532,7 @@ async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets:
       },
     );
   }
-  const context = await viewContext(c, set, options, assets, await stylesheetCache(set)());
+  const context = await viewContext(c, set, options, assets, await setFileUrls(set)());
   const html = renderNotFoundPage(await readerNotFoundView(context, c.req.path));
   return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': cacheControl });
 }
@@ -485,7 +547,7 @@ async function viewContext(
   set: DocSet,
   options: KitAppOptions,
   assets: ReaderAssets,
-  stylesheets: string[],
+  files: SetFileUrls,
 ): Promise<ViewContext> {
   const base = normalizePrefix(set.config.route.prefix);
   return {
@@ -495,7 +557,8 @@ async function viewContext(
     base,
     origin: requestOrigin(c, options),
     assets: { js: `${base}/_kit/${assets.js.name}`, css: readerStylesheet(set, assets) },
-    stylesheets,
+    stylesheets: files.stylesheets,
+    branding: { ...(files.logo ? { logo: files.logo } : {}), ...(files.favicon ? { favicon: files.favicon } : {}) },
   };
 }
 
@@ -513,29 +576,6 @@ function loadAssets(cacheDir: string | null): Promise<ReaderAssets> {
   });
 }
 
-/** Content-hashed URLs of the set's own stylesheets, recomputed when the manifest's list changes. */
-function stylesheetCache(set: DocSet): () => Promise<string[]> {
-  let cached: { key: string; urls: string[] } | null = null;
-  const base = normalizePrefix(set.config.route.prefix);
-  set.source.watch?.((change) => {
-    if (change.kind === 'asset' || change.kind === 'manifest') cached = null;
-  });
-  return async () => {
-    const manifest = await set.manifest();
-    const key = manifest.assets.css.join('\n');
-    if (cached && cached.key === key) return cached.urls;
-    const urls: string[] = [];
-    for (const file of manifest.assets.css) {
-      const bytes = await set.source.readAsset(file);
-      if (!bytes) continue; // reported by validation as assets.missing
-      const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
-      urls.push(`${base}/_kit/css/${hash}/${file.split('/').map(encodeURIComponent).join('/')}`);
-    }
-    cached = { key, urls };
-    return urls;
-  };
-}
-
 async function llmsTxtUrl(set: DocSet, page: PageView): Promise<string | undefined> {
   if (!set.config.agents.llms_txt) return undefined;
   const manifest = await set.manifest();
@@ -543,11 +583,15 @@ async function llmsTxtUrl(set: DocSet, page: PageView): Promise<string | undefin
   return `${home === '/' ? '' : home}/llms.txt`;
 }
 
-function serveSchema(c: Context, file: string, origin: string): Response {
+function serveSchema(c: Context, file: string, origin: string, options: KitAppOptions): Response {
   const name = schemaOfFile(file);
   if (!name) return c.notFound() as Response;
   const body = JSON.stringify(rebaseSchema(name, `${origin}/schemas/3.x/`), null, 2);
-  return sendCached(c, body, { contentType: 'application/schema+json', isPrivate: false, headers: SCHEMA_HEADERS });
+  return sendCached(c, body, {
+    contentType: 'application/schema+json',
+    isPrivate: !originVouchedFor(c, options),
+    headers: SCHEMA_HEADERS,
+  });
 }
 
 /**
@@ -592,6 +636,21 @@ function requestOrigin(c: Context, options: KitAppOptions): string {
   return pathStart === -1 ? url : url.slice(0, pathStart);
 }
 
+/**
+ * True when the origin {@link requestOrigin} writes is vouched for by configuration, not only by the
+ * Host the request sent: a configured `origin`, a Host among `allowedHosts` or equal to a set's
+ * `route.domain`, or (with none of these configured) a loopback name. Only then may a response
+ * carrying it be shared with other callers.
+ */
+function originVouchedFor(c: Context, options: KitAppOptions): boolean {
+  if (options.origin) return true;
+  const host = requestHost(c);
+  if (options.allowedHosts) return isAllowedHost(host, options.allowedHosts);
+  const domains = [...options.kit.sets.values()].flatMap((set) => set.config.route.domain ?? []);
+  if (domains.length > 0) return isAllowedHost(host, domains);
+  return isAllowedHost(host, LOOPBACK_HOSTS);
+}
+
 function servesPath(set: DocSet, path: string, host: string | undefined): boolean {
   if (!domainMatches(set, host)) return false;
   const base = normalizePrefix(set.config.route.prefix);
@@ -627,8 +686,8 @@ async function readJson(
   if (!(c.req.header('content-type') ?? '').includes('application/json')) {
     return { ok: false, status: 415, message: 'Send the feedback as JSON with Content-Type: application/json.' };
   }
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > maxBytes) {
+  const body = await readBoundedText(c.req.raw, maxBytes);
+  if (!body.ok) {
     return {
       ok: false,
       status: 413,
@@ -636,7 +695,7 @@ async function readJson(
     };
   }
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = JSON.parse(body.text) as unknown;
     if (!value || typeof value !== 'object') throw new KitError('argument.invalid', 'not an object');
     return { ok: true, value };
   } catch {

@@ -34,7 +34,7 @@ export function sendCached(
 }
 
 /** If-None-Match uses the weak comparison: `W/"x"` matches `"x"` either way round. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
+export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const opaque = etag.replace(/^W\//, '');
   return header
@@ -44,7 +44,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /** Bytes as Hono sends them; a Uint8Array over a plain ArrayBuffer goes out without a copy. */
-function sendableBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> | ArrayBuffer {
+export function sendableBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> | ArrayBuffer {
   if (bytes.buffer instanceof ArrayBuffer) return bytes as Uint8Array<ArrayBuffer>;
   return bytes.slice().buffer as ArrayBuffer;
 }

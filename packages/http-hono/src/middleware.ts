@@ -1,5 +1,5 @@
-import type { DocSet, Kit } from '@kit/core';
-import { KitError } from '@kit/core';
+import type { DocSet, Kit, ProxyTrust } from '@kit/core';
+import { clientAddress, compileProxyTrust, KitError, UNKNOWN_ADDRESS } from '@kit/core';
 import { type Context, Context as HonoContext, type MiddlewareHandler } from 'hono';
 
 /** The context variables Kit sets on every request it handles. */
@@ -7,6 +7,8 @@ export interface KitVariables {
   kitUser: unknown | null;
   /** Set when a response is already encoded for this request (a cached page), so compression leaves it. */
   kitEncoded?: boolean;
+  /** The caller's address under `http.trusted_proxies`, found once per request by {@link callerAddress}. */
+  kitClientIp?: string;
 }
 
 /**
@@ -29,15 +31,49 @@ export function currentUser(c: Context): unknown | null {
   return (c.get('kitUser' as never) as unknown) ?? null;
 }
 
-/** The caller's address: the socket's when Node serves the app, else the first forwarded hop. */
+/**
+ * The address of the connection's other end where the runtime says it: Node (`@hono/node-server`
+ * passes the incoming message), Bun (the server's `requestIP`) and Deno (the handler's `remoteAddr`).
+ */
+function peerAddress(c: Context): string | undefined {
+  const env = c.env as
+    | {
+        incoming?: { socket?: { remoteAddress?: string } };
+        requestIP?: (request: Request) => { address?: string } | null;
+        remoteAddr?: { hostname?: string };
+      }
+    | undefined;
+  if (!env) return undefined;
+  if (env.incoming) return env.incoming.socket?.remoteAddress;
+  if (typeof env.requestIP === 'function') return env.requestIP(c.req.raw)?.address;
+  return env.remoteAddr?.hostname;
+}
+
+/**
+ * Finds the caller's address once per request under the config's `http.trusted_proxies`, for
+ * {@link clientIp} and through it every rate limit. Without trusted proxies it is the connection's
+ * address, whatever `X-Forwarded-For` says.
+ */
+export function callerAddress(kit: Kit): MiddlewareHandler<{ Variables: KitVariables }> {
+  const trust = compileProxyTrust(kit.config.http?.trusted_proxies ?? false);
+  return async (c, next) => {
+    if (c.get('kitClientIp') === undefined) c.set('kitClientIp', addressOf(c, trust));
+    await next();
+  };
+}
+
+function addressOf(c: Context, trust: ProxyTrust): string {
+  return clientAddress({ peer: peerAddress(c), forwardedFor: c.req.header('x-forwarded-for') }, trust);
+}
+
+const TRUST_NO_PROXY: ProxyTrust = () => false;
+
+/**
+ * The caller's address: as {@link callerAddress} found it, or (outside an app that runs it) the
+ * connection's own. `unknown` when the runtime does not say and no trusted proxy names the caller.
+ */
 export function clientIp(c: Context): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return (
-    incoming?.socket?.remoteAddress ??
-    c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ??
-    c.req.header('x-real-ip') ??
-    'unknown'
-  );
+  return (c.get('kitClientIp' as never) as string | undefined) ?? addressOf(c, TRUST_NO_PROXY) ?? UNKNOWN_ADDRESS;
 }
 
 /** The Host header, or the request URL's host when a test or proxy sends none. */

@@ -3,6 +3,7 @@ import {
   type DocSet,
   type InsertPoint,
   type Kit,
+  MANIFEST_DEFAULTS,
   type NavEntry,
   type NavGroup,
   type NavigationFile,
@@ -34,6 +35,8 @@ export interface ViewContext {
   assets: { js: string; css: string };
   /** URLs of the set's own stylesheets (`assets.css`), content-hashed. */
   stylesheets: string[];
+  /** The manifest's logo and favicon as served URLs; absent ones are not shown. */
+  branding?: { logo?: { light: string; dark: string }; favicon?: string };
 }
 
 /** The page and version/locale the view is for. */
@@ -138,12 +141,12 @@ async function siteView(
 
   const config = set.config;
   const driver = config.search.driver;
-  return {
+  const site: ReaderSiteView = {
     set: set.key,
     name: manifest.name,
     ...(manifest.description ? { description: manifest.description } : {}),
-    ...(manifest.logo ? { logo: manifest.logo } : {}),
-    ...(manifest.favicon ? { favicon: manifest.favicon } : {}),
+    ...(context.branding?.logo ? { logo: context.branding.logo } : {}),
+    ...(context.branding?.favicon ? { favicon: context.branding.favicon } : {}),
     homeUrl,
     baseUrl: context.base,
     lang: locale.code,
@@ -186,6 +189,38 @@ async function siteView(
     assets: { js: context.assets.js, css: context.assets.css, devServer: kit.config.ui.dev_server },
     ...(config.agents.llms_txt ? { llmsTxtUrl: `${homeUrl === '/' ? '' : homeUrl}/llms.txt` } : {}),
     freshDays: kit.config.ui.fresh_days,
+  };
+  return readable ? site : anonymousSite(site);
+}
+
+/** What a reader the set refuses altogether is shown in place of the set's name. */
+export const REFUSED_SITE_NAME = 'Documentation';
+
+/**
+ * The frame of a page for a reader who may see no version of the set: nothing the manifest says
+ * (name, description, logo, links, footer text, inserts, analytics, theme) that the reader could
+ * not read anyway, so a gated set does not tell a refused reader whose docs it holds.
+ */
+function anonymousSite(site: ReaderSiteView): ReaderSiteView {
+  const {
+    description: _description,
+    logo: _logo,
+    favicon: _favicon,
+    repositoryUrl: _repositoryUrl,
+    inserts: _inserts,
+    analytics: _analytics,
+    stylesheets: _stylesheets,
+    llmsTxtUrl: _llmsTxtUrl,
+    ...rest
+  } = site;
+  return {
+    ...rest,
+    name: REFUSED_SITE_NAME,
+    navbar: { links: [] },
+    footer: { links: [], credit: site.footer.credit },
+    theme: { radius: MANIFEST_DEFAULTS.theme.radius, mode: MANIFEST_DEFAULTS.theme.mode, fonts: {} },
+    feedback: { enabled: false },
+    search: null,
   };
 }
 

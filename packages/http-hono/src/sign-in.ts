@@ -38,3 +38,10 @@ export function signInMarkdown(c: Context): Response {
     'Content-Type': 'text/markdown; charset=utf-8',
   });
 }
+
+/** The JSON form of {@link signInPage}, for the search and feedback APIs and machine-read files. */
+export function signInJson(c: Context): Response {
+  return c.json({ error: 'unauthenticated', message: `${SIGN_IN_TEXT} Sign in or send a valid bearer token.` }, 401, {
+    ...SIGN_IN_HEADERS,
+  });
+}

@@ -118,13 +118,48 @@ describe('author tools on the local server', () => {
     expect(environment.outcome).toBe('rejected');
     const key = await author(client, 'write_page', {
       path: 'leak',
-      body: '# Leak\n\nUse AKIAIOSFODNN7EXAMPLE to sign in.\n',
+      body: '# Leak\n\nUse AKIAZ3MSJV4WWNK6TQ7H to sign in.\n',
     });
     expect(key.outcome).toBe('rejected');
-    expect(key.message).toContain('AWS access key');
+    expect(key.message).toContain('(rule aws-access-token) at line 3');
     const block = await author(client, 'write_page', { path: 'leak', body: '---\ntitle: Leak\n---\n# Leak\n' });
     expect(block.outcome).toBe('rejected');
     expect(block.message).toContain('`frontmatter` object');
+    expect(existsSync(join(root, 'docs/3.x/leak.md'))).toBe(false);
+  });
+
+  it('rejects each kind of secret in the body or frontmatter, naming the rule and the line', async () => {
+    const { client, root } = await localClient();
+    const bodies: Array<[string, string]> = [
+      ['npm config set //registry.npmjs.org/:_authToken npm_4vX9qLm2Rt7YwZp3Kd8sFh6Jb1Nc5Ge0TaUi', 'npm-access-token'],
+      ["Stripe::setApiKey('sk_test_51HqLyjWDarjtT1zdp7dcXY2Kq3oFb');", 'stripe-access-token'],
+      ['STRIPE_KEY=rk_live_51Nx8QwLm3Rt7YwZp3Kd8sFh6', 'stripe-access-token'],
+      ['DATABASE_URL=postgres://user:pass@db.internal:5432/app', 'kit-url-credentials'],
+      [
+        'Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ODQ2MTIiLCJuYW1lIjoiUm9zYSBNYXJ0aW4iLCJpYXQiOjE3MTYyMzkwMjJ9.Xq3vR9cT1mLw5yZ8kP2sN7bD4hF6jG0aE3uI5oQ8rW',
+        'jwt',
+      ],
+      [
+        '-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF0jV2QBCADPn6Kc2B8q1uX0m3nQ5q7vT2zYkR8wL4pE6sD9fH1jA3bC5eG7\niK9mO1qS3uW5yA7cE9gI1kM3oQ5sU7wY9aC1eG3iK5mO7qS9uW1yA3cE5gI7kM9o\n=Zx4q\n-----END PGP PRIVATE KEY BLOCK-----',
+        'private-key',
+      ],
+      ['https://hooks.slack.com/services/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', 'slack-webhook-url'],
+      ['token: ghp_1a2B3c4D5e6F\u200B7g8H9i0JkLmNoPqRsTuVwXyZ', 'github-pat'],
+    ];
+    for (const [secret, rule] of bodies) {
+      const result = await author(client, 'write_page', { path: 'leak', body: `# Leak\n\nText.\n\n${secret}\n` });
+      expect(result.outcome, rule).toBe('rejected');
+      expect(result.message).toContain(`(rule ${rule}) at line 5`);
+    }
+    for (const key of ['db_password', 'aws_secret_access_key', 'API-KEY', 'password ']) {
+      const result = await author(client, 'write_page', {
+        path: 'leak',
+        frontmatter: { title: 'Leak', [key]: 'x' },
+        body: '# Leak\n',
+      });
+      expect(result.outcome, key).toBe('rejected');
+      expect(result.message).toContain(`\`${key}\` names a secret (rule kit-secret-key-name)`);
+    }
     expect(existsSync(join(root, 'docs/3.x/leak.md'))).toBe(false);
   });
 
@@ -134,6 +169,26 @@ describe('author tools on the local server', () => {
       const result = await author(client, 'write_page', { path, body: '# X\n' });
       expect(result.outcome, path).toBe('rejected');
     }
+  });
+
+  it('rejects page paths the page-path rule forbids, saying which rule and showing hidden characters', async () => {
+    const { client, root } = await localClient();
+    const cases: Array<[string, string]> = [
+      ['guides/a\nb', '"guides/a\\u{A}b" is refused for write_page: it holds a line break (U+000A)'],
+      ['invoice\u202Efdp', 'bidirectional control character (U+202E)'],
+      ['set\u200Bup', 'invisible character (U+200B)'],
+      ['.git/config', 'its segment ".git" starts with "."'],
+      ['guides/node_modules/x', 'its segment "node_modules" is a dependency folder'],
+    ];
+    for (const [path, message] of cases) {
+      const result = await author(client, 'write_page', { path, body: '# X\n' });
+      expect(result.outcome, path).toBe('rejected');
+      expect(result.message).toContain(message);
+      const moved = await author(client, 'move_page', { from: 'installation', to: path });
+      expect(moved.outcome, path).toBe('rejected');
+    }
+    expect(existsSync(join(root, 'docs/3.x/.git'))).toBe(false);
+    expect(existsSync(join(root, 'docs/3.x/installation.md'))).toBe(true);
   });
 
   it('moves a page, refuses to move onto a taken path, and says to update navigation', async () => {

@@ -227,6 +227,27 @@ describe('the web MCP endpoint over real HTTP', () => {
     expect(body.result.structuredContent.groups).toHaveLength(1);
   });
 
+  for (const bad of ['queues', 42, ['queues'], null]) {
+    it(`answers tools/call with arguments ${JSON.stringify(bad)} (not an object) with -32602 naming the fix`, async () => {
+      const response = await fetch(`${base}/docs/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'read_page', arguments: bad },
+        }),
+      });
+      const body = (await response.json()) as { error?: { code: number; message: string } };
+      expect(body.error?.code).toBe(-32602);
+      expect(body.error?.message).toMatch(/arguments/);
+      expect(body.error?.message).toMatch(/object/);
+      // A validation dump would quote the schema library's issue list.
+      expect(body.error?.message).not.toMatch(/"code":|invalid_type|\[\s*\{/);
+    });
+  }
+
   it('answers a guest on a gated set with 401 and a signed-in stranger with 403', async () => {
     const asGuest = await fetch(`${gatedBase}/docs/mcp`, {
       method: 'POST',

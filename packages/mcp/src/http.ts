@@ -1,4 +1,12 @@
-import { type DocSet, isSharedResponse, type Kit, type Viewer } from '@kit/core';
+import {
+  type DocSet,
+  isAllowedHost,
+  isSharedResponse,
+  type Kit,
+  readBoundedText,
+  seesAnyVersion,
+  type Viewer,
+} from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpContext, ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
@@ -29,6 +37,11 @@ export interface McpHttpOptions {
   maxBodyBytes?: number;
   /** Public origin for absolute URLs in results (behind a proxy). Default: the request URL's origin. */
   origin?: string;
+  /**
+   * False when `origin` is only what the request's Host said: results that carry it are then never
+   * marked `public` for caches. Default: true (the caller vouches for the request's origin).
+   */
+  originTrusted?: boolean;
 }
 
 /**
@@ -42,19 +55,10 @@ export function mcpErrorResponse(status: number, message: string, headers: Recor
   return jsonResponse(status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
 }
 
-/** An allowed entry with a port matches that host and port; one without (`localhost`) matches any port. */
-function hostAllowed(host: string, allowedHosts: string[]): boolean {
-  const name = host.toLowerCase().replace(/:\d+$/, '');
-  return allowedHosts.some((entry) => {
-    const allowed = entry.toLowerCase();
-    return allowed === host.toLowerCase() || (!/:\d+$/.test(allowed) && allowed === name);
-  });
-}
-
 function refuseOrigin(request: Request, options: McpHttpOptions): Response | null {
   const url = new URL(request.url);
   const host = request.headers.get('host') ?? url.host;
-  if (options.allowedHosts && !hostAllowed(host, options.allowedHosts)) {
+  if (options.allowedHosts && !isAllowedHost(host, options.allowedHosts)) {
     return mcpErrorResponse(
       403,
       `Host "${host}" is not served here. Call the endpoint by one of: ${options.allowedHosts.join(', ')}.`,
@@ -81,41 +85,6 @@ async function refuseCaller(docSet: DocSet, viewer: Viewer): Promise<Response | 
     );
   }
   return mcpErrorResponse(403, `Your account may not read the docs set "${docSet.key}".`);
-}
-
-/**
- * The body as text, or null when it passes `maxBytes`. A body with a Content-Length (already held
- * to the limit) is framed by it, so it is read in one go: on Node that reads the socket directly,
- * where a body stream meant building a web stream per request, which cost more than the docs call.
- * A chunked body has no length to check and is read chunk by chunk, cut off once it passes the limit.
- */
-async function readBoundedText(request: Request, maxBytes: number, framed: boolean): Promise<string | null> {
-  if (framed) {
-    const text = await request.text();
-    // HTTP framing holds on the wire; a Request built in process could still carry a longer body.
-    return text.length * 3 > maxBytes && new TextEncoder().encode(text).byteLength > maxBytes ? null : text;
-  }
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 /** Idle servers kept per kind of caller; more than this many at once are built and dropped. */
@@ -175,8 +144,10 @@ async function acquireServer(
   // An author already passed manageKit: no second gate call for validate_docs.
   const authors = await offersAuthorTools({ kit, scope, viewer });
   const manages = options.validate !== undefined && (authors || (await docSet.canManage(viewer)));
-  const instructions = await mcpInstructions(kit, scope);
-  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${origin}`;
+  // A caller who may read no version is not told whose docs these are.
+  const named = await seesAnyVersion(docSet, viewer);
+  const instructions = await mcpInstructions(kit, scope, { named });
+  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${named ? 1 : 0}\u0000${origin}`;
   let byKey = idleServers.get(kit);
   if (!byKey) {
     byKey = new Map();
@@ -208,7 +179,8 @@ async function acquireServer(
   const acquired = pooled;
   return {
     pooled: acquired,
-    cacheScope: cacheScopeOf(docSet, viewer, manages || authors),
+    // Results carry the origin: one taken from an unvouched Host is never marked for shared caches.
+    cacheScope: options.originTrusted === false ? 'private' : cacheScopeOf(docSet, viewer, manages || authors),
     release() {
       if (idle.length < MAX_IDLE_SERVERS) idle.push(acquired);
     },
@@ -243,21 +215,23 @@ export async function handleMcpHttpRequest(request: Request, options: McpHttpOpt
     );
   }
   const maxBodyBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
-  const contentLength = request.headers.get('content-length');
-  const framed = contentLength !== null && /^\d+$/.test(contentLength);
-  if (framed && Number(contentLength) > maxBodyBytes) {
-    return mcpErrorResponse(413, `Request body over ${maxBodyBytes} bytes; send one smaller JSON-RPC message.`);
+  const tooLarge = () =>
+    // Past the limit the rest of the upload is not read: closing the connection stops it.
+    mcpErrorResponse(413, `Request body over ${maxBodyBytes} bytes; send one smaller JSON-RPC message.`, {
+      Connection: 'close',
+    });
+  const contentLength = request.headers.get('content-length')?.trim();
+  if (contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) > maxBodyBytes) {
+    return tooLarge();
   }
   const refusedCaller = await refuseCaller(docSet, viewer);
   if (refusedCaller) return refusedCaller;
 
-  const body = await readBoundedText(request, maxBodyBytes, framed);
-  if (body === null) {
-    return mcpErrorResponse(413, `Request body over ${maxBodyBytes} bytes; send one smaller JSON-RPC message.`);
-  }
+  const body = await readBoundedText(request, maxBodyBytes);
+  if (!body.ok) return tooLarge();
   let parsedBody: unknown;
   try {
-    parsedBody = JSON.parse(body);
+    parsedBody = JSON.parse(body.text);
   } catch {
     return jsonResponse(400, {
       jsonrpc: '2.0',

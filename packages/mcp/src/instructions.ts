@@ -4,15 +4,20 @@ import type { McpScope } from './context.js';
 /**
  * The text every client receives on connect: the one workflow (search, read, validate, cite,
  * feedback) and, on a local server with several sets, the set keys and names to pass as `set`.
+ * `named: false` leaves the web set's product name out, for a caller who may read none of it.
  */
-export async function mcpInstructions(kit: Kit, scope: McpScope): Promise<string> {
+export async function mcpInstructions(kit: Kit, scope: McpScope, { named = true } = {}): Promise<string> {
   const keys = scope.kind === 'web' ? [scope.set] : [...kit.sets.keys()];
   const names = new Map<string, string>();
   for (const key of keys) names.set(key, (await kit.set(key).manifest()).name);
 
   const lines: string[] = [];
   if (scope.kind === 'web') {
-    lines.push(`This server answers questions from the ${names.get(scope.set)} documentation (set "${scope.set}").`);
+    lines.push(
+      named
+        ? `This server answers questions from the ${names.get(scope.set)} documentation (set "${scope.set}").`
+        : `This server answers questions from the documentation set "${scope.set}".`,
+    );
   } else if (keys.length === 1) {
     lines.push(`This server serves the ${names.get(keys[0]!)} documentation (set "${keys[0]}") from this project.`);
   } else {

@@ -1,12 +1,13 @@
-import { authorAccess, type Kit, type Viewer } from '@kit/core';
+import { authorAccess, type Kit, seesAnyVersion, type Viewer } from '@kit/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type {
-  CallToolResult,
-  JSONRPCMessage,
-  JSONRPCRequest,
-  MessageExtraInfo,
-  RequestId,
+import {
+  type CallToolResult,
+  ErrorCode,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './context.js';
@@ -53,6 +54,30 @@ interface PendingCall {
   started: number;
 }
 
+function describeJsonValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * What is wrong with the shape of a `tools/call` request's params (the tool's name a string, its
+ * arguments an object when sent), or null when the SDK may take it from here.
+ */
+function malformedToolCall(params: unknown): string | null {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    return `tools/call needs params as an object like {"name":"search_docs","arguments":{"query":"queues"}}; got ${describeJsonValue(params)}.`;
+  }
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string') {
+    return `tools/call needs the tool's name as a string in params.name; got ${describeJsonValue(name)}. Call tools/list to see the tools.`;
+  }
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    return `${name}: send arguments as a JSON object of named arguments, such as {"path":"queues"}; got ${describeJsonValue(args)}.`;
+  }
+  return null;
+}
+
 /**
  * Fires `McpToolCalled` for every `tools/call` a transport carries, including calls the SDK refuses
  * before a tool runs (bad arguments, unknown tool), and rewrites the SDK's own error text (for
@@ -77,6 +102,20 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
         set: scope.kind === 'web' ? scope.set : (requested ?? kit.config.default),
         started: performance.now(),
       });
+      // The SDK answers a call of the wrong shape with -32603 and its schema library's issue dump.
+      const malformed = malformedToolCall(message.params);
+      if (malformed) {
+        void transport.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: ErrorCode.InvalidParams,
+            message: `argument.invalid: ${malformed}`,
+            data: { code: 'argument.invalid' },
+          },
+        });
+        return;
+      }
     }
     earlier?.(message, extra);
   };
@@ -205,7 +244,9 @@ export async function buildMcpServer(
       : undefined;
 
   const server = new KitMcpServer(
-    await mcpInstructions(kit, scope),
+    await mcpInstructions(kit, scope, {
+      named: scope.kind === 'local' || (await seesAnyVersion(kit.set(scope.set), viewer)),
+    }),
     context,
     options.transport ?? (scope.kind === 'local' ? 'stdio' : 'http'),
   );

@@ -4,8 +4,13 @@ import {
   type ContentSource,
   type ContentWriter,
   contentHash,
+  isServableFileName,
+  KitError,
+  pagePathProblem,
+  showPagePath,
   type SkillFile,
   type SourceFile,
+  type SourceFileContent,
   type SourcePage,
   type SourceProblem,
 } from '@kit/core';
@@ -247,6 +252,37 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
       return row ? readAssetBytes(row) : null;
     },
 
+    async openFile(name): Promise<SourceFileContent | null> {
+      if (!isServableFileName(name)) return null;
+      const a = t.assets;
+      const [row] = await db.orm
+        .select({ contentHash: a.contentHash, size: a.size, disk: a.disk, diskPath: a.diskPath })
+        .from(a)
+        .where(and(eq(a.setKey, setKey), eq(a.name, name)));
+      if (!row) return null;
+      const disk = row.disk && row.diskPath ? options.disks?.[row.disk] : undefined;
+      if (row.disk && !disk) return null; // reported by problems() as assets.missing
+      return {
+        size: row.size,
+        contentHash: row.contentHash,
+        open: async () => {
+          if (disk && row.diskPath) {
+            const bytes = disk.stream ? await disk.stream(row.diskPath) : await disk.read(row.diskPath);
+            if (bytes) return bytes;
+            throw new KitError('source.error', `Asset "${name}" is listed but its file on disk "${row.disk}" is gone.`);
+          }
+          // Read only when sent: a request answered 304 from the hash never loads the bytes.
+          const [stored] = await db.orm
+            .select({ bytes: a.bytes })
+            .from(a)
+            .where(and(eq(a.setKey, setKey), eq(a.name, name)));
+          if (!stored?.bytes)
+            throw new KitError('source.error', `Asset "${name}" was removed while it was being sent.`);
+          return new Uint8Array(stored.bytes);
+        },
+      };
+    },
+
     async problems() {
       const a = t.assets;
       const rows = await db.orm
@@ -261,6 +297,22 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
           severity: 'error',
           message: `Asset "${row.name}" is stored on disk "${row.disk ?? '(none)'}", which this set is not configured with.`,
           fix: `Add the disk "${row.disk}" under \`disks\` and name it in \`source.disk\`, or write the asset again.`,
+        });
+      }
+      // Pages stored before the page-path rule (every write refuses such paths now): reported so
+      // they can be moved to a good path or deleted, which the author tools still allow.
+      const pages = await db.orm
+        .select({ version: t.pages.version, locale: t.pages.locale, path: t.pages.path })
+        .from(t.pages)
+        .where(and(eq(t.pages.setKey, setKey), isNull(t.pages.deletedAt)));
+      for (const page of pages) {
+        const refused = pagePathProblem(page.path);
+        if (!refused) continue;
+        problems.push({
+          rule: 'source.page_path',
+          severity: 'warning',
+          message: `The page ${showPagePath(page.path)} (${page.version}/${page.locale}) breaks the page-path rule: ${refused}.`,
+          fix: 'Move it to a path of letters, digits, "-" and "_" joined by "/" (move_page), or delete it.',
         });
       }
       return problems;

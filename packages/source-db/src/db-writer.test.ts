@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChangeRecord, ContentChange } from '@kit/core';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
@@ -45,6 +45,41 @@ function writerSuite(name: string, open: () => Promise<KitDatabase>) {
       const [revision] = await listRevisions(db, setKey);
       expect(revision).toMatchObject({ author: 'agent:test', summary: 'Add routing', status: 'published' });
       expect(receipt.revision).toMatchObject({ id: revision!.id, kind: 'page', path: page.path });
+    });
+
+    it('reports a page stored under a path the page-path rule refuses, which can still be moved or deleted', async () => {
+      const db = await open();
+      const setKey = freshSetKey('writer_legacy_path');
+      const source = createDbSource({ db, setKey });
+      const bad = { version: 'current', locale: 'en', path: 'guides/a\nb' };
+      const other = { version: 'current', locale: 'en', path: 'guides/\u202Eevil' };
+      // Rows as a release before the rule could store them: written under good paths, renamed in SQL.
+      for (const [target, text] of [
+        [bad, first],
+        [other, second],
+      ] as const) {
+        const stored = await source.writer.writePage({ ...target, path: 'guides/placeholder' }, text, null, publish);
+        await db.orm
+          .update(db.tables.pages)
+          .set({ path: target.path })
+          .where(and(eq(db.tables.pages.setKey, setKey), eq(db.tables.pages.path, 'guides/placeholder')));
+        expect(stored.outcome).toBe('published');
+      }
+      const reported = (await source.problems!()).filter((problem) => problem.rule === 'source.page_path');
+      expect(reported.map((problem) => problem.message)).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('"guides/a\\u{A}b" (current/en) breaks the page-path rule: it holds a line break'),
+          expect.stringContaining('bidirectional control character (U+202E)'),
+        ]),
+      );
+      const hash = (await source.getPage('current', 'en', bad.path))!.contentHash;
+      await source.writer.movePage(bad, page, hash, { ...publish, tool: 'move_page' });
+      await source.writer.deletePage(other, (await source.getPage('current', 'en', other.path))!.contentHash, {
+        ...publish,
+        tool: 'delete_page',
+      });
+      expect((await source.listPages('current', 'en')).map((listed) => listed.path)).toEqual([page.path]);
+      expect((await source.problems!()).filter((problem) => problem.rule === 'source.page_path')).toEqual([]);
     });
 
     it('refuses a write whose expected hash is stale, asks to read again and writes nothing', async () => {

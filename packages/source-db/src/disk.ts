@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { join, resolve, sep } from 'node:path';
 import { KitError } from '@kit/core';
 import { writeFileAtomically } from '@kit/core/node';
@@ -11,6 +13,8 @@ export interface AssetDisk {
   /** The disk's name in the configuration (`local`, ...), stored with each asset row. */
   readonly name: string;
   read(path: string): Promise<Uint8Array | null>;
+  /** The bytes as a stream, for serving a large asset without holding it in memory; null when missing. */
+  stream?(path: string): Promise<ReadableStream<Uint8Array> | null>;
   write(path: string, bytes: Uint8Array): Promise<void>;
 }
 
@@ -43,6 +47,12 @@ export function createLocalDisk(options: { root: string; name?: string }): Asset
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
       }
+    },
+    async stream(path) {
+      const full = locate(path);
+      const info = await stat(full).catch(() => null);
+      if (!info?.isFile()) return null;
+      return Readable.toWeb(createReadStream(full)) as ReadableStream<Uint8Array>;
     },
     async write(path, bytes) {
       await writeFileAtomically(locate(path), bytes);

@@ -116,6 +116,40 @@ describe('page files', () => {
     expect(await source.readAsset('page.md')).toBeNull();
   });
 
+  it('never lists a file whose path breaks the page-path rule, and reports each one', async () => {
+    const root = folders.folder();
+    writeAt(root, 'page.md', '# Page\n');
+    writeAt(root, '.git/notes.md', '# Git\n');
+    writeAt(root, 'Node_Modules/pkg/readme.md', '# Dependency\n');
+    writeAt(root, 'line\nbreak.md', '# Newline\n');
+    writeAt(root, 'invoice\u202Efdp.md', '# Override\n');
+    writeAt(root, 'set\u200Bup.md', '# Zero width\n');
+    writeAt(root, 'guides /setup.md', '# Space\n');
+    const source = createFsSource({ root, setKey: 'docs' });
+    expect((await source.listPages('current', 'en')).map((page) => page.path)).toEqual(['page']);
+    for (const path of [
+      'line\nbreak',
+      'invoice\u202Efdp',
+      'set\u200Bup',
+      'guides /setup',
+      '.git/notes',
+      'Node_Modules/pkg/readme',
+    ]) {
+      expect(await source.getPage('current', 'en', path), path).toBeNull();
+    }
+    const problems = (await source.problems()).filter((problem) => problem.rule === 'source.page_path');
+    expect(problems.map((problem) => problem.file).sort()).toEqual([
+      'guides /setup.md',
+      'invoice\u202Efdp.md',
+      'line\nbreak.md',
+      'set\u200Bup.md',
+    ]);
+    const override = problems.find((problem) => problem.file === 'invoice\u202Efdp.md')!;
+    expect(override).toMatchObject({ severity: 'warning' });
+    expect(override.message).toContain('"invoice\\u{202E}fdp.md" is not read as a page');
+    expect(override.message).toContain('bidirectional control character (U+202E)');
+  });
+
   it('follows symlinks inside the set folder but never out of it, and reports the ones it skips', async () => {
     const outside = folders.folder();
     writeAt(outside, 'leak.md', '# Outside\n');

@@ -1,4 +1,5 @@
-import type { Dirent } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, type Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type {
@@ -9,19 +10,24 @@ import type {
   Provenance,
   SkillFile,
   SourceFile,
+  SourceFileContent,
   SourcePage,
   SourceProblem,
 } from '@kit/core';
 import {
+  isServableFileName,
   KitError,
   normalizeForHash,
   normalizeManifest,
   type ParsedPageFile,
   parseManifestText,
   parsePageFile,
+  pagePathProblem,
+  showPagePath,
 } from '@kit/core';
 import { createGitHistory, type GitHistory, type HistoryWatcher, type LastChange, watchHistory } from './git.js';
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
+import { Readable } from 'node:stream';
 import { type FolderWatcher, watchFolder } from './watch.js';
 import { createFsWriter } from './writer.js';
 
@@ -121,6 +127,8 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   let watcher: FolderWatcher | null = null;
   let historyWatcher: HistoryWatcher | null = null;
   let closed = false;
+  // Content hashes of served files by absolute path, kept while the file's size and mtime stay.
+  const fileHashes = new Map<string, { fingerprint: string; hash: string }>();
   let watchProblem: SourceProblem | null = null;
   const recordWatchError = (error: unknown) => {
     watchProblem = {
@@ -228,6 +236,9 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
           const located = layout.locate(file);
           if (located && located.version === version && located.locale === locale) {
             files.push({ file, path: located.path });
+          } else if (!located) {
+            const refused = pagePathProblem(file.slice(0, -'.md'.length));
+            if (refused) problems.push(pagePathFileProblem(file, refused));
           }
         }
       }
@@ -483,6 +494,51 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       }
     },
 
+    async openFile(name): Promise<SourceFileContent | null> {
+      if (!isServableFileName(name)) return null;
+      const base = await realRoot();
+      const absolute = await resolveInside(name);
+      if (!base || !absolute) return null;
+      // A symlink inside the folder that points at a dotfile or a key is as refused as the file itself.
+      if (!isServableFileName(relative(base, absolute).split(sep).join('/'))) return null;
+      const info = await stat(absolute).catch(() => null);
+      if (!info?.isFile()) return null;
+      const fingerprint = `${info.ino}:${info.mtimeMs}:${info.size}`;
+      const known = fileHashes.get(absolute);
+      const remember = (hash: string) => {
+        if (fileHashes.size >= FILE_HASHES_KEPT) fileHashes.delete(fileHashes.keys().next().value!);
+        fileHashes.set(absolute, { fingerprint, hash });
+      };
+      const small = info.size <= STREAM_THRESHOLD;
+      const read = async () => {
+        const bytes = await readFile(absolute);
+        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      };
+      if (known?.fingerprint === fingerprint) {
+        // Known bytes: a request answered 304 from the hash reads nothing more.
+        return {
+          size: info.size,
+          contentHash: known.hash,
+          open: async () =>
+            small ? read() : (Readable.toWeb(createReadStream(absolute)) as ReadableStream<Uint8Array>),
+        };
+      }
+      if (small) {
+        const bytes = await read().catch(() => null);
+        if (!bytes) return null;
+        const hash = bytesHash(bytes);
+        remember(hash);
+        return { size: bytes.byteLength, contentHash: hash, open: async () => bytes };
+      }
+      const hash = await streamHash(absolute);
+      remember(hash);
+      return {
+        size: info.size,
+        contentHash: hash,
+        open: async () => Readable.toWeb(createReadStream(absolute)) as ReadableStream<Uint8Array>,
+      };
+    },
+
     async problems() {
       const base = await realRoot();
       if (!base) {
@@ -538,6 +594,16 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   return source;
 }
 
+function pagePathFileProblem(file: string, refused: string): SourceProblem {
+  return {
+    rule: 'source.page_path',
+    severity: 'warning',
+    message: `The file ${showPagePath(file)} is not read as a page: its path breaks the page-path rule (${refused}).`,
+    file,
+    fix: 'Rename the file (and its folders) with letters, digits, "-" and "_", e.g. "guides/setup.md".',
+  };
+}
+
 function symlinkProblem(file: string): SourceProblem {
   return {
     rule: 'source.symlink',
@@ -559,13 +625,30 @@ function readProblem(file: string, error: unknown): SourceProblem {
   };
 }
 
-/** A page path as the source accepts it: no `.md`, no empty, dot or hidden segments. */
+/** A page path as the source accepts it: the page-path rule of every source (see `pagePathProblem`). */
 function isSafePagePath(path: string): boolean {
-  if (typeof path !== 'string' || path === '' || path.includes('\\') || path.includes('\0')) return false;
-  return path.split('/').every((segment) => segment !== '' && !isIgnoredName(segment));
+  return typeof path === 'string' && pagePathProblem(path) === null;
 }
 
 /** Asset names stay inside the set folder and never reach page sources, which go through access checks. */
+/** Files larger than this are hashed and sent as streams, never held whole in memory. */
+const STREAM_THRESHOLD = 1024 * 1024;
+const FILE_HASHES_KEPT = 4096;
+
+function bytesHash(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+function streamHash(absolute: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(absolute)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolvePromise(`sha256:${hash.digest('hex')}`));
+  });
+}
+
 function isSafeAssetName(name: string): boolean {
   if (typeof name !== 'string' || name === '' || isAbsolute(name) || name.includes('\\') || name.includes('\0')) {
     return false;

@@ -1,4 +1,4 @@
-import type { NormalizedManifest } from '@kit/core';
+import { contentFolder, type NormalizedManifest, pagePathProblem } from '@kit/core';
 
 /**
  * The folder layout of a repository set, derived from its normalized manifest:
@@ -27,9 +27,9 @@ export const SKILLS_FOLDER = 'skills';
 export const NAVIGATION_FILE = 'navigation.json';
 export const MANIFEST_FILE = 'kit.json';
 
-/** True for names the source never reads: dotfiles and dependency folders. */
+/** True for names the source never reads: dotfiles and dependency folders (`node_modules` in any case). */
 export function isIgnoredName(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
+  return name.startsWith('.') || name.toLowerCase() === 'node_modules';
 }
 
 /** Derives the layout; see {@link SetLayout}. */
@@ -39,12 +39,9 @@ export function setLayout(manifest: NormalizedManifest): SetLayout {
   const defaultLocale = manifest.locales.find((locale) => locale.default)?.code ?? locales[0] ?? 'en';
   const otherLocales = new Set(locales.filter((code) => code !== defaultLocale));
 
-  const versionFolder = (version: string) => (manifest.versioned ? version : '');
   const pageFolder = (version: string, locale: string): string | null => {
     if (!versions.includes(version) || !locales.includes(locale)) return null;
-    const base = versionFolder(version);
-    if (locale === defaultLocale) return base;
-    return base ? `${base}/${locale}` : locale;
+    return contentFolder({ versioned: manifest.versioned, defaultLocale }, version, locale);
   };
 
   const reservedNames = (_version: string, locale: string): ReadonlySet<string> => {
@@ -89,6 +86,8 @@ export function setLayout(manifest: NormalizedManifest): SetLayout {
       const last = rest[rest.length - 1]!;
       if (!last.endsWith('.md') || last === '.md') return null;
       const path = rest.join('/').slice(0, -'.md'.length);
+      // A file whose name breaks the page-path rule is never a page (fs-source reports it).
+      if (pagePathProblem(path)) return null;
       return { version, locale, path };
     },
     navigationScope(folder) {

@@ -9,9 +9,9 @@ import type {
   PageAddress,
   WriteReceipt,
 } from '@kit/core';
-import { contentHash, KitError } from '@kit/core';
+import { contentHash, KitError, pagePathProblem, showPagePath } from '@kit/core';
 import { writeFileAtomically } from '@kit/core/node';
-import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout } from './layout.js';
+import { MANIFEST_FILE, NAVIGATION_FILE, type SetLayout } from './layout.js';
 
 /** What a repository writer needs from the source it belongs to. */
 export interface FsWriterHost {
@@ -272,21 +272,20 @@ function checkText(text: string): void {
   }
 }
 
-/** Refuses a page path that could name a file outside its page folder, or one the source never reads. */
+/**
+ * Refuses a page path that could name a file outside its page folder, or one the source never
+ * reads: the page-path rule of every source (see `pagePathProblem`), and no `.md`.
+ */
 function checkPagePath(path: unknown): asserts path is string {
   const refuse = (reason: string) =>
     new KitError(
       'page.invalid_path',
-      `The page path ${JSON.stringify(path)} ${reason}. Give the path relative to the version (and locale) folder, without \`.md\`, segments joined by "/", for example "guides/setup".`,
+      `The page path ${showPagePath(path)} ${reason}. Give the path relative to the version (and locale) folder, without \`.md\`, segments of letters, digits, "-" and "_" joined by "/", for example "guides/setup".`,
     );
   if (typeof path !== 'string' || path === '') throw refuse('is empty');
-  if (path.includes('\0')) throw refuse('contains a NUL character');
-  if (path.includes('\\')) throw refuse('contains a backslash');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw refuse('is absolute');
-  const segments = path.split('/');
-  if (segments.includes('')) throw refuse('has an empty segment');
-  if (segments.some((segment) => segment === '..' || segment === '.')) throw refuse('climbs out with "." or ".."');
-  if (segments.some(isIgnoredName)) throw refuse('has a hidden or node_modules segment, which the set never reads');
+  const problem = pagePathProblem(path);
+  if (problem) throw refuse(`is refused: ${problem}`);
   if (path.endsWith('.md')) throw refuse('ends in `.md`');
 }
 

@@ -31,8 +31,10 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | config.ignored | warning | a key in kit.config.ts that has no effect where it is written (a set's \`ai.ask.rate_limit\`, \`mcp.web.author_tools\` on a repository set, \`html_input: 'allow'\` on a database set) |
 | source.read | error | the set folder, or a folder in it, cannot be read |
 | source.missing_folder | warning | a version the manifest declares has no folder, so it has no pages |
-| assets.missing | error | a stylesheet named in assets.css does not exist |
-| links.unsafe | error | a navbar, footer, repository or page link that is not http, https, mailto or a site path (a Markdown link is left out of the page; an \`<a href>\` tag is served as written under \`html_input: 'allow'\`, so readers get the live link until it is fixed) |
+| source.symlink | warning | a symbolic link leading outside the set folder (or nowhere), ignored |
+| source.page_path | warning | a Markdown file whose path breaks the page-path rule (a line break, a bidi control, an invisible character, a segment over 200 bytes, ...), not read as a page; in a database set, a page stored under such a path before the rule (move or delete it) |
+| assets.missing | error | a stylesheet named in assets.css, the logo or favicon, or an image or file a page links does not exist |
+| links.unsafe | error | a navbar, footer, repository or page link that is not http, https, mailto, tel, irc, ircs, xmpp or a site path, or is protocol-relative (\`//host\`) (a Markdown link is left out of the page; an \`<a href>\` tag is served as written under \`html_input: 'allow'\`, so readers get the live link until it is fixed) |
 | links.broken | error | a link to a page that does not exist (\`{{version}}\` links, relative and \`.md\` links and \`/docs/{{version}}/x#anchor\` shapes understood; redirects count), also under another set's prefix on the same domain (that set must serve the path) and a \`{{version}}\` link under no set's prefix; a link under the set's \`route.link_prefix\` is read as the set's own (a raw \`<a href>\` tag, served as written, is checked as written) |
 | links.anchor | warning | a link to an anchor the page does not have (headings, \`{#id}\` and \`<a name>\` anchors count) |
 | redirects.loop | error | redirects that lead back to where they started |

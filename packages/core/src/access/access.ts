@@ -1,5 +1,6 @@
 import type { AccessMode, Gate, GateSubject, Gates, KitUser } from '../config/types.js';
 import type { Visibility } from '../model/types.js';
+import type { DocSet, Viewer } from '../ports/docset.js';
 
 /** Why access was refused, so each surface answers fittingly (sign-in prompt, 403, or not found). */
 export type AccessRefusal =
@@ -113,4 +114,13 @@ export async function canManage(user: KitUser | null, gates: Gates, subject: Gat
 export async function canAsk(user: KitUser | null, gates: Gates, subject: GateSubject): Promise<boolean> {
   if (!gates.askKit) return true;
   return passes(gates.askKit, user, subject);
+}
+
+/**
+ * True when the viewer may read at least one version of the set. A reader who may read none is
+ * refused the set altogether and is shown nothing its manifest says (name, description, links):
+ * the 404 page, `skill.md` and the MCP instructions name no product to them.
+ */
+export async function seesAnyVersion(set: Pick<DocSet, 'versions'>, viewer: Viewer): Promise<boolean> {
+  return (await set.versions(viewer)).length > 0;
 }

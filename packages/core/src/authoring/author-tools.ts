@@ -23,9 +23,10 @@ import type { ChangeRecord, ContentWriter, PageAddress, WriteReceipt } from '../
 import type { DocSet, Viewer } from '../ports/docset.js';
 import type { ValidationIssue } from '../schemas/documents.js';
 import { validateAgainstSchema } from '../schemas/registry.js';
+import { pagePathProblem, showPagePath } from '../urls/page-path.js';
 import { unservablePagePath } from '../urls/servable.js';
 import { cleanPagePath, createUrlLayout, type UrlLayout } from '../urls/set-urls.js';
-import { frontmatterRefusal, secretIn } from './secrets.js';
+import { addedSecret, describeFinding, frontmatterRefusal } from './secrets.js';
 
 /** Where an author tool call comes from, and what it may use. */
 export interface AuthorCall {
@@ -182,12 +183,28 @@ function checkLocale(docSet: DocSet, layout: UrlLayout, requested: string | unde
   return locale;
 }
 
-/** The clean page path an author named, or why it cannot be one. */
-function pagePathOf(input: string, layout: UrlLayout, what: string): { path: string } | { refusal: string } {
+/**
+ * The clean page path an author named, or why it cannot be one. A path that names a new place
+ * (write_page, move_page `to`) must keep the page-path rule (`pagePathProblem`); one that names a
+ * page already there (`existing`: delete_page, move_page `from`) need not, so a page stored under
+ * such a path before the rule can still be moved to a good one or removed.
+ */
+function pagePathOf(
+  input: string,
+  layout: UrlLayout,
+  what: string,
+  existing = false,
+): { path: string } | { refusal: string } {
   const path = typeof input === 'string' ? cleanPagePath(input) : null;
   if (path === null) {
     return {
-      refusal: `"${input}" is not a page path for ${what}: use segments of letters, digits, "-" and "_" separated by "/", without ".." or backslashes, e.g. "guides/installation" ("index" is the landing page).`,
+      refusal: `${showPagePath(input)} is not a page path for ${what}: use segments of letters, digits, "-" and "_" separated by "/", without ".." or backslashes, e.g. "guides/installation" ("index" is the landing page).`,
+    };
+  }
+  const problem = existing ? null : pagePathProblem(path);
+  if (problem) {
+    return {
+      refusal: `The page path ${showPagePath(path)} is refused for ${what}: ${problem}. Use segments of letters, digits, "-" and "_" joined by "/", e.g. "guides/installation".`,
     };
   }
   const unservable = unservablePagePath(path, {
@@ -298,14 +315,14 @@ export async function writePageTool(
   }
   const frontmatterProblem = input.frontmatter ? frontmatterRefusal(input.frontmatter) : null;
   if (frontmatterProblem) return rejected(`Nothing was written: ${frontmatterProblem}`);
-  const secret = secretIn(input.body);
+  const current = await docSet.source.getPage(version, locale, path);
+  const secret = addedSecret(input.body, current?.body ?? null);
   if (secret) {
     return rejected(
-      `Nothing was written: the body holds ${secret}. Secrets never belong in docs; use a placeholder such as <API_KEY>, and rotate the credential if it was real.`,
+      `Nothing was written: the body holds ${describeFinding(secret)}. Secrets never belong in docs: remove it or use a placeholder such as <API_KEY>, and rotate the credential if it was real.`,
     );
   }
 
-  const current = await docSet.source.getPage(version, locale, path);
   const stale = checkBasedOn(input.based_on, current?.contentHash ?? null, `page "${path}"`);
   if (stale) return stale;
 
@@ -373,7 +390,7 @@ export async function movePageTool(
   const { writer, layout, version, locale, draft } = await prepare(docSet, call, input);
   const toVersion = input.to_version === undefined ? version : checkVersion(docSet, layout, input.to_version);
   const toLocale = input.to_locale === undefined ? locale : checkLocale(docSet, layout, input.to_locale);
-  const fromNamed = pagePathOf(input.from, layout, 'move_page `from`');
+  const fromNamed = pagePathOf(input.from, layout, 'move_page `from`', true);
   if ('refusal' in fromNamed) return rejected(fromNamed.refusal);
   const toNamed = pagePathOf(input.to, layout, 'move_page `to`');
   if ('refusal' in toNamed) return rejected(toNamed.refusal);
@@ -439,7 +456,7 @@ export async function deletePageTool(
   call: AuthorCall,
 ): Promise<AuthorToolResult> {
   const { writer, layout, version, locale, draft } = await prepare(docSet, call, input);
-  const named = pagePathOf(input.path, layout, 'delete_page');
+  const named = pagePathOf(input.path, layout, 'delete_page', true);
   if ('refusal' in named) return rejected(named.refusal);
   const page: PageAddress = { version, locale, path: named.path };
   const current = await docSet.source.getPage(version, locale, page.path);
@@ -534,8 +551,12 @@ export async function updateNavigationTool(
     throw error;
   }
   const text = `${JSON.stringify(next, null, 2)}\n`;
-  const secret = secretIn(text);
-  if (secret) return rejected(`Nothing was written: the navigation holds ${secret}. Secrets never belong in docs.`);
+  const secret = addedSecret(text, file?.text ?? null);
+  if (secret) {
+    return rejected(
+      `Nothing was written: the navigation holds ${describeFinding(secret)}. Secrets never belong in docs: remove it or use a placeholder.`,
+    );
+  }
   const nextHash = contentHash(text);
   if (nextHash === currentHash) {
     return unchanged(
@@ -612,10 +633,10 @@ export async function updateManifestTool(
     throw error;
   }
   const text = serializeManifest(result.manifest);
-  const secret = secretIn(text);
+  const secret = addedSecret(text, file?.text ?? null);
   if (secret)
     return rejected(
-      `Nothing was written: the patch holds ${secret}. Secrets belong in the environment file, never in kit.json.`,
+      `Nothing was written: the manifest would hold ${describeFinding(secret)}. Secrets belong in the environment file, never in kit.json: remove it from the patch.`,
     );
   const nextHash = contentHash(text);
   if (!result.changed || nextHash === currentHash) {

@@ -8,6 +8,7 @@ import type { DiskConfig, QueueConfig, ResolvedConfig, SetOwnSettings, SharedSet
 export interface ConfigDefaults extends SharedSettings {
   default: string;
   hooks: ResolvedConfig['hooks'];
+  http: ResolvedConfig['http'];
   instructions: ResolvedConfig['instructions'];
   ui: ResolvedConfig['ui'];
   models: ResolvedConfig['models'];
@@ -87,6 +88,9 @@ export const hooksDefaults: ResolvedConfig['hooks'] = {
   push_commands: ['git push', 'gh pr create', 'glab mr create', 'hub pull-request'],
 };
 
+/** No proxy is trusted until the config names it: a caller cannot pick its address by a header. */
+export const httpDefaults: ResolvedConfig['http'] = { trusted_proxies: false };
+
 /** `file` is relative to `<root>`. */
 export const instructionsDefaults: ResolvedConfig['instructions'] = {
   file: 'AGENTS.md',
@@ -165,6 +169,7 @@ export const configDefaults: Readonly<ConfigDefaults> = deepFreeze({
   references: referencesDefaults,
   migrations: migrationsDefaults,
   hooks: hooksDefaults,
+  http: httpDefaults,
   instructions: instructionsDefaults,
   ui: uiDefaults,
   models: modelsDefaults,

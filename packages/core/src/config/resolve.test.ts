@@ -41,6 +41,19 @@ describe('sets', () => {
     expect(config.sets.api!.route.prefix).toBe('reference/api');
   });
 
+  it('trust no proxy by default and name a trusted_proxies entry that is not an address or range', () => {
+    expect(resolve({}).http.trusted_proxies).toBe(false);
+    expect(resolve({ http: { trusted_proxies: ['loopback', '10.0.0.0/8', '::1'] } }).http.trusted_proxies).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    expect(messageOf({ http: { trusted_proxies: ['10.0.0.0/8', 'proxy.internal'] } })).toMatchInlineSnapshot(
+      `"config.invalid: \`http.trusted_proxies\` must be true, false, a number of hops, or a list of IP addresses, CIDR ranges (10.0.0.0/8) and the names loopback, linklocal, uniquelocal; got a list (["10.0.0.0/8","proxy.internal"]): "proxy.internal" is none of these"`,
+    );
+    expect(messageOf({ sets: { docs: { http: { trusted_proxies: true } } } })).toMatch(/sets\.docs\.http/);
+  });
+
   it('refuse two sets mounted at the same prefix on the same domain', () => {
     expect(messageOf({ sets: { docs: {}, guides: { route: { prefix: 'docs' } } } })).toMatchInlineSnapshot(
       `"config.invalid: sets \`docs\` and \`guides\` both mount at \`/docs\`; give one of them its own \`route.prefix\` or \`route.domain\`"`,

@@ -94,6 +94,7 @@ export function resolveConfig(input: KitConfigInput = {}, options: ResolveConfig
     references: configDefaults.references,
     migrations: configDefaults.migrations,
     hooks: configDefaults.hooks,
+    http: configDefaults.http,
     instructions: configDefaults.instructions,
     ui: configDefaults.ui,
     models: configDefaults.models,

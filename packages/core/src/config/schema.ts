@@ -1,4 +1,5 @@
 import { isPlainObject } from '../util/deep-merge.js';
+import { invalidProxyEntries } from '../http/client-address.js';
 import { INSTRUCTIONS_INDEX_MIN_BYTES } from './defaults.js';
 
 /**
@@ -13,6 +14,8 @@ export interface LeafNode {
   /** What the value must be, finishing the sentence "`key` must be ...". */
   expected: string;
   accepts(value: unknown): boolean;
+  /** Which part of a refused value is wrong, when `expected` alone would leave the reader searching. */
+  explain?(value: unknown): string | undefined;
   /** Set when a set may write the key but only the top-level value counts. */
   noEffectInSet?: string;
 }
@@ -205,6 +208,21 @@ export const configSchema: GroupNode = group({
   }),
   ...sharedGroups(false),
   hooks: group({ enabled: boolean, push_commands: stringList }),
+  http: group({
+    trusted_proxies: {
+      ...leaf(
+        'true, false, a number of hops, or a list of IP addresses, CIDR ranges (10.0.0.0/8) and the names loopback, linklocal, uniquelocal',
+        (value) =>
+          typeof value === 'boolean' ||
+          (Number.isInteger(value) && (value as number) >= 0) ||
+          (isStringList(value) && invalidProxyEntries(value).length === 0),
+      ),
+      explain: (value) => {
+        const bad = isStringList(value) ? invalidProxyEntries(value) : [];
+        return bad.length === 0 ? undefined : `${bad.map((entry) => `"${entry}"`).join(', ')} is none of these`;
+      },
+    },
+  }),
   instructions: group({
     file: nonEmptyString,
     index: boolean,

@@ -1,3 +1,4 @@
+import type { TrustedProxies } from '../http/client-address.js';
 import type { SearchDriver } from '../ports/search-driver.js';
 
 /**
@@ -125,6 +126,8 @@ export interface ResolvedConfig extends SharedSettings {
   default: string;
   sets: Record<string, ResolvedSetConfig>;
   hooks: { enabled: boolean; push_commands: string[] };
+  /** How the HTTP doors see their callers. */
+  http: { trusted_proxies: TrustedProxies };
   instructions: { file: string; index: boolean; index_max_bytes: number; default_branch: string | null };
   ui: { fresh_days: number; dev_server: string | null };
   models: Record<'page' | 'navigation' | 'manifest' | 'revision' | 'asset' | 'docs_migration', unknown>;
@@ -340,6 +343,15 @@ export interface KitConfigInput extends SetSharedInput {
     enabled?: boolean;
     /** `'requests,minutes'` per reader for the widget endpoint. @default '20,1' */
     rate_limit?: string;
+  };
+  http?: {
+    /**
+     * Proxies trusted to name the caller in `X-Forwarded-For`, which every rate limit counts by:
+     * `false` (the connection's own address), `true` (every hop: the first forwarded address), a
+     * number of hops counted from the server, or a list of addresses, CIDR ranges and the names
+     * `loopback`, `linklocal`, `uniquelocal`. Top level only. @default false
+     */
+    trusted_proxies?: TrustedProxies;
   };
   hooks?: {
     /** Pre-push docs check. @default true unless env `KIT_HOOKS=off` */

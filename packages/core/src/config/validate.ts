@@ -64,10 +64,11 @@ function walk(
   warned ||= warnHere;
   if (node.kind === 'leaf') {
     if (!node.accepts(value)) {
+      const detail = node.explain?.(value);
       check.issues.push({
         code: 'config.invalid',
         path: dotted,
-        message: `\`${dotted}\` must be ${node.expected}; got ${describe(value)}`,
+        message: `\`${dotted}\` must be ${node.expected}; got ${describe(value)}${detail ? `: ${detail}` : ''}`,
       });
     }
     return;

@@ -21,8 +21,10 @@ import { navigationPages } from '../navigation/pages.js';
 import { parseNavigation } from '../navigation/parse.js';
 import type { CacheStore } from '../ports/cache-store.js';
 import type { ContentChange, ContentSource } from '../ports/content-source.js';
+import { fileContentType, isServableFileName } from '../files/file-names.js';
 import type {
   DocSet,
+  FileView,
   KitEvents,
   NavigationView,
   PageListing,
@@ -38,6 +40,7 @@ import {
   candidatePaths,
   cleanPagePath,
   createUrlLayout,
+  fileCandidates,
   markdownUrl,
   pageUrl,
   parseSetUrl,
@@ -230,6 +233,22 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       versionVisibility: version.visibility,
     });
     return decision.allowed;
+  }
+
+  async function setAllowed(viewer: Viewer): Promise<boolean> {
+    const decision = await decideAccess({
+      mode: config.access.mode,
+      user: viewerOf(viewer),
+      local: viewer.local === true,
+      gates,
+      subject: { set: key },
+    });
+    return decision.allowed;
+  }
+
+  function fileView(name: string, file: FileView['file']): FileView {
+    const { type, download } = fileContentType(name);
+    return { name, contentType: type, download, file };
   }
 
   function pageVisibility(page: SourcePage): SourcePage['visibility'] {
@@ -764,6 +783,30 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       }
       const redirect = matchRedirect(await redirectsFor(viewer), layout, parsed);
       return redirect ? { kind: 'redirect', location: redirect.location, status: redirect.status } : none;
+    },
+
+    async resolveFile(pathname, viewer) {
+      if (!(await setAllowed(viewer))) return null;
+      const layout = await viewerLayout(viewer);
+      const parsed = parseSetUrl(pathname, layout);
+      if (parsed.kind !== 'page' || parsed.markdown || parsed.root) return null;
+      const version = layout.versions.find((candidate) => candidate.id === parsed.version);
+      if (!version || !(await versionAllowed(viewer, version, parsed.locale))) return null;
+      for (const name of fileCandidates(layout, parsed)) {
+        if (!isServableFileName(name)) return null;
+        const file = await source.openFile(name);
+        if (file) return fileView(name, file);
+      }
+      return null;
+    },
+
+    async manifestFile(name, viewer) {
+      if (!(await setAllowed(viewer))) return null;
+      const { manifest } = await loadManifest();
+      const named = [manifest.logo?.light, manifest.logo?.dark, manifest.favicon];
+      if (!named.includes(name) || !isServableFileName(name)) return null;
+      const file = await source.openFile(name);
+      return file ? fileView(name, file) : null;
     },
 
     async pageUrl(ref) {

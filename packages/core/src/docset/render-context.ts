@@ -1,6 +1,6 @@
 import type { ResolvedSetConfig } from '../config/types.js';
 import type { PageUrlInput, RenderContext } from '../ports/renderer.js';
-import { cleanPagePath, linkBaseOf, pageUrl, type UrlLayout } from '../urls/set-urls.js';
+import { cleanPagePath, fileUrl, linkBaseOf, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 
 /**
  * The render context of one page of a set: where its links point, how raw HTML is treated and
@@ -30,7 +30,7 @@ export function createRenderContext(options: {
     version,
     locale,
     versionSegment: version,
-    pageUrl: pageUrlResolver({ layout, version, locale }),
+    ...contextUrls({ layout, version, locale }),
     pageUrlInput: { layout, version, locale },
     ...(linkBase ? { linkBase } : {}),
     origin: options.origin.replace(/\/+$/, ''),
@@ -43,19 +43,23 @@ export function createRenderContext(options: {
 }
 
 /**
- * The `pageUrl` of a render context, from the data it is built from: a page path (with an optional
- * `#fragment`) of the same version and locale to its site URL path. A worker thread rebuilds the
- * `pageUrl` of a context posted to it (`context.pageUrlInput`) with it.
+ * The URL functions of a render context, from the data they are built from: `pageUrl` (a page path,
+ * with an optional `#fragment`, of the same version and locale to its site URL path) and `fileUrl`
+ * (a static file beside those pages). A worker thread rebuilds them for a context posted to it
+ * (`context.pageUrlInput`).
  *
  * @example
- * const context = { ...posted, pageUrl: pageUrlResolver(posted.pageUrlInput) };
+ * const context = { ...posted, ...contextUrls(posted.pageUrlInput) };
  */
-export function pageUrlResolver(input: PageUrlInput): (path: string) => string {
+export function contextUrls(input: PageUrlInput): Pick<RenderContext, 'pageUrl' | 'fileUrl'> {
   const { layout, version, locale } = input;
-  return (path: string) => {
-    const cut = path.indexOf('#');
-    const pagePath = cut === -1 ? path : path.slice(0, cut);
-    const fragment = cut === -1 ? '' : path.slice(cut);
-    return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
+  return {
+    pageUrl: (path: string) => {
+      const cut = path.indexOf('#');
+      const pagePath = cut === -1 ? path : path.slice(0, cut);
+      const fragment = cut === -1 ? '' : path.slice(cut);
+      return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
+    },
+    fileUrl: (path: string) => fileUrl(layout, { version, locale, path }),
   };
 }

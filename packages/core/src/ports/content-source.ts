@@ -7,6 +7,19 @@ export interface SourceFile {
   file?: string;
 }
 
+/**
+ * A static file of a set, opened for serving: its size and content hash at once, its bytes only
+ * when asked, so a request answered 304 from the hash never reads them.
+ */
+export interface SourceFileContent {
+  /** Size in bytes. */
+  size: number;
+  /** `sha256:<hex>` of the bytes. */
+  contentHash: string;
+  /** The bytes: a stream for a large file (never held whole in memory), else the bytes themselves. */
+  open(): Promise<ReadableStream<Uint8Array> | Uint8Array>;
+}
+
 /** What changed in a source, so caches refresh only that. `path` is absent when the whole scope changed. */
 export interface ContentChange {
   kind: 'page' | 'navigation' | 'manifest' | 'asset' | 'skill';
@@ -43,6 +56,13 @@ export interface ContentSource {
   listSkills(): Promise<SkillFile[]>;
   /** A stylesheet or other asset named relative to the manifest, or null when missing. */
   readAsset(name: string): Promise<Uint8Array | null>;
+  /**
+   * A static file (an image, PDF, download) named relative to the set folder, such as
+   * `13.x/images/flow.png` beside the pages of version 13.x; null when there is none, or when the
+   * name is not servable (`isServableFileName`: no `..`, dotfiles, `.md` sources or secret-looking
+   * names) or leads out of the set's content (a symlink out of a repository set's folder).
+   */
+  openFile(name: string): Promise<SourceFileContent | null>;
   /** Problems found while reading that belong to no single page (unreadable folders, ...). */
   problems?(): Promise<SourceProblem[]>;
   /** Calls `listener` on every change (on a `shared` source, also a change another process made, late); returns a function that stops watching. */

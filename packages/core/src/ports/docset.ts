@@ -8,7 +8,7 @@ import type {
   SourceProblem,
   VersionInfo,
 } from '../model/types.js';
-import type { ContentSource } from './content-source.js';
+import type { ContentSource, SourceFileContent } from './content-source.js';
 import type { RenderedPage, TocEntry } from './renderer.js';
 import type { SearchResult } from './search-driver.js';
 
@@ -54,6 +54,17 @@ export type UrlMatch =
   | { kind: 'page'; ref: PageRef; markdown: boolean }
   | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 }
   | { kind: 'none' };
+
+/** A static file a viewer may read: what a set serves at a file's URL. */
+export interface FileView {
+  /** The file's name relative to the set folder (`13.x/images/flow.png`). */
+  name: string;
+  /** Content type from the extension; `application/octet-stream` for an unknown one. */
+  contentType: string;
+  /** Sent as a download (`Content-Disposition: attachment`): the type is unknown or would run in the site's origin. */
+  download: boolean;
+  file: SourceFileContent;
+}
 
 /** `list_pages` result: groups in navigation order, then their pages. */
 export interface PageListing {
@@ -105,6 +116,17 @@ export interface DocSet {
   locales(): Promise<LocaleInfo[]>;
   /** Resolves a URL path (with the set prefix) to a page, a `.md` twin or a redirect. */
   resolveUrl(pathname: string, viewer: Viewer): Promise<UrlMatch>;
+  /**
+   * The static file a request path names (`/docs/13.x/images/flow.png`: `images/flow.png` beside
+   * the pages of 13.x, a non-default locale falling back to the default locale's file), when the
+   * viewer may read that version; null otherwise, exactly as for a page they may not see.
+   */
+  resolveFile(pathname: string, viewer: Viewer): Promise<FileView | null>;
+  /**
+   * A file the manifest names relative to itself as `logo` (light or dark) or `favicon`, for a
+   * viewer the set admits; null for any other name or a missing file.
+   */
+  manifestFile(name: string, viewer: Viewer): Promise<FileView | null>;
   /** Site URL path of a page. */
   pageUrl(ref: Omit<PageRef, 'set'>): Promise<string>;
   /** A page the viewer may see, rendered, or null. `version`/`locale` default to the set's defaults. */

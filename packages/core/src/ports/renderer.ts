@@ -1,7 +1,7 @@
 import type { SourcePage, SourceProblem } from '../model/types.js';
 import type { LinkBase, UrlLayout } from '../urls/set-urls.js';
 
-/** What a context's `pageUrl` is built from: plain data a renderer on another thread rebuilds it with (`pageUrlResolver`). */
+/** What a context's `pageUrl` and `fileUrl` are built from: plain data a renderer on another thread rebuilds them with (`contextUrls`). */
 export interface PageUrlInput {
   layout: UrlLayout;
   version: string;
@@ -18,9 +18,14 @@ export interface RenderContext {
   /** Site URL path of a page of the same version and locale: `pageUrl('routing')` → `/docs/13.x/routing`. */
   pageUrl(path: string): string;
   /**
-   * The data `pageUrl` was built from, set by `createRenderContext`. With it the context can be
-   * posted to a worker thread (which rebuilds `pageUrl` with `pageUrlResolver`); a context without
-   * it renders on the calling thread.
+   * Site URL path of a static file beside the pages of the same version and locale:
+   * `fileUrl('img/flow.png')` → `/docs/13.x/img/flow.png`. Absent: files are linked like pages.
+   */
+  fileUrl?(path: string): string;
+  /**
+   * The data `pageUrl` and `fileUrl` were built from, set by `createRenderContext`. With it the
+   * context can be posted to a worker thread (which rebuilds them with `contextUrls`); a context
+   * without it renders on the calling thread.
    */
   pageUrlInput?: PageUrlInput;
   /**
@@ -68,8 +73,8 @@ export interface RenderedPage {
   sections: PageSection[];
   /** Every id a link can target on the page (headings, `{#id}`, `<a name>`). */
   anchors: string[];
-  /** Every link target as written in the page (for validation). */
-  links: Array<{ href: string; line?: number }>;
+  /** Every link and image target as written in the page (for validation); `image` marks an image's source. */
+  links: Array<{ href: string; line?: number; image?: true }>;
   /** Unknown components, missing snippets, ... */
   problems: SourceProblem[];
 }

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { sha256Digest } from '../agents/skills.js';
 import { contentHash } from '../hash/content-hash.js';
 import type { SourcePage } from '../model/types.js';
 import type { ContentSource } from '../ports/content-source.js';
@@ -112,6 +113,46 @@ export const unversionedFixture: SourceFixture = {
     { version: 'current', locale: 'en', path: 'about', text: '---\ntitle: About us\n---\nWho we are.\n' },
   ],
 };
+
+const flowPng = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+// Larger than any source keeps whole in memory (1 MiB), with a pattern so a reordered chunk shows.
+const largeFile = Uint8Array.from({ length: 1536 * 1024 + 7 }, (_, index) => (index * 31 + (index >> 12)) & 0xff);
+
+/**
+ * A versioned, localized set with static files beside its pages, and files a source must never
+ * serve (a dotfile, a key, the Markdown sources themselves).
+ */
+export const filesFixture: SourceFixture = {
+  manifest: { name: 'Files', versions: ['2.x', '1.x'], locales: ['en', 'ar'], logo: 'brand/logo.svg' },
+  pages: [
+    { version: '2.x', locale: 'en', path: 'index', text: '# Home\n\n![Flow](./images/flow.png)\n' },
+    { version: '2.x', locale: 'ar', path: 'index', text: '# الرئيسية\n' },
+    { version: '1.x', locale: 'en', path: 'index', text: '# Old\n' },
+  ],
+  assets: [
+    { name: 'brand/logo.svg', content: '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>' },
+    { name: '2.x/images/flow.png', content: flowPng },
+    { name: '2.x/ar/images/flow.png', content: flowPng.slice(0, 4) },
+    { name: '2.x/downloads/large.bin', content: largeFile },
+    { name: '2.x/.env', content: 'TOKEN=hidden\n' },
+    { name: '2.x/keys/server.key', content: 'PRIVATE\n' },
+    { name: '2.x/notes.md', content: '# Draft notes\n' },
+  ],
+};
+
+/** Every byte of an opened file, whether the source handed out a stream or the bytes. */
+async function readAll(body: ReadableStream<Uint8Array> | Uint8Array): Promise<Uint8Array> {
+  if (body instanceof Uint8Array) return body;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  const all = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
+}
 
 function fixturePage(fixture: SourceFixture, version: string, locale: string, path: string): SourceFixturePage {
   const page = fixture.pages.find((p) => p.version === version && p.locale === locale && p.path === path);
@@ -339,6 +380,52 @@ export function runSourceContract(options: SourceContractOptions): void {
       expect(await source.readAsset('missing.css')).toBeNull();
       expect(await source.readAsset('../theme.css')).toBeNull();
       expect(await source.readAsset('/etc/passwd')).toBeNull();
+    });
+
+    it('opens the static files beside the pages with their size and content hash, byte for byte', async () => {
+      const source = await open(filesFixture);
+      const png = await source.openFile('2.x/images/flow.png');
+      expect(png).toMatchObject({ size: flowPng.byteLength, contentHash: sha256Digest(flowPng) });
+      expect(Array.from(await readAll(await png!.open()))).toEqual(Array.from(flowPng));
+      const arabic = await source.openFile('2.x/ar/images/flow.png');
+      expect(arabic?.size).toBe(4);
+      const logoFile = await source.openFile('brand/logo.svg');
+      expect(new TextDecoder().decode(await readAll(await logoFile!.open()))).toContain('<svg');
+      expect(await source.openFile('2.x/images/missing.png')).toBeNull();
+      expect(await source.openFile('1.x/images/flow.png')).toBeNull();
+      expect(await source.openFile('2.x/images')).toBeNull();
+    });
+
+    it('hands out a large file whole and unchanged (sources stream what they need not buffer)', async () => {
+      const source = await open(filesFixture);
+      const large = await source.openFile('2.x/downloads/large.bin');
+      expect(large).toMatchObject({ size: largeFile.byteLength, contentHash: sha256Digest(largeFile) });
+      const bytes = await readAll(await large!.open());
+      expect(bytes.byteLength).toBe(largeFile.byteLength);
+      expect(sha256Digest(bytes)).toBe(sha256Digest(largeFile));
+    });
+
+    it('never opens a name that climbs out, a dotfile, a secret, a Markdown source or a structure file', async () => {
+      const source = await open(filesFixture);
+      for (const name of [
+        '',
+        '../2.x/images/flow.png',
+        '2.x/../2.x/images/flow.png',
+        './2.x/images/flow.png',
+        '2.x//images/flow.png',
+        '/2.x/images/flow.png',
+        '2.x\\images\\flow.png',
+        '/etc/passwd',
+        '2.x/.env',
+        '2.x/keys/server.key',
+        '2.x/notes.md',
+        '2.x/index.md',
+        'kit.json',
+        '2.x/navigation.json',
+        '2.x/images/flow.png\u0000.txt',
+      ]) {
+        expect(await source.openFile(name), name).toBeNull();
+      }
     });
 
     it('reports no source problems for a well-formed set, page problems staying on their page', async () => {

@@ -226,6 +226,31 @@ export function runWriterContract(options: WriterContractOptions): void {
       expect(await snapshot(source)).toEqual(before);
     });
 
+    it('refuses page paths the page-path rule forbids, for writes and move targets, writing nothing', async () => {
+      const source = await open();
+      const writer = writerOf(source);
+      const before = await snapshot(source);
+      const routing = await hashOf(source, { version: '2.x', locale: 'en', path: 'routing' });
+      for (const path of [
+        'guides/a\nb',
+        'guides/invoice\u202Efdp',
+        'set\u200Bup',
+        '.git/config',
+        'guides/.env',
+        'node_modules/pkg/readme',
+        'guides /setup',
+        `guides/${'a'.repeat(201)}`,
+      ]) {
+        const page = { version: '2.x', locale: 'en', path };
+        await rejectsWith(writer.writePage(page, '# Refused\n', null, change('write_page')), 'page.invalid_path');
+        await rejectsWith(
+          writer.movePage({ version: '2.x', locale: 'en', path: 'routing' }, page, routing, change('move_page')),
+          'page.invalid_path',
+        );
+      }
+      expect(await snapshot(source)).toEqual(before);
+    });
+
     it('moves a page: the old path is gone and the new one has the same text', async () => {
       const source = await open();
       const from = { version: '2.x', locale: 'en', path: 'routing' };

@@ -335,3 +335,77 @@ function joinUrl(root: string, path: string): string {
 function encodeSegment(segment: string): string {
   return encodeURIComponent(segment).replace(/%40/g, '@').replace(/%3A/gi, ':');
 }
+
+/**
+ * The folder of one version and locale inside a set's content, relative to the set folder (`''` is
+ * the set folder): the version's folder on a versioned set (`13.x`), then the locale's subfolder
+ * for a locale other than the default (`13.x/ar`). Pages and the files beside them live there, in
+ * a repository set's folder and under a database set's asset names alike.
+ *
+ * @example
+ * contentFolder({ versioned: true, defaultLocale: 'en' }, '13.x', 'ar'); // '13.x/ar'
+ * contentFolder({ versioned: false, defaultLocale: 'en' }, 'current', 'en'); // ''
+ */
+export function contentFolder(
+  scope: Pick<UrlLayout, 'versioned' | 'defaultLocale'>,
+  version: string,
+  locale: string,
+): string {
+  const parts: string[] = [];
+  if (scope.versioned) parts.push(version);
+  if (locale !== scope.defaultLocale) parts.push(locale);
+  return parts.join('/');
+}
+
+/**
+ * The names a static file of one version and locale is looked for under, relative to the set
+ * folder: beside that locale's pages, then (for a locale other than the default) beside the
+ * default locale's pages of the same version, so a translation shares the original's images.
+ *
+ * @example
+ * fileCandidates(layout, { version: '13.x', locale: 'ar', path: 'img/flow.png' });
+ * // ['13.x/ar/img/flow.png', '13.x/img/flow.png']
+ */
+export function fileCandidates(layout: Pick<UrlLayout, 'versioned' | 'defaultLocale'>, target: UrlTarget): string[] {
+  const join = (folder: string) => (folder === '' ? target.path : `${folder}/${target.path}`);
+  const own = join(contentFolder(layout, target.version, target.locale));
+  if (target.locale === layout.defaultLocale) return [own];
+  return [own, join(contentFolder(layout, target.version, layout.defaultLocale))];
+}
+
+/**
+ * The site URL path of a static file beside a version's pages: the page URL space of that version
+ * and locale plus the file's path, as written (no landing or `index` folding).
+ *
+ * @example
+ * fileUrl(layout, { version: '12.x', locale: 'en', path: 'img/flow.png' }); // '/docs/12.x/img/flow.png'
+ */
+export function fileUrl(layout: UrlLayout, target: UrlTarget): string {
+  return joinUrl(rootUrl(layout, target), target.path);
+}
+
+/**
+ * Resolves a file link written in a page (`./img/flow.png`, `../downloads/guide.pdf`) against the
+ * page's folder, percent-decoded; no `.md` or `index` folding, since it names a file. Null when it
+ * climbs out of the version's folder.
+ *
+ * @example
+ * resolveFilePath('guides/index', './flow.png'); // 'guides/flow.png'
+ */
+export function resolveFilePath(fromPage: string, target: string): string | null {
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    // Not valid percent-encoding (`100%.png`): read as written.
+  }
+  const segments = fromPage.split('/').slice(0, -1);
+  for (const part of decoded.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(part);
+  }
+  return segments.length === 0 ? null : segments.join('/');
+}

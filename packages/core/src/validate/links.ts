@@ -1,3 +1,4 @@
+import { isProtocolRelative, LINK_SCHEMES } from '../manifest/links.js';
 import {
   candidatePaths,
   linkBaseOf,
@@ -10,7 +11,6 @@ import {
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const HAS_VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
-const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel', 'irc', 'ircs', 'xmpp']);
 /** An `<a href>` tag written as raw HTML, as the renderer finds them. */
 const RAW_HREF = /<a\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
 /** Character references a browser decodes in an attribute before it reads the scheme. */
@@ -19,9 +19,12 @@ const NAMED_REFERENCES: Record<string, string> = { colon: ':', tab: '\t', newlin
 
 /** Where a link written in a page points, as far as validation cares. */
 export type LinkTarget =
-  /** Another site (a scheme or `//`), a mail address, an empty link: not checked. */
+  /** Another site (a URL with an allowed scheme), a mail address, an empty link: not checked. */
   | { kind: 'external' }
-  /** A scheme a page may not link to (`javascript:`, `data:`, ...); the renderer drops the link. */
+  /**
+   * A scheme a page may not link to (`javascript:`, `data:`, ...), or `//` for a protocol-relative
+   * link; the renderer drops the link.
+   */
   | { kind: 'unsafe'; scheme: string }
   /**
    * A page of the set (or the same page when `path` is null), maybe with an anchor. `site` is the
@@ -71,9 +74,11 @@ export function resolveLinkTarget(href: string, from: LinkOrigin, layout: UrlLay
   const compact = decodeReferences(written).replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   if (SCHEME.test(compact)) {
     const scheme = compact.slice(0, compact.indexOf(':')).toLowerCase();
-    return SAFE_SCHEMES.has(scheme) ? { kind: 'external' } : { kind: 'unsafe', scheme };
+    return LINK_SCHEMES.has(scheme) ? { kind: 'external' } : { kind: 'unsafe', scheme };
   }
-  if (written.startsWith('//') || written === '') return { kind: 'external' };
+  // The renderer drops a `//host` link as it drops a script link (one link policy, `isSafeLink`).
+  if (isProtocolRelative(written)) return { kind: 'unsafe', scheme: '//' };
+  if (written === '') return { kind: 'external' };
 
   const hashAt = written.indexOf('#');
   const anchorText = hashAt === -1 ? null : written.slice(hashAt + 1);

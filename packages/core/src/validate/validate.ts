@@ -12,7 +12,20 @@ import type { SearchScope, SearchSection } from '../ports/search-driver.js';
 import { findRedirectLoops, findShadowedRedirects, matchRedirect } from '../redirects/redirects.js';
 import type { ValidationIssue, ValidationReport } from '../schemas/documents.js';
 import { parseJsonText } from '../schemas/json-text.js';
-import { createUrlLayout, markdownUrl, normalizePrefix, pageUrl, type UrlLayout } from '../urls/set-urls.js';
+import { isServableFileName, looksLikeFile } from '../files/file-names.js';
+import {
+  createUrlLayout,
+  fileCandidates,
+  linkBaseOf,
+  markdownUrl,
+  normalizePrefix,
+  pageUrl,
+  parseSetUrl,
+  rebaseLink,
+  resolveFilePath,
+  type UrlLayout,
+  type UrlTarget,
+} from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
 import { hasAnchor, isRawHtmlLink, type LinkTarget, resolveLinkTarget } from './links.js';
 
@@ -156,6 +169,22 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
         fix: `Add the file ${css} beside ${manifestName}, or remove it from assets.css.`,
       });
     }
+  }
+  const brandFiles = [manifest.logo?.light, manifest.logo?.dark, manifest.favicon].filter(
+    (name, index, all): name is string => typeof name === 'string' && all.indexOf(name) === index,
+  );
+  for (const name of brandFiles) {
+    if (/^[a-z][a-z\d+.-]*:/i.test(name) || name.startsWith('/')) continue; // a URL, used as written
+    if (isServableFileName(name) && (await source.openFile(name)) !== null) continue;
+    const key = name === manifest.favicon ? 'favicon' : 'logo';
+    add({
+      rule: 'assets.missing',
+      severity: 'error',
+      message: `The ${key} "${name}" named in ${manifestName} is not a file next to it${isServableFileName(name) ? '' : ' that Kit serves (dotfiles, Markdown and secret-looking names never are)'}, so pages show no ${key}.`,
+      file: manifestName,
+      ...lineOf(manifestFile?.text, JSON.stringify(name)),
+      fix: `Add the file ${name} beside ${manifestName}, or point ${key} at an existing file or an https URL.`,
+    });
   }
   if (options.components) checkInserts(manifest, options.components, manifestFile?.text, manifestName, add);
   if (source.problems) for (const problem of await source.problems()) add(problem);
@@ -310,6 +339,20 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
         }
 
         for (const link of rendered.links) {
+          const fileProblem = await checkFileLink(link, page, layout, source, pagesOf);
+          if (fileProblem !== undefined) {
+            if (fileProblem) {
+              add(
+                {
+                  ...fileProblem,
+                  ...(page.file ? { file: page.file } : {}),
+                  ...(link.line ? { line: link.line } : {}),
+                },
+                at,
+              );
+            }
+            continue;
+          }
           // An `<a href>` tag that raw HTML serves is served as written: `route.link_prefix` moves
           // only the links the renderer writes, so the tag is checked where it really leads.
           const servedRaw =
@@ -435,6 +478,72 @@ function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * `assets.missing` for an image, or a link to a file (`./guide.pdf`), that names no file beside the
+ * pages of its version (and locale, falling back to the default locale's as the server does); null
+ * when the file is there; undefined when the link is no file link (a page, another site), which
+ * the page-link checks take.
+ */
+async function checkFileLink(
+  link: RenderedPage['links'][number],
+  page: SourcePage,
+  layout: UrlLayout,
+  source: DocSet['source'],
+  pagesOf: (scope: Scope) => Promise<ScopePages>,
+): Promise<SourceProblem | null | undefined> {
+  const written = link.href.trim().replace(/\{\{\s*version\s*\}\}/g, page.version);
+  if (written === '' || written.startsWith('#') || written.startsWith('//') || /^[a-z][a-z\d+.-]*:/i.test(written)) {
+    return undefined;
+  }
+  const cut = written.search(/[?#]/);
+  const pathPart = cut === -1 ? written : written.slice(0, cut);
+  if (pathPart === '') return undefined;
+  const what = link.image ? 'image' : 'file';
+  let target: UrlTarget;
+  if (pathPart.startsWith('/')) {
+    const parsed = parseSetUrl(rebaseLink(pathPart, linkBaseOf(layout)), layout);
+    if (parsed.kind !== 'page' || parsed.markdown || parsed.root) return undefined;
+    target = { version: parsed.version, locale: parsed.locale, path: parsed.path };
+  } else {
+    const path = resolveFilePath(page.path, pathPart);
+    if (path === null) {
+      if (!link.image) return undefined;
+      return {
+        rule: 'assets.missing',
+        severity: 'error',
+        message: `The image ${JSON.stringify(link.href)} climbs out of version ${page.version} (${page.locale}) of the docs, where no file is served.`,
+        fix: 'Keep images inside the version folder, next to the pages that show them, and link them relative to the page.',
+      };
+    }
+    target = { version: page.version, locale: page.locale, path };
+  }
+  if (!link.image) {
+    if (!looksLikeFile(target.path)) return undefined;
+    // A page may look like a file (`v1.2`): then the link is a page link.
+    const { byPath } = await pagesOf({ version: target.version, locale: target.locale });
+    if (byPath.has(target.path) || byPath.has(`${target.path}/index`)) return undefined;
+  }
+  const names = fileCandidates(layout, target);
+  for (const name of names) {
+    if (isServableFileName(name) && (await source.openFile(name)) !== null) return null;
+  }
+  const name = names[0]!;
+  if (!isServableFileName(name)) {
+    return {
+      rule: 'assets.missing',
+      severity: 'error',
+      message: `The ${what} ${JSON.stringify(link.href)} names ${name}, which Kit never serves: dotfiles, Markdown sources, kit.json, navigation files and secret-looking names (keys, .env, credentials) stay private.`,
+      fix: `Rename the ${what} to a plain name (for example images/diagram.png) and link that.`,
+    };
+  }
+  return {
+    rule: 'assets.missing',
+    severity: 'error',
+    message: `The ${what} ${JSON.stringify(link.href)} points at ${name}, which does not exist, so readers get a 404.`,
+    fix: `Add the file ${name} next to the pages of version ${page.version}, or fix the path.`,
+  };
 }
 
 /** How a set serves raw HTML: `allow` as written, `escape` as text, `database` as text, sanitized. */
@@ -625,13 +734,17 @@ const WRITTEN_BASE = /^(\/[^?#]*?|)\/\{\{\s*version\s*\}\}((?:\/[^?#]*)?)(?:[?#]
  * always left out, but an `<a href>` tag is served as written where raw HTML is allowed.
  */
 function unsafeLink(href: string, scheme: string, rawHtml: RawHtml | null): SourceProblem {
-  const head = `The link ${JSON.stringify(href)} uses the ${scheme}: scheme, which pages may not link to`;
+  const protocolRelative = scheme === '//';
+  const head = protocolRelative
+    ? `The link ${JSON.stringify(href)} is protocol-relative (//host): it leaves the site for that host, which pages may not link to`
+    : `The link ${JSON.stringify(href)} uses the ${scheme}: scheme, which pages may not link to`;
+  const live = protocolRelative ? 'protocol-relative' : `${scheme}:`;
   const retarget = 'an https:// URL, a mailto: address or a page path';
   if (rawHtml === 'allow') {
     return {
       rule: 'links.unsafe',
       severity: 'error',
-      message: `${head}. It is written in an <a> tag and html_input is 'allow', so the page serves it as written: readers get a live ${scheme}: link.`,
+      message: `${head}. It is written in an <a> tag and html_input is 'allow', so the page serves it as written: readers get a live ${live} link.`,
       fix: `Fix it now: point the tag at ${retarget}, or remove the tag.`,
     };
   }

@@ -14,6 +14,7 @@ import {
   listsSkills,
   type UrlLayout,
   type Viewer,
+  seesAnyVersion,
 } from '@kit/core';
 import { type Context, Hono } from 'hono';
 import { every } from 'hono/combine';
@@ -34,6 +35,11 @@ export interface AgentFileRoutesOptions {
   viewerOf: (c: Context) => Viewer;
   /** Origin for absolute URLs; default the request's own (`https://host`). */
   origin?: (c: Context) => string;
+  /**
+   * False when `origin` is only what the request's Host said: files that carry it are then private
+   * to the caller, so a forged Host never reaches a shared cache. Default: always true.
+   */
+  originTrusted?: (c: Context) => boolean;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -59,7 +65,9 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
   const { set, viewerOf } = options;
   const originOf = options.origin ?? ((c: Context) => new URL(c.req.url).origin);
   const app = new Hono();
-  const isPrivate = (c: Context) => set.config.access.mode !== 'public' || viewerOf(c).user != null;
+  const originTrusted = options.originTrusted ?? (() => true);
+  const isPrivate = (c: Context) =>
+    set.config.access.mode !== 'public' || viewerOf(c).user != null || !originTrusted(c);
 
   async function layout(): Promise<UrlLayout> {
     return createUrlLayout(set.config.route.prefix, await set.manifest());
@@ -115,7 +123,7 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
   app.get('/skill.md', async (c) => {
     if (!set.config.agents.skill_md) return notFound(c, 'skill.md is turned off for these docs.');
     const viewer = viewerOf(c);
-    if (!(await set.canView(viewer, {}))) return notFound(c, 'No skill.md here.');
+    if (!(await seesAnyVersion(set, viewer))) return notFound(c, 'No skill.md here.');
     const skill = await buildSkillMd(set, viewer, { origin: originOf(c) });
     return sendCached(c, skill.text, { contentType: MARKDOWN, isPrivate: isPrivate(c) });
   });
@@ -124,7 +132,7 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
   app.get('/skills/:file', async (c, next) => {
     const file = c.req.param('file');
     if (!file.endsWith('.md') || !set.config.agents.skill_md) return next();
-    if (!(await set.canView(viewerOf(c), {}))) return next();
+    if (!(await seesAnyVersion(set, viewerOf(c)))) return next();
     const skills = await listHandWrittenSkills(set);
     const skill = skills.find((item) => `${item.file}.md` === file);
     if (!skill) return next();
@@ -137,7 +145,7 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
     const file = files.find((item) => item.path.endsWith(`/${name}`));
     if (!file) return notFound(c, 'No sitemap here.');
     // Built for a guest whoever asks, so the same copy serves everyone.
-    return sendCached(c, file.text, { contentType: XML, isPrivate: false });
+    return sendCached(c, file.text, { contentType: XML, isPrivate: !originTrusted(c) });
   };
   app.get('/sitemap.xml', (c) => sitemap(c, 'sitemap.xml'));
   app.get('/:file{sitemap-[1-9][0-9]*\\.xml}', (c) => sitemap(c, c.req.param('file')));
@@ -203,6 +211,8 @@ export interface WellKnownSkillsOptions {
   kit: Kit;
   viewerOf: (c: Context) => Viewer;
   origin?: (c: Context) => string;
+  /** As {@link AgentFileRoutesOptions.originTrusted}. */
+  originTrusted?: (c: Context) => boolean;
   /** Only these sets, as the app serves them (default: every set of the kit). */
   sets?: string[];
 }
@@ -240,7 +250,8 @@ export function wellKnownSkillsRoute(options: WellKnownSkillsOptions): Hono {
     for (const entry of onHost) {
       if (await passesMiddleware(entry.middleware, c, viewer.user ?? null)) open.push(entry.set);
     }
-    const isPrivate = viewer.user != null || onHost.some((entry) => entry.dependsOnRequest);
+    const isPrivate =
+      viewer.user != null || onHost.some((entry) => entry.dependsOnRequest) || options.originTrusted?.(c) === false;
     // Middleware that refused every set reads as no skills here, for this caller only.
     const index = await buildAgentSkillsIndex(kit, viewer, { origin: originOf(c), sets: open });
     if (!index) return noSkills(c, isPrivate);

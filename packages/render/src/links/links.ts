@@ -1,8 +1,7 @@
-import { type RenderContext, rebaseLink } from '@kit/core';
+import { isSafeLink, looksLikeFile, type RenderContext, rebaseLink, resolveFilePath } from '@kit/core';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
-const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel', 'irc', 'ircs', 'xmpp']);
 
 /** Replaces `{{version}}` (spaces allowed inside the braces) with the reader's version segment. */
 export function replaceVersion(text: string, versionSegment: string): string {
@@ -10,19 +9,13 @@ export function replaceVersion(text: string, versionSegment: string): string {
 }
 
 /**
- * True for a URL a page may link to: no scheme (paths, fragments, queries) or one of http, https,
- * mailto, tel, irc, ircs, xmpp. Control characters and whitespace inside a scheme are ignored the
- * way browsers ignore them, so `java\tscript:` is refused too.
+ * True for a URL a page may link to, by the one link policy of `@kit/core` (`isSafeLink`): a path
+ * on the site (no scheme, no protocol-relative `//host`) or a URL of http, https, mailto, tel,
+ * irc, ircs or xmpp. An empty URL links nowhere and passes. The HTML and the agent Markdown twin
+ * both drop what this refuses.
  */
 export function isSafeUrl(url: string): boolean {
-  const compact = url.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
-  const colon = compact.indexOf(':');
-  if (colon === -1) return true;
-  const firstDelimiter = compact.search(/[/?#]/);
-  if (firstDelimiter !== -1 && firstDelimiter < colon) return true;
-  const scheme = compact.slice(0, colon).toLowerCase();
-  if (!/^[a-z][a-z\d+.-]*$/.test(scheme)) return false;
-  return SAFE_SCHEMES.has(scheme);
+  return url.trim() === '' || isSafeLink(url);
 }
 
 /**
@@ -77,13 +70,15 @@ function pageUrlOf(context: RenderContext, path: string): string {
 /**
  * Where a link in a page points, for readers and for agents. `{{version}}` becomes the reader's
  * version; a relative path or a `.md` file becomes the site URL of that page in the same version and
- * locale; a site path under the set's `route.link_prefix` is served under its own prefix; agents get
- * absolute URLs on `context.origin`. Unsafe schemes (javascript:, data:, ...) become an empty link.
+ * locale, a relative path to a file (`./img/flow.png`) the URL the file is served at beside them; a site
+ * path under the set's `route.link_prefix` is served under its own prefix; agents get absolute URLs on
+ * `context.origin`. What the link policy refuses (javascript:, data:, a protocol-relative `//host`, ...)
+ * becomes an empty link in both.
  */
 export function resolveLink(url: string, pagePath: string, context: RenderContext): ResolvedLink {
   const written = replaceVersion(url, context.versionSegment);
   if (!isSafeUrl(written)) return { site: '', agent: '', internal: false };
-  if (SCHEME.test(written) || written.startsWith('//')) return { site: written, agent: written, internal: false };
+  if (SCHEME.test(written)) return { site: written, agent: written, internal: false };
   if (written.startsWith('#')) {
     return { site: written, agent: `${context.origin}${pageUrlOf(context, pagePath)}${written}`, internal: true };
   }
@@ -93,6 +88,14 @@ export function resolveLink(url: string, pagePath: string, context: RenderContex
   }
   const { path, suffix } = splitSuffix(written);
   if (path === '') return { site: written, agent: written, internal: false };
+  if (context.fileUrl && looksLikeFile(path)) {
+    // A file beside the pages: its absolute URL, so it resolves the same from `/docs/guides` and `/docs/guides/x`.
+    const file = resolveFilePath(pagePath, path);
+    if (file !== null) {
+      const site = `${context.fileUrl(file)}${suffix}`;
+      return { site, agent: `${context.origin}${site}`, internal: true };
+    }
+  }
   const site = `${pageUrlOf(context, resolvePagePath(pagePath, path))}${suffix}`;
   return { site, agent: `${context.origin}${site}`, internal: true };
 }

@@ -1,3 +1,5 @@
+import { isSafeLink } from '@kit/core';
+
 /**
  * Small HTML-string helpers for the reader layout. Every value that reaches markup goes through
  * one of these, so a title, label or URL from a manifest can never break out of its place.
@@ -17,15 +19,8 @@ export function escapeHtml(value: string): string {
 export function safeHref(href: string | undefined | null): string | null {
   if (!href) return null;
   const trimmed = href.trim();
-  if (trimmed === '') return null;
-  // Control characters and whitespace inside a scheme are how `java\nscript:` slips through.
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return null;
-  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(trimmed);
-  if (scheme) {
-    const name = scheme[1]!.toLowerCase();
-    return name === 'http' || name === 'https' || name === 'mailto' ? trimmed : null;
-  }
-  if (trimmed.startsWith('//')) return null;
+  // Control characters anywhere are how `java\nscript:` slips through; the policy is core's.
+  if (/[\u0000-\u001f\u007f]/.test(trimmed) || !isSafeLink(trimmed)) return null;
   return trimmed;
 }
 

@@ -26,6 +26,23 @@ describe('links', () => {
     ]);
   });
 
+  it('applies one link policy to the HTML and the agent Markdown twin: script autolinks and //host links link nowhere in either', async () => {
+    const out = await render(
+      'See <javascript:alert(1)> and <JaVaScRiPt:alert(2)> and [away](//evil.example/x) and [back](/\\evil.example) and <https://x.dev> and [call](tel:+15550100).',
+    );
+    for (const refused of ['javascript:', 'JaVaScRiPt:', '//evil.example', '/\\evil.example']) {
+      expect(out.html).not.toContain(`href="${refused}`);
+      // Still readable as text in the twin, but never as a link destination or an autolink.
+      expect(out.markdown).not.toContain(`](${refused}`);
+      expect(out.markdown).not.toMatch(new RegExp(`(^|[^\\\\])<${refused.replace(/[\\/]/g, '\\$&')}`, 'i'));
+    }
+    expect(out.markdown).toContain('\\<javascript:alert(1)\\>');
+    expect(out.markdown).toContain('[away]()');
+    expect(out.html).toContain('href="https://x.dev"');
+    expect(out.markdown).toContain('<https://x.dev>');
+    expect(out.html).toContain('href="tel:+15550100"');
+  });
+
   it('serves site links written under route.link_prefix under the set prefix, in the HTML and the agent twin', async () => {
     const renderer = createRenderer();
     const page = pageFromText('guide/page', '[a](/docs/{{version}}/routing#x) [b](/docsets/y) [c](/blog)');
@@ -56,8 +73,32 @@ describe('links', () => {
 
   it('replaces {{version}} in image paths in the agent Markdown as in the HTML', async () => {
     const out = await render('![i](/img/{{version}}/a.png) ![j](shots/{{version}}.png "t")');
-    expect(out.html).toBe('<p><img src="/img/13.x/a.png" alt="i"> <img src="shots/13.x.png" alt="j" title="t"></p>');
-    expect(out.markdown).toBe('![i](/img/13.x/a.png) ![j](shots/13.x.png "t")\n');
+    expect(out.html).toBe(
+      '<p><img src="/img/13.x/a.png" alt="i"> <img src="/docs/13.x/guide/shots/13.x.png" alt="j" title="t"></p>',
+    );
+    expect(out.markdown).toBe(
+      '![i](https://docs.example.com/img/13.x/a.png) ![j](https://docs.example.com/docs/13.x/guide/shots/13.x.png "t")\n',
+    );
+  });
+
+  it('points relative images and file links at the URLs the files are served at, absolute in the agent twin', async () => {
+    const renderer = createRenderer();
+    const body = '![Flow](./img/flow.png)\n\n[Guide](../downloads/guide%20v2.pdf?x=1#page=2) and [setup](./setup.md)\n';
+    // A folder's index page is served at the folder's URL: a relative URL left as written would miss.
+    const fileUrl = (path: string) => `/docs/13.x/${path.split('/').map(encodeURIComponent).join('/')}`;
+    const out = await renderer.render(pageFromText('guides/index', body), { ...context, fileUrl });
+    expect(out.html).toContain('<img src="/docs/13.x/guides/img/flow.png" alt="Flow">');
+    expect(out.html).toContain('href="/docs/13.x/downloads/guide%20v2.pdf?x=1#page=2"');
+    expect(out.html).toContain('href="/docs/13.x/guides/setup"');
+    expect(out.markdown).toContain('![Flow](https://docs.example.com/docs/13.x/guides/img/flow.png)');
+    expect(out.markdown).toContain('[Guide](https://docs.example.com/docs/13.x/downloads/guide%20v2.pdf?x=1#page=2)');
+    expect(out.links).toContainEqual({ href: './img/flow.png', line: 1, image: true });
+  });
+
+  it('leaves external and data-less unsafe image sources as the link rules say', async () => {
+    const out = await render('![a](https://cdn.example.com/a.png) ![b](javascript:alert(1))');
+    expect(out.html).toContain('<img src="https://cdn.example.com/a.png" alt="a">');
+    expect(out.html).not.toContain('javascript:');
   });
 
   it('writes absolute links on the origin into the agent Markdown', async () => {

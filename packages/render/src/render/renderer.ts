@@ -595,16 +595,25 @@ async function renderParsed(
           const line = lineOf(node);
           links.push(line === undefined ? { href: node.url } : { href: node.url, line });
           const resolved = resolveLink(node.url, page.path, context);
-          rewriteDestination(node, node.url, resolved.agent);
+          const range = offsets(node);
+          if (resolved.agent === '' && node.url !== '' && range && source[range[0]] === '<') {
+            // An autolink (`<javascript:...>`) has no destination to empty: the twin keeps its text
+            // with the brackets escaped, so it reads as written and links nowhere, as in the HTML.
+            const written = source.slice(range[0], range[1]);
+            edits.push({ start: range[0], end: range[1], text: `\\<${written.slice(1, -1)}\\>` });
+          } else {
+            rewriteDestination(node, node.url, resolved.agent);
+          }
           node.url = resolved.site;
           break;
         }
         case 'image': {
-          const url = replaceVersion(node.url, context.versionSegment);
-          const resolved = resolveLink(url, page.path, context);
-          const shown = resolved.site === '' ? '' : url;
-          rewriteDestination(node, node.url, shown);
-          node.url = shown;
+          const line = lineOf(node);
+          links.push(line === undefined ? { href: node.url, image: true } : { href: node.url, line, image: true });
+          const resolved = resolveLink(node.url, page.path, context);
+          // Readers get the URL the file is served at; agents an absolute one, like every link in the twin.
+          rewriteDestination(node, node.url, resolved.agent);
+          node.url = resolved.site;
           continue;
         }
         default:

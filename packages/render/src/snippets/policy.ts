@@ -1,4 +1,4 @@
-import { KitError } from '@kit/core';
+import { isSecretSegment, KitError } from '@kit/core';
 
 /** Reads snippet files for `<<< @/path` includes. The Node implementation is `@kit/render/node`. */
 export interface SnippetReader {
@@ -9,34 +9,6 @@ export interface SnippetReader {
    */
   read(root: string, relativePath: string): Promise<string>;
 }
-
-const SECRET_FOLDERS = new Set(['config', 'storage', 'vendor', 'node_modules']);
-/**
- * Names refused in any path segment, matched case-insensitively. Patterns are loose on purpose
- * (`server.key.bak`, `id_rsa.old`, `env.production`): a backup or renamed copy of a secret is
- * still a secret, and refusing a harmless file costs an author one rename.
- */
-const SECRET_NAMES: readonly RegExp[] = [
-  // The project's own configuration (the framework's config/ folder maps to kit.config.* at the root).
-  /^kit\.config(?:\.|$)/,
-  // Environment files: `.env.production`, `app.env`, `env.production`, `env`.
-  /\.env/,
-  /^env(?![a-z])/,
-  // Keys, certificates, keystores and encrypted vaults, with any suffix after the extension.
-  /\.(?:pem|key|crt|cer|cert|der|p7b|p7c|p8|p12|pfx|jks|keystore|truststore|gpg|pgp|asc|kdbx|ppk|csr|ovpn|tfvars|tfstate|kubeconfig)(?![a-z])/,
-  /^id_(?:rsa|dsa|ecdsa|ed25519)/,
-  /private[-_.]?key/,
-  /^(?:authorized_keys|known_hosts|kubeconfig|auth\.json|wp-config\.php|database\.ya?ml)/,
-  /credential/,
-  /secret/,
-  /service[-_]?account.*\.json/,
-  // Password and token stores of common tools, dotted or not (`.netrc`, `netrc`, `_netrc`).
-  /htpasswd|htdigest/,
-  /^_?(?:netrc|npmrc|pypirc|pgpass)(?![a-z])/,
-  /^(?:passwd|shadow|passwords?)(?:\.|$)/,
-  // Local databases hold user data.
-  /\.(?:sqlite3?|db)$/,
-];
 
 /**
  * The one error every refused or missing include gets. It names the written path only: whether a
@@ -62,16 +34,7 @@ export function checkSnippetPath(written: string): string {
   }
   const segments = written.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (segments.length === 0) throw snippetRefused(written);
-  for (const segment of segments) {
-    const lower = segment.toLowerCase();
-    if (
-      segment.startsWith('.') ||
-      SECRET_FOLDERS.has(lower) ||
-      /^[a-z]:$/i.test(segment) ||
-      SECRET_NAMES.some((pattern) => pattern.test(lower))
-    )
-      throw snippetRefused(written);
-  }
+  if (segments.some(isSecretSegment)) throw snippetRefused(written);
   return segments.join('/');
 }
 

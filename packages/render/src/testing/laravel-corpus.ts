@@ -40,6 +40,7 @@ export function laravelContext(version: string, overrides: Partial<RenderContext
     locale: 'en',
     versionSegment: version,
     pageUrl: (path) => (path === '' ? `/docs/${version}` : `/docs/${version}/${path}`),
+    fileUrl: (path) => `/docs/${version}/${path}`,
     origin: 'https://docs.example.com',
     htmlInput: 'allow',
     sanitize: false,

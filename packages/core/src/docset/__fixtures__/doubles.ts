@@ -92,6 +92,9 @@ export function memorySource(init: {
     async readAsset() {
       return null;
     },
+    async openFile() {
+      return null;
+    },
     async problems() {
       return [{ rule: 'source.unreadable', severity: 'warning', message: 'one folder could not be read' }];
     },
