@@ -15,6 +15,7 @@ import { createNodeRenderer } from '@kit/render/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
 import { createRenderPool } from './render-pool.js';
+import { cachedRenderer } from './validate/render-cache.js';
 
 const context = (version: string): RenderContextInput => ({
   set: 'docs',
@@ -173,7 +174,15 @@ export default {};
         deadlineMs: 1500,
       });
       try {
-        const stuck = await pool.renderPage(pageFromText('stuck', '# Stuck\n\n<Stuck />\n', '2.x'), context('2.x'));
+        // Through the on-disk cache kit validate uses: an answer cut short is not kept for the next run.
+        const cacheDir = join(project.dir, 'render-cache');
+        const cached = cachedRenderer(pool, cacheDir, { renderer });
+        const stuck = await cached.renderPage(pageFromText('stuck', '# Stuck\n\n<Stuck />\n', '2.x'), context('2.x'));
+        expect(
+          existsSync(cacheDir)
+            ? readdirSync(cacheDir, { recursive: true }).filter((name) => String(name).endsWith('.json'))
+            : [],
+        ).toEqual([]);
         expect(stuck.problems).toEqual([
           expect.objectContaining({
             rule: 'markdown.complexity',

@@ -4,6 +4,7 @@ import {
   createRenderContext,
   type PageRenderer,
   type RenderContext,
+  type RenderedPage,
   type SourcePage,
   type ValidationRenderer,
 } from '@kit/core';
@@ -75,6 +76,17 @@ interface Slot {
   deadline: ReturnType<typeof setTimeout> | null;
   /** Stopped, crashed or timed out: whatever it still says is ignored. */
   gone: boolean;
+}
+
+/** Pages answered as text because their render ran past the deadline or crashed its worker. */
+const cutShort = new WeakSet<RenderedPage>();
+
+/**
+ * True for a page a render pool answered as text because its render ran past the deadline or
+ * crashed its worker: an outcome of that run, which an on-disk cache should not keep.
+ */
+export function renderCutShort(page: RenderedPage): boolean {
+  return cutShort.has(page);
 }
 
 /** About half a second of parsing on one core. */
@@ -177,10 +189,9 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       console.error(
         `kit: rendering ${where(pending.job.page)} stopped its render worker (${why}); it is served as text.`,
       );
-      pending.resolve({
-        page: pageTooComplex(pending.job.page, `rendering it stopped its render worker (${why})`),
-        includes: [],
-      });
+      const page = pageTooComplex(pending.job.page, `rendering it stopped its render worker (${why})`);
+      cutShort.add(page);
+      pending.resolve({ page, includes: [] });
     }
     pump();
   };
@@ -192,10 +203,9 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     replace(slot);
     void slot.worker.terminate();
     const seconds = Math.round((deadlineMs ?? 0) / 100) / 10;
-    pending.resolve({
-      page: pageTooComplex(pending.job.page, `it took longer than ${seconds} seconds to render`),
-      includes: [],
-    });
+    const page = pageTooComplex(pending.job.page, `it took longer than ${seconds} seconds to render`);
+    cutShort.add(page);
+    pending.resolve({ page, includes: [] });
     pump();
   };
 
@@ -311,8 +321,15 @@ function spawnWorker(workerData: RenderWorkerData, size: number): Worker {
   // Parsing makes many short-lived objects; in a young generation this large they mostly die before
   // a collection, which saves about a quarter of the CPU time on the Laravel docs. Together the
   // workers' young generations stay under a sixteenth of the memory.
-  const budgetMb = Math.floor(totalmem() / 1024 / 1024 / 16 / size);
-  const resourceLimits = { maxYoungGenerationSizeMb: Math.max(16, Math.min(128, budgetMb)) };
+  const totalMb = totalmem() / 1024 / 1024;
+  const budgetMb = Math.floor(totalMb / 16 / size);
+  // A render that would take more than its share of the memory stops its worker (ERR_WORKER_OUT_OF_MEMORY),
+  // and its page is answered as text, instead of taking the process down.
+  const heapMb = Math.floor(totalMb / 4 / size);
+  const resourceLimits = {
+    maxYoungGenerationSizeMb: Math.max(16, Math.min(128, budgetMb)),
+    maxOldGenerationSizeMb: Math.max(512, Math.min(4096, heapMb)),
+  };
   if (!here.endsWith('.ts')) {
     return new Worker(new URL('./render-worker.js', here), { workerData, resourceLimits });
   }
