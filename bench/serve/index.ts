@@ -1,7 +1,10 @@
 /**
- * Serving speed of the reference server with the Laravel set, as ratios against raw `node:http`
- * writing the same precomputed bytes, measured in the same run (goal: 0.85x), and the cold start
- * of `apps/server` to the first 200 of /laravel (goal: under 1 s), both as `pnpm start` runs it
+ * Serving speed of Kit with the Laravel docs, as ratios against raw `node:http` writing the same
+ * precomputed bytes, measured in the same run (goal: 0.85x), for the page and its Markdown twin,
+ * each without Accept-Encoding (curl, many HTTP libraries and agents) and with gzip, and each for
+ * three readers: a guest of the public set (the reference server), and a guest and a signed-in
+ * reader of a set with a private version (whose pages differ between them). Then the cold start of
+ * `apps/server` to the first 200 of /laravel (goal: under 1 s), both as `pnpm start` runs it
  * (TypeScript through tsx) and as `pnpm start:prod` runs the build (`node dist/src/main.js`; run
  * `pnpm build` first, else that row is skipped). Each start also times the first search, asked
  * right after the first page, while the server still prepares the search index in the background.
@@ -10,12 +13,12 @@
  * machine; one more start per path with those entries removed shows the first start of a fresh
  * clone.
  *
- *   npx tsx --conditions=kit-source bench/serve/index.ts [--duration 5] [--connections 10] [--starts 3]
+ *   npx tsx --conditions=kit-source bench/serve/index.ts [--duration 5] [--connections 10] [--starts 3] [--only gzip] [--profile dir]
  *
  * The servers run in a child process (bench/serve/servers.ts) and autocannon loads them from this
- * one over loopback, both servers the same way: same connections, warm-up, then the same duration.
- * A bare one-route Hono app serving the same bytes is measured beside them, to show how much of the
- * gap is Hono's own.
+ * one over loopback, all the same way: same connections, warm-up, then the same duration. A bare
+ * one-route Hono app serving the same bytes is measured beside them, to show how much of the gap
+ * is Hono's own.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -23,6 +26,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import type { BenchCase } from './servers.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -32,19 +36,24 @@ const option = (name: string, fallback: number) => {
 const duration = option('duration', 5);
 const connections = option('connections', 10);
 const starts = option('starts', 3);
+/** Only the cases whose name contains this text (`--only gzip`, `--only "signed in"`). */
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1]! : '';
 const repoRoot = resolve(import.meta.dirname, '../..');
 const nodeArgs = ['--conditions=kit-source', '--import', 'tsx'];
 
 interface Servers {
-  kit: string;
+  kit: Record<BenchCase['set'], string>;
   raw: string;
   bareHono: string;
-  paths: { html: string; markdown: string };
-  bytes: Record<string, number>;
+  cases: BenchCase[];
 }
 
 function startServers(): Promise<{ child: ChildProcess; servers: Servers }> {
-  const child = spawn(process.execPath, [...nodeArgs, resolve(import.meta.dirname, 'servers.ts')], {
+  // `--profile <dir>`: a CPU profile of the servers' process, written when the bench ends.
+  const profile = args.includes('--profile')
+    ? ['--cpu-prof', `--cpu-prof-dir=${args[args.indexOf('--profile') + 1]}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, resolve(import.meta.dirname, 'servers.ts')], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -54,8 +63,19 @@ function startServers(): Promise<{ child: ChildProcess; servers: Servers }> {
   });
 }
 
-async function load(url: string, seconds: number) {
-  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+interface Target {
+  url: string;
+  headers: Record<string, string>;
+}
+
+async function load(target: Target, seconds: number) {
+  const result = await autocannon({
+    url: target.url,
+    headers: target.headers,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+  });
   return {
     requests: result.requests.total,
     seconds: result.duration,
@@ -69,7 +89,7 @@ async function load(url: string, seconds: number) {
  * round), so load from elsewhere on a shared machine falls on both alike.
  */
 async function compare(
-  urls: Record<string, string>,
+  urls: Record<string, Target>,
 ): Promise<Record<string, { rps: number; p99: number; errors: number }>> {
   const names = Object.keys(urls);
   for (const name of names) await load(urls[name]!, 2);
@@ -97,20 +117,31 @@ async function throughput(servers: Servers): Promise<void> {
   console.log(
     `throughput: autocannon, ${connections} connections, 2 s warm-up, then ${duration} s per server in 1 s turns`,
   );
-  for (const [kind, path] of Object.entries(servers.paths)) {
-    const result = await compare({ kit: servers.kit + path, raw: servers.raw + path, hono: servers.bareHono + path });
+  const rows: string[] = [];
+  for (const entry of servers.cases.filter((candidate) => candidate.name.includes(only))) {
+    // Every server gets the header; only the raw ones read it, to pick the set's bytes.
+    const headers = { ...entry.headers, 'x-bench-set': entry.set };
+    const result = await compare({
+      kit: { url: servers.kit[entry.set] + entry.path, headers },
+      raw: { url: servers.raw + entry.path, headers },
+      hono: { url: servers.bareHono + entry.path, headers },
+    });
     const { kit, raw, hono } = result as Record<'kit' | 'raw' | 'hono', { rps: number; p99: number; errors: number }>;
-    const size = (servers.bytes[path]! / 1024).toFixed(1);
+    const size = (entry.bytes / 1024).toFixed(1);
+    const errors = kit.errors + raw.errors > 0 ? `  [errors: kit ${kit.errors}, raw ${raw.errors}]` : '';
     console.log(
-      `  ${kind.padEnd(8)} ${path} (${size} KB): kit ${kit.rps.toFixed(0)} req/s (p99 ${kit.p99} ms), ` +
-        `raw node:http ${raw.rps.toFixed(0)} req/s (p99 ${raw.p99} ms) = ${(kit.rps / raw.rps).toFixed(2)}x raw (goal >= 0.85x)` +
-        (kit.errors + raw.errors > 0 ? `  [errors: kit ${kit.errors}, raw ${raw.errors}]` : ''),
+      `  ${entry.name} ${entry.path} (${size} KB): kit ${kit.rps.toFixed(0)} req/s (p99 ${kit.p99} ms), ` +
+        `raw node:http ${raw.rps.toFixed(0)} req/s (p99 ${raw.p99} ms) = ${(kit.rps / raw.rps).toFixed(2)}x raw (goal >= 0.85x); ` +
+        `bare Hono ${(hono.rps / raw.rps).toFixed(2)}x raw${errors}`,
     );
-    console.log(
-      `  ${''.padEnd(8)} for scale: a bare one-route Hono app on @hono/node-server ${hono.rps.toFixed(0)} req/s = ` +
-        `${(hono.rps / raw.rps).toFixed(2)}x raw; kit = ${(kit.rps / hono.rps).toFixed(2)}x bare Hono`,
+    rows.push(
+      `| ${entry.name} | ${size} KB | ${kit.rps.toFixed(0)} | ${raw.rps.toFixed(0)} | ${(kit.rps / raw.rps).toFixed(2)}x | ${(hono.rps / raw.rps).toFixed(2)}x |`,
     );
   }
+  console.log('\n| case | bytes sent | kit req/s | raw node:http req/s | kit / raw | bare Hono / raw |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const row of rows) console.log(row);
+  console.log('');
 }
 
 function freePort(): Promise<number> {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 // The subpath, not the package root: the server needs no CLI commands (and none of their libraries).
 import { type LoadedKit, loadKit, openRateLimitStore } from '@kit/cli/load-kit';
-import { type KitEnv, resolveConfig } from '@kit/core';
+import { type KitEnv, resolveConfig, warmKit } from '@kit/core';
 import { parseDotenv } from '@kit/core/node';
 import { createKitApp } from '@kit/http-hono';
 import { Hono } from 'hono';
@@ -43,9 +43,10 @@ export interface ReferenceServer {
   app: Hono;
   kit: LoadedKit;
   /**
-   * Prepares each set's default version in the background (code grammars, then the guests' search
-   * index), one set after another. Call it once the server listens: requests are answered meanwhile,
-   * and a search made before it finishes waits for the index being built, not for a second one.
+   * Prepares every version of each set in the background (code grammars, then the guests' search
+   * index; the default version first), one set after another. Call it once the server listens:
+   * requests are answered meanwhile, and a search made before it finishes waits for the index being
+   * built, not for a second one. Sections come back from `.kit/cache/store` after a restart.
    */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -85,20 +86,24 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     }),
   );
   let warming: Promise<void> | null = null;
+  let closed = false;
   return {
     app,
     kit,
     warm() {
-      warming ??= (async () => {
-        for (const set of kit.sets.values()) {
-          await set.warm?.().catch((error: unknown) => {
-            console.error(`Preparing the "${set.key}" docs failed; they load on first use instead.`, error);
-          });
-        }
-      })();
+      warming ??= warmKit(kit, {
+        stopped: () => closed,
+        onError: (error, { set, version }) => {
+          console.error(
+            `Preparing the "${set}" docs${version ? ` (${version})` : ''} failed; they load on first use instead.`,
+            error,
+          );
+        },
+      });
       return warming;
     },
     async close() {
+      closed = true;
       await kit.close();
       await rateLimitStore?.close();
     },

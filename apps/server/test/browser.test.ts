@@ -257,7 +257,9 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
     const dialog = page.locator('#kit-search');
     await page.locator('.kit-header [data-kit-search-open]').click();
     await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
-    await page.keyboard.type('rate limiting');
+    // One input event, so the results read below are the final query's and not a prefix's that a
+    // later answer replaces before Enter.
+    await page.locator('#kit-search-input').fill('rate limiting');
     const options = page.locator('#kit-search-results [role="option"]');
     await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     const href = (await options.first().getAttribute('href'))!;
@@ -267,6 +269,39 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
     await page.waitForURL((url) => url.pathname !== '/laravel/installation');
     expect(new URL(page.url()).pathname).toBe(new URL(href, referenceHttp.origin).pathname);
     expect(await page.locator('.kit-prose').textContent()).toMatch(/rate limit/i);
+    expect(errors).toEqual([]);
+  });
+
+  it('fetches the client search engine on the first search only, and searches in the browser', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const scripts: string[] = [];
+    const searches: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.endsWith('.js')) scripts.push(path);
+      if (path.includes('/_kit/search')) searches.push(path);
+    });
+    // A server-search set never needs the engine, not even when its dialog searches.
+    await page.goto(`${referenceHttp.origin}/laravel/installation`);
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toEqual([expect.stringMatching(/^\/laravel\/_kit\/reader\.[0-9a-f]+\.js$/)]);
+
+    scripts.length = 0;
+    await page.goto(`${referenceHttp.origin}/docs`);
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toEqual([expect.stringMatching(/^\/docs\/_kit\/reader\.[0-9a-f]+\.js$/)]);
+    await page.keyboard.press('/');
+    await page.keyboard.type('search driver');
+    const options = page.locator('#kit-search-results [role="option"]');
+    await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    // The engine came as one more script; the query ran in the browser against the downloaded index.
+    expect(scripts).toHaveLength(2);
+    expect(scripts[1]).toMatch(/^\/docs\/_kit\/reader-\w+\.js$/);
+    expect(searches.every((path) => path.startsWith('/docs/_kit/search-index/'))).toBe(true);
     expect(errors).toEqual([]);
   });
 

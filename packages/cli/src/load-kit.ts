@@ -16,7 +16,7 @@ import {
   type SearchDriver,
   type SearchDriverEntry,
 } from '@kit/core';
-import { loadConfig, projectCacheDir } from '@kit/core/node';
+import { createDiskCacheStore, diskCacheStoreDir, loadConfig, projectCacheDir } from '@kit/core/node';
 import { createNodeRenderer } from '@kit/render/node';
 import { createRenderPool, DEFAULT_RENDER_DEADLINE_MS, defaultRenderWorkers, type RenderPool } from './render-pool.js';
 import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from '@kit/search';
@@ -52,6 +52,14 @@ export interface LoadKitOptions {
    * loads ({@link currentBranch}). Default: no docs migrations.
    */
   docsMigrations?: { branch?: string };
+  /**
+   * Keep repository sets' renders and search sections in `.kit/cache/store` under the project root
+   * (`createDiskCacheStore`), keyed by page content, manifest and renderer code, so a restarted
+   * server or a second command renders and indexes nothing that has not changed. Database sets use
+   * their configured cache store instead.
+   * @default true
+   */
+  diskCache?: boolean;
   /**
    * Render pages on worker threads, each with a deadline, so a slow page never holds the event
    * loop (`kit serve` and the reference server turn it on). `true` takes `KIT_RENDER_WORKERS`
@@ -110,8 +118,12 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
 
   try {
     const sets = [];
+    // One disk store for every repository set of the project: each key names its set.
+    const diskStore =
+      options.diskCache === false ? null : createDiskCacheStore({ dir: diskCacheStoreDir(config.root) });
     for (const setConfig of Object.values(config.sets)) {
-      const cache = setConfig.source.driver === 'database' ? await cacheStoreOf(config, setConfig.key, caches) : null;
+      const cache =
+        setConfig.source.driver === 'database' ? await cacheStoreOf(config, setConfig.key, caches) : diskStore;
       const source = await createSource(setConfig, config, options, databases, cache);
       sources.push(source);
       const search = await createSearchDriver(setConfig, config);

@@ -63,9 +63,9 @@ export type { ConfigCheck, ConfigIssue } from './config/validate.js';
 export { checkConfig } from './config/validate.js';
 export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export { createDocSet, FEEDBACK_COMMENT_LIMIT, withContentHashLine } from './docset/docset.js';
-export type { CreateKitOptions } from './docset/kit.js';
-export { createKit } from './docset/kit.js';
-export { contextUrls, createRenderContext } from './docset/render-context.js';
+export type { CreateKitOptions, WarmKitOptions } from './docset/kit.js';
+export { createKit, warmKit } from './docset/kit.js';
+export { contextUrls, createRenderContext, mayIncludeSnippets } from './docset/render-context.js';
 export {
   assertSearchQuery,
   DEFAULT_SEARCH_LIMIT,

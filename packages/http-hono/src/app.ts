@@ -43,7 +43,7 @@ import {
   userResolution,
 } from './middleware.js';
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
-import { readerNotFoundView, readerPageView, type ViewContext } from './reader-view.js';
+import { readerNotFoundView, readerPageView, type ViewContext, viewerClassOf } from './reader-view.js';
 import { signInJson, signInMarkdown, signInPage } from './sign-in.js';
 import { fileUrlHash, type SetFileUrls, sendFile, setFileUrls } from './static-files.js';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableResponse } from './unavailable.js';
@@ -374,7 +374,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   app.get('/_kit/:file', async (c) => {
     const built = await assets;
     const file = c.req.param('file')!;
-    const asset = [built.js, built.css].find((candidate) => candidate.name === file);
+    const asset = [built.js, built.css, ...built.chunks].find((candidate) => candidate.name === file);
     if (!asset) return c.notFound();
     return sendCached(c, asset.body, {
       contentType: asset.contentType,
@@ -435,23 +435,36 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
     const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
     const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
-    // A public page is the same for every guest: answer a repeat from the set's response cache.
-    const cacheKey =
-      pageResponses && !isPrivate
-        ? `${requestOrigin(c, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${c.req.path}`
-        : null;
-    const hit = cacheKey ? pageResponses!.get(cacheKey) : undefined;
-    if (hit) return sendStored(c, hit);
+    const variant = pageResponses
+      ? `${requestOrigin(c, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${c.req.path}`
+      : null;
+    // A public page is the same for every guest: answer a repeat from the set's response cache
+    // before asking anything about the viewer.
+    const hit = variant && !isPrivate ? pageResponses!.get(variant) : undefined;
+    if (hit) return sendStored(c, hit, false);
     const generation = pageResponses?.generation() ?? 0;
+    let cacheKey = isPrivate ? null : variant;
     const send = (body: string, contentType: string, headers: Record<string, string>) => {
       if (!cacheKey) return sendCached(c, body, { contentType, isPrivate, headers });
       return sendStored(
         c,
         pageResponses!.set(cacheKey, generation, { body: encoder.encode(body), contentType, headers }),
+        isPrivate,
       );
     };
 
     const match = await set.resolveUrl(c.req.path, viewer);
+    if (match.kind === 'page' && variant && isPrivate) {
+      // What a signed-in reader (or any reader of a non-public set) is shown depends on what they
+      // may see: kept per page and per class of viewers seeing the same (see viewerClassOf). The
+      // Markdown twin is the page alone, the same for everyone who may open it.
+      const { version, locale, path } = match.ref;
+      const markdown = match.markdown || wantsMarkdown;
+      const viewerClass = markdown ? '' : await viewerClassOf(set, viewer, match.ref);
+      cacheKey = `${variant}\u0000private\u0000${version}\u0000${locale}\u0000${path}\u0000${viewerClass}`;
+      const kept = pageResponses!.get(cacheKey);
+      if (kept) return sendStored(c, kept, true);
+    }
     if (match.kind === 'redirect') return redirect(c, set, match.location, match.status);
     if (match.kind === 'none') return notFound(c, set, options, await assets);
     const page = await set.getPage(match.ref, viewer);
@@ -477,10 +490,11 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   return app;
 }
 
-function sendStored(c: Context<Env>, entry: CachedPage): Response {
+/** A kept page, encoded as the request accepts; `isPrivate` for a page kept per class of viewers. */
+function sendStored(c: Context<Env>, entry: CachedPage, isPrivate: boolean): Response {
   const { body, etag, headers } = cachedVariant(entry, c.req.header('accept-encoding'));
   c.set('kitEncoded', true);
-  return sendCached(c, body, { contentType: entry.contentType, headers, etag, isPrivate: false });
+  return sendCached(c, body, { contentType: entry.contentType, headers, etag, isPrivate });
 }
 
 /**

@@ -12,7 +12,10 @@ export interface CachedPage {
   gzip?: Uint8Array<ArrayBuffer>;
 }
 
-/** Finished public page responses of one set, dropped whenever its source reports a change. */
+/**
+ * Finished page responses of one set, dropped whenever its source reports a change: a guest's of a
+ * public set by address, and a signed-in reader's by address and the class of viewers shown the same.
+ */
 export interface PageResponseCache {
   get(key: string): CachedPage | undefined;
   /** Counts content changes; read it before building a response and hand it to `set`. */
@@ -31,7 +34,8 @@ const DEFAULT_MAX_BYTES = 128 * 1024 * 1024;
  * gets none either: its pages are rendered through its cache store, keyed by content hash.
  * A public page is the same for every guest, so the page route answers a repeat request for the
  * same origin, path and representation with the stored bytes and ETag instead of resolving,
- * laying out and hashing the page again.
+ * laying out and hashing the page again. A signed-in reader's page is kept too, under what they
+ * may see (the app's viewer class), so only the access checks run again.
  */
 export function pageResponseCache(set: DocSet, maxBytes = DEFAULT_MAX_BYTES): PageResponseCache | null {
   if (typeof set.source.watch !== 'function' || set.source.shared === true) return null;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   createUrlLayout,
   type DocSet,
@@ -8,6 +9,7 @@ import {
   type NavGroup,
   type NavigationFile,
   type NormalizedManifest,
+  type PageRef,
   type PageView,
   parseSetUrl,
   type SourcePage,
@@ -77,6 +79,40 @@ export async function readerPageView(context: ViewContext, page: PageView): Prom
         : {}),
     },
   };
+}
+
+/**
+ * What of a page's reader view depends on who reads it, as a short key: two viewers with the same
+ * key are shown the same page, so a finished page can be kept per key rather than rendered for
+ * every signed-in request. It names every answer {@link siteView} asks the set for the viewer: the
+ * versions they may see, the pages they may see in the page's version and locale (the sidebar,
+ * previous and next), and where the version and language switchers lead (the same page where they
+ * may see it there). Keep the two in step: a viewer-dependent input siteView reads and this key
+ * leaves out would hand one reader's page to another.
+ */
+export async function viewerClassOf(set: DocSet, viewer: Viewer, ref: PageRef): Promise<string> {
+  const place = { version: ref.version, locale: ref.locale };
+  const [versions, locales, pages] = await Promise.all([
+    set.versions(viewer),
+    set.locales(),
+    set.visiblePages(place, viewer),
+  ]);
+  // The page itself, which the viewer is reading, needs no asking.
+  const canView = (version: string, locale: string) =>
+    version === ref.version && locale === ref.locale
+      ? true
+      : set.canView(viewer, { version, locale, path: ref.path }).catch(() => false);
+  const [inVersions, inLocales] = await Promise.all([
+    Promise.all(versions.map((version) => canView(version.id, ref.locale))),
+    Promise.all(locales.map((locale) => canView(ref.version, locale.code))),
+  ]);
+  const answers = JSON.stringify([
+    versions.map((version) => version.id),
+    pages.map((page) => page.path),
+    inVersions,
+    inLocales,
+  ]);
+  return createHash('sha1').update(answers).digest('base64url');
 }
 
 /**

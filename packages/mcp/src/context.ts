@@ -7,7 +7,15 @@ export type McpScope = { kind: 'local' } | { kind: 'web'; set: string };
  * Runs the same check as `kit validate --json` and returns its report. The CLI supplies it; without
  * one the `validate_docs` tool is not offered.
  */
-export type ValidateDocs = (input: { set: string; version?: string }) => Promise<Record<string, unknown>>;
+/**
+ * `validate_docs`: the `kit validate --json` report of one set. `pages` (the author tools' check
+ * after a change) limits the per-page checks to those pages.
+ */
+export type ValidateDocs = (input: {
+  set: string;
+  version?: string;
+  pages?: readonly string[];
+}) => Promise<Record<string, unknown>>;
 
 /** What `affected_pages` is asked: the same options as `kit affected`. */
 export interface AffectedPagesInput {

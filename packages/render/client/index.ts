@@ -1,10 +1,12 @@
 /**
- * The reader's browser script: one file, loaded with `defer` on every page. Everything works
- * without it; it adds search, the phone drawer, the color toggle, menus, copy buttons, scroll-spy,
- * freshness dots and the feedback widget.
+ * The reader's browser script: an ES module loaded on every page (deferred, as modules are).
+ * Everything works without it; it adds search, the phone drawer, the color toggle, menus, copy
+ * buttons, scroll-spy, freshness dots and the feedback widget. The client search engine is a
+ * separate chunk, fetched the first time a reader searches a `client`-driver set.
  */
-import * as clientSearch from 'kit:client-search';
+import { loadClientSearch } from 'kit:client-search';
 import { CLIENT_CONFIG_ID, type ReaderClientConfig } from '../src/reader/client-config.js';
+import type { ClientIndexQuery } from '../src/reader/client-logic.js';
 import { initCodeCopy } from './code.js';
 import { initColorMode } from './color-mode.js';
 import { initDrawer } from './drawer.js';
@@ -25,6 +27,35 @@ function readConfig(): ReaderClientConfig | null {
   }
 }
 
+/**
+ * The client search engine behind functions that import its chunk on first use (once; a failed
+ * download is asked for again on the next query).
+ */
+function lazyClientSearch(load: NonNullable<typeof loadClientSearch>) {
+  let loaded: ReturnType<typeof load> | undefined;
+  const module = () => {
+    loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  };
+  const queryClientIndex: ClientIndexQuery = async (serialized, query, limit) => {
+    const { queryClientIndex: search } = await module();
+    if (!search) throw new Error('The client search module exports no queryClientIndex.');
+    return search(serialized, query, limit);
+  };
+  const prepareClientIndex = (serialized: string) => {
+    module().then(
+      (engine) => engine.prepareClientIndex?.(serialized),
+      () => undefined, // the first query asks again and reports the failure
+    );
+  };
+  return { queryClientIndex, prepareClientIndex };
+}
+
+const clientSearch = loadClientSearch ? lazyClientSearch(loadClientSearch) : undefined;
+
 function start(): void {
   const config = readConfig();
   if (!config) return;
@@ -35,7 +66,7 @@ function start(): void {
     () => initFragmentAlias(),
     () => initDrawer(),
     () => initSwitchers(),
-    () => initSearch(config, clientSearch.queryClientIndex, clientSearch.prepareClientIndex),
+    () => initSearch(config, clientSearch?.queryClientIndex, clientSearch?.prepareClientIndex),
     () => initCodeCopy(config),
     () => initTocSpy(),
     () => initFreshness(config),

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { KitError } from '@kit/core';
+import { KitError, warmKit } from '@kit/core';
 import type { StdioServerOptions } from '@kit/mcp';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
@@ -43,12 +43,18 @@ export function registerMcp(program: Command, context: CommandContext): void {
           stdout: context.io.stdout,
         };
         const handle = await runStdioServer(kit, serverOptions);
+        // Every version's search index is prepared behind the first tool calls (stdout is the
+        // protocol, so nothing is printed about it); a search that comes first waits for its build.
+        // Agent Markdown never highlights code, so no grammar is loaded.
+        let stopping = false;
+        void warmKit(kit, { stopped: () => stopping, highlight: false });
         const stop = () => void handle.close();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
         try {
           await handle.closed;
         } finally {
+          stopping = true;
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
         }

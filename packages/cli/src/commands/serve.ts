@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { KitError, mcpEndpointPath, normalizePrefix } from '@kit/core';
+import { KitError, mcpEndpointPath, normalizePrefix, warmKit } from '@kit/core';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';
@@ -77,10 +77,10 @@ export function registerServe(program: Command, context: CommandContext): void {
           ),
         );
       });
-      // Code grammars and each set's search index load behind the first requests, not during them.
-      void (async () => {
-        for (const set of kit.sets.values()) await set.warm?.().catch(() => undefined);
-      })();
+      // Code grammars and every version's search index load behind the first requests, not during
+      // them; with the disk cache a restart reads the sections back instead of rendering.
+      let stopping = false;
+      void warmKit(kit, { stopped: () => stopping });
       const address = server.address() as AddressInfo;
       const origin = `http://${host}:${address.port}`;
       const out = context.io.stdout;
@@ -108,6 +108,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
+      stopping = true;
       live?.close();
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       // Open live-reload streams would hold the server open.

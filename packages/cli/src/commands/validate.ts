@@ -51,7 +51,11 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | markdown.complexity | warning | a page past a complexity limit (nesting, delimiters, brackets, footnotes, table cells, references, tags, autolinks, headings, lines or size: see the Markdown guide), shown as its text under a notice naming the construct |
 | search.budget | warning | a client search index larger than search.budget_kb gzipped |
 
-Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check could not run.`,
+Exit codes: 0 no errors (warnings allowed); 1 at least one error, or the check could not run.
+
+What is kept between runs: what validation reads of each render (links, anchors, sections, agent Markdown, problems; no HTML) in \`.kit/cache/validate\`, keyed by the page's content hash, its render context and the renderer's code and components, so a second run renders only the pages that changed (pages with snippet includes are always rendered), plus the measured size of each browser search index. \`--no-cache\` neither reads nor writes it; deleting \`.kit/cache\` is always safe. The servers (\`kit serve\`, \`kit mcp\`, the reference server) keep their renders and search sections in \`.kit/cache/store\` instead.
+
+After an author tool's change (\`kit mcp\`, the web MCP endpoint) the same checks run on what the change can affect: \`write_page\` checks the written page (its frontmatter, render, size, the links out of it and the anchors they point at) with the manifest, redirects and navigation; \`update_navigation\` and \`update_manifest\` check no page; \`move_page\` and \`delete_page\` check the whole version, since any page may link to the old path. The issues returned are the ones a full \`kit validate\` reports about the change.`,
   );
   command.action(
     async (options: { json?: boolean; version?: string; cache: boolean; jobs?: number }, command: Command) => {

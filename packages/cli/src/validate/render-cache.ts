@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createRenderContext,
+  mayIncludeSnippets,
   type PageRenderer,
   type RenderContext,
   type RenderContextInput,
@@ -15,13 +16,6 @@ import {
 } from '@kit/core';
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
 import { renderCutShort } from '../render-pool.js';
-
-/**
- * A snippet include (`<<< @/path`) anywhere, also after a list marker or `>` of a quote; PHP
- * heredocs (`<<<EOT`) are not includes. A page with one is rendered every time, as the included
- * file may have changed.
- */
-const SNIPPET_INCLUDE = /<<<[ \t]*@/;
 
 /** Where `kit validate` keeps rendered pages between runs: `validate` in the project's cache folder. */
 export function validateCacheDir(root: string): string {
@@ -58,7 +52,8 @@ export function cachedRenderer(
   return {
     ...(inner.concurrency !== undefined ? { concurrency: inner.concurrency } : {}),
     async renderPage(page: SourcePage, input: RenderContextInput): Promise<RenderedPage> {
-      if (SNIPPET_INCLUDE.test(page.body)) return inner.renderPage(page, input);
+      // A page with a snippet include is rendered every time: the included file may have changed.
+      if (mayIncludeSnippets(page.body)) return inner.renderPage(page, input);
       // Asked for each page: registering a component while validating changes it.
       const fingerprint = made.fingerprint ? await made.fingerprint().catch(() => null) : null;
       if (fingerprint === null) return inner.renderPage(page, input);

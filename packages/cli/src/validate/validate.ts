@@ -47,6 +47,8 @@ export interface ValidateKitOptions {
    * @default the components of @kit/render's default registry, which kit.config.ts fills
    */
   components?: readonly string[];
+  /** Only these pages get their own checks (`ValidateDocSetOptions.pages`); needs `set` and `version`. */
+  pages?: readonly string[];
 }
 
 /**
@@ -75,13 +77,17 @@ export async function validateKit(kit: ValidatableKit, options: ValidateKitOptio
   for (const key of keys) {
     const docSet = kit.set(key);
     const driver = kit.searchDrivers?.get(key);
+    // Without a renderer of its own, a set renders through its caches (what its search index and
+    // readers had rendered, or its cache store) instead of parsing again.
+    const renderer = options.renderer ?? (docSet.renderForAgents ? undefined : kit.renderer);
     const budgetKb = docSet.config.search.budget_kb;
     reports.push(
       await validateDocSet({
         docSet,
         ...(options.version !== undefined ? { version: options.version } : {}),
-        ...((options.renderer ?? kit.renderer) ? { renderer: (options.renderer ?? kit.renderer)! } : {}),
+        ...(renderer ? { renderer } : {}),
         ...(options.origin !== undefined ? { origin: options.origin } : {}),
+        ...(options.pages !== undefined ? { pages: options.pages } : {}),
         components,
         // Links into the other sets of the site are checked against their pages.
         site: [...kit.sets.values()],
@@ -171,10 +177,15 @@ function configWarningFix(warning: string): string {
  * A `validate_docs` function for `@kit/mcp`: the same report as `kit validate --json`, for one set.
  */
 export function validatorFor(kit: ValidatableKit, origin?: string) {
-  return async (input: { set: string; version?: string }): Promise<Record<string, unknown>> => {
+  return async (input: {
+    set: string;
+    version?: string;
+    pages?: readonly string[];
+  }): Promise<Record<string, unknown>> => {
     const report = await validateKit(kit, {
       set: input.set,
       ...(input.version !== undefined ? { version: input.version } : {}),
+      ...(input.pages !== undefined ? { pages: input.pages } : {}),
       ...(origin !== undefined ? { origin } : {}),
     });
     return report as unknown as Record<string, unknown>;

@@ -43,7 +43,12 @@ export interface AuthorCall {
    * issues about what the change touched come back in the result's `validation`. Without it,
    * `validation` holds only the checks of the written text itself.
    */
-  validate?: (input: { set: string; version: string }) => Promise<{ issues: readonly ValidationIssue[] }>;
+  validate?: (input: {
+    set: string;
+    version: string;
+    /** Check only these pages' own issues (see `ValidateDocSetOptions.pages`); absent checks the whole version. */
+    pages?: readonly string[];
+  }) => Promise<{ issues: readonly ValidationIssue[] }>;
 }
 
 /** Common arguments of the author tools (`update_manifest` takes neither `version` nor `locale`). */
@@ -269,10 +274,13 @@ async function validationAfter(
   touches: (issue: ValidationIssue) => boolean,
   own: readonly SourceProblem[],
   receipt: WriteReceipt,
+  pages?: readonly string[],
 ): Promise<AuthorValidation> {
   // A draft is not live, so the set's validation would not see it: only the text's own checks apply.
   if (!call.validate || receipt.outcome === 'drafted') return summarizeValidation(own);
-  const report = await call.validate({ set: docSet.key, version });
+  // `pages` names every page whose own issues `touches` can keep (none when it keeps only
+  // manifest or navigation issues), so the other pages are not rendered or checked.
+  const report = await call.validate({ set: docSet.key, version, ...(pages ? { pages } : {}) });
   return summarizeValidation(report.issues.filter(touches));
 }
 
@@ -367,6 +375,7 @@ export async function writePageTool(
     (issue) => issue.version === version && issue.locale === locale && issue.page === path,
     parsed.problems,
     outcome,
+    [path],
   );
   return applied({
     outcome: outcome.outcome,
@@ -588,6 +597,7 @@ export async function updateNavigationTool(
       (issue.locale === undefined || issue.locale === locale),
     [],
     outcome,
+    [],
   );
   return applied({
     outcome: outcome.outcome,
@@ -658,6 +668,7 @@ export async function updateManifestTool(
     (issue) => issue.file === (file?.file ?? 'kit.json') || /^(manifest|redirects|assets)\./.test(issue.rule),
     [],
     outcome,
+    [],
   );
   return applied({
     outcome: outcome.outcome,

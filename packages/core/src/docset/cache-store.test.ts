@@ -109,6 +109,34 @@ describe('a doc set with a cache store', () => {
     expect(store.size).toBe(0);
   });
 
+  it('keeps a page with a PHP heredoc (`<<<EOT`), which includes no file, and the sections of its version', async () => {
+    const store = createArrayCacheStore();
+    const source = memorySource({
+      pages: [
+        {
+          version: 'current',
+          locale: 'en',
+          path: 'index',
+          body: "# Home\n\n```php\nreturn <<<'blade'\n    Hello\nblade;\n```\n",
+        },
+      ],
+      manifest: { name: 'Docs' },
+    });
+    const make = () => {
+      const renderer = smallRenderer();
+      const search = substringSearch();
+      const set = createDocSet({ config: setConfig('/app'), source, renderer, search, cache: store });
+      return { set, renderer, search };
+    };
+    const [first, second] = [make(), make()];
+    await first.set.readPage({ path: 'index' }, guest);
+    await first.set.search({ query: 'hello' }, guest, 'mcp');
+    await second.set.readPage({ path: 'index' }, guest);
+    await second.set.search({ query: 'hello' }, guest, 'mcp');
+    expect(second.renderer.renders).toEqual([]);
+    expect(second.search.indexed).toHaveLength(1);
+  });
+
   it('renders every time with the null store', async () => {
     const { first, second } = twoProcesses(createNullCacheStore());
     await first.set.readPage({ path: 'routing' }, guest);

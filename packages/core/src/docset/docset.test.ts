@@ -268,7 +268,7 @@ describe('createDocSet: getPage and rendering', () => {
     expect(context.pageUrl('index')).toBe('/docs/1.x');
   });
 
-  it('renders each page once for readers and once, without highlighting, for agents while its hash holds', async () => {
+  it('renders each page once while its hash holds: the reader render serves agents and search too', async () => {
     const { docs, renderer } = build();
     await docs.getPage({ path: 'routing' }, guest);
     await docs.getPage({ path: 'routing' }, guest);
@@ -276,7 +276,16 @@ describe('createDocSet: getPage and rendering', () => {
     await docs.readPage({ path: 'routing', section: 'Route Groups' }, guest);
     await docs.search({ query: 'routing' }, guest, 'mcp');
     const routingRenders = renderer.contexts.filter((_, index) => renderer.renders[index] === '2.x/en/routing');
-    expect(routingRenders.map((context) => context.highlight)).toEqual([undefined, false]);
+    expect(routingRenders.map((context) => context.highlight)).toEqual([undefined]);
+  });
+
+  it('renders for agents without highlighting when no reader has asked for the page yet', async () => {
+    const { docs, renderer } = build();
+    await docs.readPage({ path: 'routing' }, guest);
+    await docs.getPage({ path: 'routing' }, guest);
+    await docs.readPage({ path: 'routing' }, guest);
+    const routingRenders = renderer.contexts.filter((_, index) => renderer.renders[index] === '2.x/en/routing');
+    expect(routingRenders.map((context) => context.highlight)).toEqual([false, undefined]);
   });
 
   it('renders again after the source reports a change', async () => {
@@ -303,13 +312,13 @@ describe('createDocSet: getPage and rendering', () => {
     await docs.search({ query: 'routing' }, guest, 'mcp');
     await docs.getPage({ path: 'routing' }, guest);
     await docs.search({ query: 'routing' }, guest, 'mcp');
-    expect(renderer.renders.filter((r) => r === '2.x/en/routing')).toHaveLength(2);
+    expect(renderer.renders.filter((r) => r === '2.x/en/routing')).toHaveLength(1);
     expect(search.indexed).toHaveLength(1);
 
     generation += 1;
     await docs.getPage({ path: 'routing' }, guest);
     await docs.search({ query: 'routing' }, guest, 'mcp');
-    expect(renderer.renders.filter((r) => r === '2.x/en/routing')).toHaveLength(4);
+    expect(renderer.renders.filter((r) => r === '2.x/en/routing')).toHaveLength(2);
     expect(search.indexed).toHaveLength(2);
   });
 

@@ -48,7 +48,7 @@ import {
   type UrlLayout,
 } from '../urls/set-urls.js';
 import { editDistance } from '../util/nearest-key.js';
-import { createRenderContext } from './render-context.js';
+import { createRenderContext, mayIncludeSnippets } from './render-context.js';
 import { MAX_SEARCH_LIMIT, normalizeSearchLimit } from './search-limit.js';
 import { searchSectionsOf } from './search-sections.js';
 import { extractRenderedSection, sectionNames } from './sections.js';
@@ -112,6 +112,14 @@ interface IndexState {
   sectionsKey: string | null;
 }
 
+/** A render kept in memory: of which text, under which renderer generation, and its result once settled. */
+interface RenderEntry {
+  hash: string;
+  generation: number;
+  result: Promise<RenderedPage>;
+  done?: RenderedPage;
+}
+
 /** `html` renders for reader pages; `agent` renders skip syntax highlighting (agent Markdown, search, validation). */
 type RenderPurpose = 'html' | 'agent';
 
@@ -154,10 +162,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   let manifestState: Promise<ManifestState> | null = null;
   const navigationStates = new Map<string, Promise<NavigationState>>();
   const pageLists = new Map<string, Promise<SourcePage[]>>();
-  const rendered = new Map<string, { hash: string; generation: number; result: Promise<RenderedPage> }>();
+  const rendered = new Map<string, RenderEntry>();
   const generationOf = () => renderer.generation?.() ?? 0;
   const indexes = new Map<string, IndexState>();
   const indexing = new Map<string, Promise<IndexState>>();
+  /** The last index build asked for; the next one starts once it is done. */
+  let buildQueue: Promise<unknown> = Promise.resolve();
 
   // Bumped on every change notice, so an index built while content changed is rebuilt next time.
   let changes = 0;
@@ -421,11 +431,23 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       rendered.set(renderKey, cached);
       return cached.result;
     }
+    if (purpose === 'agent') {
+      // Highlighting changes only the HTML: a finished reader render of the same text serves agent
+      // Markdown, sections and search as well, so the page is not parsed a second time.
+      const reader = rendered.get(`${scopeKey(page.version, page.locale)}\u0000html:${page.path}`);
+      if (reader?.done && reader.hash === page.contentHash && reader.generation === generation) return reader.done;
+    }
     const result = renderThrough(page, renderContext(layout, page.version, page.locale, purpose), text);
-    rendered.set(renderKey, { hash: page.contentHash, generation, result });
-    result.catch(() => {
-      if (rendered.get(renderKey)?.result === result) rendered.delete(renderKey);
-    });
+    const entry: RenderEntry = { hash: page.contentHash, generation, result };
+    rendered.set(renderKey, entry);
+    result.then(
+      (done) => {
+        entry.done = done;
+      },
+      () => {
+        if (rendered.get(renderKey)?.result === result) rendered.delete(renderKey);
+      },
+    );
     while (rendered.size > maxRendered) rendered.delete(rendered.keys().next().value as string);
     return result;
   }
@@ -441,7 +463,11 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     const hit = await store.get<RenderedPage>(storeKey).catch(() => undefined);
     if (isRenderedPage(hit)) return hit;
     const result = await renderer.render(page, context);
-    await store.set(storeKey, result).catch(() => {});
+    // A page answered as text is cheap to answer again, and when a render deadline or a crashed
+    // render worker cut it short, the answer belongs to that moment: it is not shared or kept.
+    if (!result.problems.some((problem) => problem.rule === 'markdown.complexity')) {
+      await store.set(storeKey, result).catch(() => {});
+    }
     return result;
   }
 
@@ -467,7 +493,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     context: RenderContext,
     manifestText: string | null,
   ): Promise<string | null> {
-    if (context.snippetsRoot !== null && page.body.includes('<<<')) return null;
+    if (context.snippetsRoot !== null && mayIncludeSnippets(page.body)) return null;
     const made = await rendererFingerprint();
     if (made === null) return null;
     const inputs = JSON.stringify([
@@ -495,7 +521,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   ): Promise<string | null> {
     if (!store) return null;
     const context = renderContext(layout, scope.version, scope.locale, 'agent');
-    if (context.snippetsRoot !== null && pages.some((page) => page.body.includes('<<<'))) return null;
+    if (context.snippetsRoot !== null && pages.some((page) => mayIncludeSnippets(page.body))) return null;
     const made = await rendererFingerprint();
     if (made === null) return null;
     const inputs = JSON.stringify([made, fingerprint, context, config.route]);
@@ -666,7 +692,11 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     if (current && !current.dirty && watching && current.generation === generationOf()) return current;
     const running = indexing.get(stateKey);
     if (running) return running;
+    // One index is built at a time: builds running side by side would share the CPU and all finish
+    // last, while one after the other the version asked for first is answered first.
+    const before = buildQueue;
     const build = (async (): Promise<IndexState> => {
+      await before;
       const startedAt = changes;
       const generation = generationOf();
       // The manifest fixes every URL in the index (the landing page's, a version's), so it is part
@@ -727,6 +757,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       return state;
     })();
     indexing.set(stateKey, build);
+    buildQueue = build.catch(() => undefined);
     try {
       return await build;
     } finally {
@@ -1048,6 +1079,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       return gateAllowsManage(viewerOf(viewer), gates, { set: key });
     },
 
+    renderForAgents(page) {
+      return render(page, 'agent');
+    },
+
     async problems() {
       const { problems: manifestProblems, layout } = await loadManifest();
       const found: SourceProblem[] = [...manifestProblems];
@@ -1078,11 +1113,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         throw error;
       }
       const { scope, searchScope } = scoped;
-      if (renderer.prepareHighlight) {
+      const parts = input.parts ?? ['highlight', 'search'];
+      if (renderer.prepareHighlight && parts.includes('highlight')) {
         const pages = await visibleInOrder(guest, scope.version, scope.locale.code);
         await renderer.prepareHighlight(pages);
       }
-      await indexFor(searchScope, scope.version, scope.layout);
+      if (parts.includes('search')) await indexFor(searchScope, scope.version, scope.layout);
     },
 
     async close() {

@@ -72,3 +72,61 @@ export function createKit(options: CreateKitOptions): Kit {
     },
   };
 }
+
+/** Options of {@link warmKit}. */
+export interface WarmKitOptions {
+  /** Told about a version that could not be prepared (it then loads on first use); default: nothing is said. */
+  onError?: (error: unknown, where: { set: string; version: string; locale: string }) => void;
+  /** Stops preparing what is left once true (the server is closing). */
+  stopped?: () => boolean;
+  /**
+   * Also load the code grammars of the pages, after every search index is built. An agent-only
+   * server (`kit mcp`) leaves it off: agent Markdown never highlights code.
+   * @default true
+   */
+  highlight?: boolean;
+}
+
+/**
+ * Prepares every version and locale guests may see, set after set, default version first: first
+ * the search index of each (from its sections, which a set with a persistent cache store reads back
+ * instead of rendering), then the code grammars of each (loading grammars keeps the process busy
+ * in long stretches, so it comes after what searches wait for). Start it once the server listens
+ * and do not await it: sections are rendered a slice at a time, so requests are answered
+ * meanwhile, and a search that arrives first waits for the index being built rather than starting
+ * a second one.
+ *
+ * @example
+ * void warmKit(kit, { onError: (error, { set, version }) => console.error(`${set} ${version}`, error) });
+ */
+export async function warmKit(kit: Kit, options: WarmKitOptions = {}): Promise<void> {
+  const guest = { user: null };
+  const work: Array<{ set: DocSet; scope: { version: string; locale: string } }> = [];
+  for (const set of kit.sets.values()) {
+    if (!set.warm || options.stopped?.()) continue;
+    let scopes: Array<{ version: string; locale: string }>;
+    try {
+      const [versions, locales] = await Promise.all([set.versions(guest), set.locales()]);
+      const ordered = [
+        ...versions.filter((version) => version.default),
+        ...versions.filter((version) => !version.default),
+      ];
+      scopes = ordered.flatMap((version) => locales.map((locale) => ({ version: version.id, locale: locale.code })));
+    } catch (error) {
+      options.onError?.(error, { set: set.key, version: '', locale: '' });
+      continue;
+    }
+    work.push(...scopes.map((scope) => ({ set, scope })));
+  }
+  const passes: Array<'search' | 'highlight'> = options.highlight === false ? ['search'] : ['search', 'highlight'];
+  for (const part of passes) {
+    for (const { set, scope } of work) {
+      if (options.stopped?.()) return;
+      try {
+        await set.warm!({ ...scope, parts: [part] });
+      } catch (error) {
+        options.onError?.(error, { set: set.key, ...scope });
+      }
+    }
+  }
+}

@@ -63,3 +63,21 @@ export function contextUrls(input: PageUrlInput): Pick<RenderContext, 'pageUrl' 
     fileUrl: (path: string) => fileUrl(layout, { version, locale, path }),
   };
 }
+
+/**
+ * A snippet include (`<<< @/path`) anywhere, also after a list marker or `>` of a quote. A PHP
+ * heredoc (`<<<EOT`, `<<<'blade'`) is not one.
+ */
+const SNIPPET_INCLUDE = /<<<[ \t]*@/;
+
+/**
+ * Whether a page may include snippet files: its render can then change while its text does not (the
+ * file changed), so no cache outside the renderer keeps it.
+ *
+ * @example
+ * mayIncludeSnippets('<<< @/app/routes.php'); // true
+ * mayIncludeSnippets("return <<<'blade'"); // false
+ */
+export function mayIncludeSnippets(body: string): boolean {
+  return SNIPPET_INCLUDE.test(body);
+}

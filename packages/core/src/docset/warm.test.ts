@@ -4,6 +4,8 @@ import type { SourcePage } from '../model/types.js';
 import type { Viewer } from '../ports/docset.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
 import { createDocSet } from './docset.js';
+import type { DocSet } from '../ports/docset.js';
+import { createKit, warmKit } from './kit.js';
 
 const guest: Viewer = { user: null };
 
@@ -95,5 +97,90 @@ describe('createDocSet: a server that has just started', () => {
     expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x']);
     await docs.warm!({ version: 'nope' });
     expect(search.indexed).toHaveLength(1);
+  });
+
+  it('warmKit prepares every version guests may see, default first, and goes on past one that fails', async () => {
+    const { docs, search } = build();
+    const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
+    const failures: string[] = [];
+    const warm = docs.warm!.bind(docs);
+    docs.warm = async (input) => {
+      if (input?.version === '2.x') throw new Error('disk full');
+      return warm(input);
+    };
+    await warmKit(kit, { onError: (_error, where) => failures.push(`${where.set} ${where.version}`) });
+    // Once for its search index, once for its grammars.
+    expect(failures).toEqual(['docs 2.x', 'docs 2.x']);
+    expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x']);
+
+    docs.warm = warm;
+    await warmKit(kit);
+    expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x', '2.x']);
+  });
+
+  it('warmKit stops preparing once told the server is closing', async () => {
+    const { docs, search } = build();
+    const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
+    let stop = false;
+    const warm = docs.warm!.bind(docs);
+    docs.warm = async (input) => {
+      await warm(input);
+      stop = true;
+    };
+    await warmKit(kit, { stopped: () => stop });
+    expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['2.x']);
+  });
+
+  it('warmKit builds every version’s search index before it loads any grammar, and none with highlight off', async () => {
+    const { docs, renderer, search } = build();
+    const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
+    const steps: string[] = [];
+    const prepare = renderer.prepareHighlight.bind(renderer);
+    renderer.prepareHighlight = async (list) => {
+      steps.push(`grammars ${list[0]?.version}`);
+      return prepare(list);
+    };
+    const index = search.index.bind(search);
+    search.index = async (scope, sections) => {
+      steps.push(`index ${scope.version}`);
+      return index(scope, sections);
+    };
+    await warmKit(kit);
+    expect(steps).toEqual(['index 2.x', 'index 1.x', 'grammars 2.x', 'grammars 1.x']);
+
+    const agentOnly = build();
+    const agentKit = createKit({ config: { default: 'docs' } as never, sets: [agentOnly.docs as DocSet] });
+    await warmKit(agentKit, { highlight: false });
+    expect(agentOnly.renderer.prepared).toEqual([]);
+    expect(agentOnly.search.indexed.map((entry) => entry.scope.version)).toEqual(['2.x', '1.x']);
+  });
+
+  it('answers the Markdown twin and the search index from the reader page already rendered, rendering it once', async () => {
+    const { docs, renderer, search } = build();
+    renderer.finishLoading();
+    const ref = { version: '2.x', locale: 'en', path: 'queues' };
+    const page = await docs.getPage(ref, guest);
+    expect(page?.highlightPending).toBeUndefined();
+    const twin = await docs.readPage({ path: 'queues' }, guest);
+    expect(twin.text).toContain('Failed jobs retry three times.');
+    await docs.search({ query: 'retry' }, guest, 'http');
+    expect(renderer.renders.filter((rendered) => rendered === '2.x/en/queues')).toHaveLength(1);
+    expect(search.indexed[0]!.sections.some((section) => section.path === 'queues')).toBe(true);
+  });
+
+  it('builds one search index at a time, so the version asked for first is answered first', async () => {
+    const { docs, search } = build();
+    const events: string[] = [];
+    const index = search.index.bind(search);
+    search.index = async (scope, sections) => {
+      events.push(`build ${scope.version}`);
+      await new Promise((resume) => setTimeout(resume, 20));
+      return index(scope, sections);
+    };
+    await Promise.all([
+      docs.search({ query: 'retry', version: '2.x' }, guest, 'http').then(() => events.push('answer 2.x')),
+      docs.search({ query: 'retry', version: '1.x' }, guest, 'http').then(() => events.push('answer 1.x')),
+    ]);
+    expect(events).toEqual(['build 2.x', 'answer 2.x', 'build 1.x', 'answer 1.x']);
   });
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/core/node', () => {
-  it('exports the config loader, its helpers, the cache folder and atomic writes, nothing else', async () => {
+  it('exports the config loader, its helpers, the cache folder, the disk cache store and atomic writes, nothing else', async () => {
     expect(Object.keys(await import('@kit/core/node')).sort()).toEqual([
       'CONFIG_FILE_NAMES',
+      'createDiskCacheStore',
+      'diskCacheStoreDir',
       'findConfigFile',
       'importConfigFile',
       'loadConfig',

@@ -168,11 +168,20 @@ export interface DocSet {
   /** Problems the source and renderer found (for validation). */
   problems(): Promise<SourceProblem[]>;
   /**
+   * Optional: a page's render as agents get it (no highlighting, the set's origin in links),
+   * through the set's caches: a render already made for agents or readers of the same text, or one
+   * kept in its cache store. Validation reads pages this way, so a server's check parses nothing
+   * its search index or readers already had parsed.
+   */
+  renderForAgents?(page: SourcePage): Promise<RenderedPage>;
+  /**
    * Optional: prepares a version (default: the default version and locale) in the background after
    * a server starts: loads the code grammars its pages use, then builds the guests' search index,
    * yielding to requests as it goes, so the first reader's page and search do not wait for either.
+   * `parts` picks what to prepare (default both): an agent-only server never highlights, and
+   * `warmKit` builds every version's index before it loads any grammar.
    */
-  warm?(input?: { version?: string; locale?: string }): Promise<void>;
+  warm?(input?: { version?: string; locale?: string; parts?: ReadonlyArray<'highlight' | 'search'> }): Promise<void>;
 }
 
 /** Several sets with one config and one event bus: what the CLI, the MCP servers and the app use. */

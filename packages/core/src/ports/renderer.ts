@@ -41,7 +41,11 @@ export interface RenderContext {
   sanitize: boolean;
   /** Absolute folder snippet includes resolve in, or null to include nothing. */
   snippetsRoot: string | null;
-  /** Syntax highlighting of code blocks (off for benchmarks and agent-only renders). */
+  /**
+   * Syntax highlighting of code blocks (off for benchmarks and agent-only renders). It changes the
+   * HTML only: a doc set answers agent Markdown, sections and search from a highlighted render of
+   * the same page when it has one.
+   */
   highlight?: boolean;
 }
 

@@ -152,15 +152,53 @@ function decodeReferences(text: string): string {
  * isRawHtmlLink('Text <a href="javascript:x()">run</a>', 'javascript:x()', 0); // true
  */
 export function isRawHtmlLink(body: string, href: string, line?: number): boolean {
-  const lines = body.split('\n');
-  for (const match of body.matchAll(RAW_HREF)) {
-    if ((match[1] ?? match[2] ?? match[3]) !== href) continue;
-    if (line === undefined) return true;
-    const tagLine = body.slice(0, match.index).split('\n').length - 1;
-    if (tagLine < line) continue;
-    if (lines.slice(line, tagLine + 1).every((text) => text.trim() !== '')) return true;
+  const tags = rawHtmlTagsOf(body);
+  const lines = tags.byHref.get(href);
+  if (!lines) return false;
+  if (line === undefined) return true;
+  const from = Math.max(0, line);
+  for (const tagLine of lines) {
+    if (tagLine < from) continue;
+    // No blank line from the reported line down to the tag: they are one block.
+    if (tags.blankBefore[tagLine + 1]! - tags.blankBefore[from]! === 0) return true;
   }
   return false;
+}
+
+/** The `<a href>` tags of a page body: the 0-based lines of each href, and blank lines counted up to each line. */
+interface RawHtmlTags {
+  body: string;
+  byHref: Map<string, number[]>;
+  /** `blankBefore[i]`: how many of lines `0 .. i - 1` are blank. */
+  blankBefore: Uint32Array;
+}
+
+// Validation asks about every link of a page in turn, so the last page's tags are kept: one scan
+// of the body per page instead of one per link (a long page has hundreds).
+let lastTags: RawHtmlTags | null = null;
+
+function rawHtmlTagsOf(body: string): RawHtmlTags {
+  if (lastTags?.body === body) return lastTags;
+  const lines = body.split('\n');
+  const blankBefore = new Uint32Array(lines.length + 1);
+  for (let index = 0; index < lines.length; index++) {
+    blankBefore[index + 1] = blankBefore[index]! + (lines[index]!.trim() === '' ? 1 : 0);
+  }
+  const byHref = new Map<string, number[]>();
+  let tagLine = 0;
+  let scanned = 0;
+  for (const match of body.matchAll(RAW_HREF)) {
+    for (let at = body.indexOf('\n', scanned); at !== -1 && at < match.index; at = body.indexOf('\n', at + 1)) {
+      tagLine += 1;
+    }
+    scanned = match.index;
+    const href = (match[1] ?? match[2] ?? match[3])!;
+    const found = byHref.get(href);
+    if (found) found.push(tagLine);
+    else byHref.set(href, [tagLine]);
+  }
+  lastTags = { body, byHref, blankBefore };
+  return lastTags;
 }
 
 function safeDecode(text: string): string {

@@ -71,7 +71,8 @@ export interface ValidateDocSetOptions {
   /**
    * Renders pages the way agent Markdown is rendered (no syntax highlighting): a `PageRenderer`
    * shares its cache with the running set, a `ValidationRenderer` may render on other threads.
-   * Without one pages are read through `docSet.getPage`.
+   * Without one pages are rendered through the set's own caches (`docSet.renderForAgents`, with
+   * the set's origin; `docSet.getPage` for a set without it).
    */
   renderer?: PageRenderer | ValidationRenderer;
   /** Origin agent Markdown links are made absolute with (same as the set's), so renders share the cache. */
@@ -90,6 +91,15 @@ export interface ValidateDocSetOptions {
    * outside this set's prefix are not checked: they may be the application's own routes.
    */
   site?: readonly DocSet[];
+  /**
+   * Only these pages (paths in the checked version; every locale) get their own checks:
+   * frontmatter, render problems, agent Markdown size, the links out of them and the anchors they
+   * point at. The manifest, redirects and navigation are checked as in a full run; the browser
+   * search index is not. The report holds every issue of these pages and every manifest, redirect
+   * and navigation issue (orphans of any page included) as a full run reports them, and no other. The author tools validate a change to one page this
+   * way (an empty list checks no page) instead of rendering and checking the whole version.
+   */
+  pages?: readonly string[];
 }
 
 /** Rules the engine reports, in the order a person fixes them. Documented under `kit validate` in apps/site/reference/cli.md. */
@@ -229,13 +239,17 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
     return found;
   };
   const anchorsOf = new Map<string, Set<string>>();
+  const focus = options.pages ? new Set(options.pages) : null;
+  const checked = (page: SourcePage) => focus === null || focus.has(page.path);
   if (options.renderer && 'renderPage' in options.renderer && (options.renderer.concurrency ?? 1) > 1) {
     // Every page is asked for up front, so all the renderer's threads stay busy while the checks
     // below read the renders in page order. The checks await each render, so a failure still
     // surfaces there; the catch only keeps a render nobody awaits yet from counting as unhandled.
     for (const version of versions) {
       for (const locale of layout.locales) {
-        for (const page of (await pagesOf({ version, locale: locale.code })).pages) renderOf(page).catch(() => {});
+        for (const page of (await pagesOf({ version, locale: locale.code })).pages) {
+          if (checked(page)) renderOf(page).catch(() => {});
+        }
       }
     }
   }
@@ -318,6 +332,7 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
       const publicSections: SearchSection[] = [];
       const versionInfo = layout.versions.find((candidate) => candidate.id === version);
       for (const page of pages) {
+        if (!checked(page)) continue;
         const at = { ...where, page: page.path };
         for (const problem of page.problems) add({ ...problem, file: problem.file ?? page.file }, at);
         const rendered = await renderOf(page);
@@ -389,7 +404,7 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
         }
       }
 
-      if (options.searchBudget && publicSections.length > 0) {
+      if (options.searchBudget && focus === null && publicSections.length > 0) {
         const report = await options.searchBudget(
           { set: docSet.key, version, locale: locale.code, audience: 'public' },
           publicSections,
@@ -794,6 +809,7 @@ async function renderPage(
       ? renderer.renderPage(page, context)
       : renderer.render(page, createRenderContext(context));
   }
+  if (docSet.renderForAgents) return docSet.renderForAgents(page);
   const view = await docSet.getPage({ version: page.version, locale: page.locale, path: page.path }, LOCAL);
   return view?.rendered ?? null;
 }

@@ -18,6 +18,7 @@ mkdirSync(out, { recursive: true });
 const assets = await buildReaderAssets();
 writeFileSync(join(out, assets.js.name), assets.js.body);
 writeFileSync(join(out, assets.css.name), assets.css.body);
+for (const chunk of assets.chunks) writeFileSync(join(out, chunk.name), chunk.body);
 
 const body = readFileSync(join(corpus, 'routing.md'), 'utf8');
 const page: SourcePage = {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isKitError, KitError } from '@kit/core';
 import { writeFileAtomically } from '@kit/core/node';
@@ -19,9 +19,21 @@ export interface ReaderAsset {
   contentType: string;
 }
 
+/** A built script and the source files that went into it, for checking what a browser downloads. */
+export interface ReaderScript extends ReaderAsset {
+  /** The source modules bundled into this file (absolute paths), sorted. */
+  modules: string[];
+}
+
 export interface ReaderAssets {
-  js: ReaderAsset;
+  /** The script every page loads (an ES module), with what it imports statically. */
+  js: ReaderScript;
   css: ReaderAsset;
+  /**
+   * Parts of the script a page fetches only when a reader first needs them (the client search
+   * engine, fetched on the first search), served beside `js` under their own names.
+   */
+  chunks: ReaderScript[];
 }
 
 export interface BuildReaderAssetsOptions {
@@ -44,14 +56,18 @@ export interface BuildReaderAssetsOptions {
 /** Where the client sources live: `client/` beside `src/` and `dist/` (same depth from both). */
 export const READER_CLIENT_DIR = fileURLToPath(new URL('../../client/', import.meta.url));
 
+/**
+ * Fills the script's `kit:client-search` slot: a loader that imports the client search module on
+ * first use (its own chunk, so pages of server-search sets never download it), or no loader.
+ */
 function clientSearchPlugin(option: BuildReaderAssetsOptions['clientSearch']): Esbuild.Plugin {
   return {
     name: 'kit-client-search',
     setup(build) {
       build.onResolve({ filter: /^kit:client-search$/ }, async () => {
-        if (!option) return { path: `${READER_CLIENT_DIR}no-client-search.ts` };
+        if (!option) return { path: 'none', namespace: 'kit-client-search' };
         const resolved = await build.resolve(option.module, {
-          kind: 'import-statement',
+          kind: 'dynamic-import',
           resolveDir: option.resolveDir ?? process.cwd(),
         });
         if (resolved.errors.length) {
@@ -61,8 +77,16 @@ function clientSearchPlugin(option: BuildReaderAssetsOptions['clientSearch']): E
               'Install it, or pass clientSearch.resolveDir pointing at a folder that can import it.',
           );
         }
-        return { path: resolved.path };
+        return { path: resolved.path, namespace: 'kit-client-search' };
       });
+      build.onLoad({ filter: /.*/, namespace: 'kit-client-search' }, (args) => ({
+        contents:
+          args.path === 'none'
+            ? 'export const loadClientSearch = undefined;'
+            : `export const loadClientSearch = () => import(${JSON.stringify(args.path)});`,
+        resolveDir: READER_CLIENT_DIR,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -72,16 +96,20 @@ function hashName(base: string, ext: string, body: string): string {
 }
 
 /**
- * Builds the reader script (one IIFE file) and stylesheet, named by content hash so they can be
- * served with `Cache-Control: immutable`.
+ * Builds the reader script and stylesheet, named by content hash so they can be served with
+ * `Cache-Control: immutable`. The script is an ES module; what only some readers use (the client
+ * search engine) is split into chunks it imports on first use.
  *
  * @example
- * const { js, css } = await buildReaderAssets({ clientSearch: { module: '@kit/search/client' } });
- * app.get(`/_kit/${js.name}`, (c) => c.body(js.body, 200, { 'content-type': js.contentType }));
+ * const { js, css, chunks } = await buildReaderAssets({ clientSearch: { module: '@kit/search/client' } });
+ * for (const file of [js, css, ...chunks]) app.get(`/_kit/${file.name}`, (c) => c.body(file.body, 200, { 'content-type': file.contentType }));
  */
 export async function buildReaderAssets(options: BuildReaderAssetsOptions = {}): Promise<ReaderAssets> {
   return (await build(options)).assets;
 }
+
+/** Where esbuild would write the script's files: never written, but chunk imports are relative to it. */
+const OUT_DIR = `${READER_CLIENT_DIR}.build`;
 
 /** The build and the source files that went into it (absolute paths), for the cache. */
 async function build(options: BuildReaderAssetsOptions): Promise<{ assets: ReaderAssets; inputs: string[] }> {
@@ -96,12 +124,17 @@ async function build(options: BuildReaderAssetsOptions): Promise<{ assets: Reade
   }
   const [script, style] = await Promise.all([
     esbuild.build({
-      entryPoints: [entry],
+      entryPoints: [{ in: entry, out: 'reader' }],
       bundle: true,
       write: false,
-      format: 'iife',
+      format: 'esm',
+      splitting: true,
+      outdir: OUT_DIR,
+      // The entry is renamed by content hash below; chunks keep esbuild's hash, which the entry's
+      // imports name (so a changed chunk changes the entry, and with it the entry's name).
+      chunkNames: 'reader-[hash]',
       platform: 'browser',
-      target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+      target: ['chrome100', 'firefox100', 'safari15'],
       minify,
       legalComments: 'none',
       conditions: ['kit-source', 'browser', 'import', 'default'],
@@ -123,16 +156,32 @@ async function build(options: BuildReaderAssetsOptions): Promise<{ assets: Reade
     const detail = (error as { errors?: Array<{ detail?: unknown }> }).errors?.[0]?.detail;
     throw isKitError(detail) ? detail : error;
   });
-  const js = script.outputFiles[0]!.text;
-  const css = style.outputFiles[0]!.text;
   // Metafile paths are relative to esbuild's working folder, the process's current one.
-  const inputs = [...Object.keys(script.metafile.inputs), ...Object.keys(style.metafile.inputs)].map((path) =>
-    resolve(path),
-  );
+  const sourceFiles = (paths: string[]) =>
+    paths.filter((path) => !path.startsWith('kit-client-search:')).map((path) => resolve(path));
+  const scripts: ReaderScript[] = [];
+  let main: ReaderScript | undefined;
+  for (const file of script.outputFiles) {
+    const output = script.metafile.outputs[relative(process.cwd(), file.path).split(sep).join('/')];
+    if (!output) continue; // a source map or another file esbuild reports no inputs for
+    const built: ReaderScript = {
+      name: basename(file.path),
+      body: file.text,
+      contentType: JS_TYPE,
+      modules: sourceFiles(Object.keys(output.inputs)).sort(),
+    };
+    // A chunk loaded by import() counts as an entry point too: the page's script is the one named `reader`.
+    if (built.name === 'reader.js') main = built;
+    else scripts.push(built);
+  }
+  if (!main) throw new KitError('internal', 'esbuild produced no reader script entry; report this as a bug in Kit.');
+  const css = style.outputFiles[0]!.text;
+  const inputs = sourceFiles([...Object.keys(script.metafile.inputs), ...Object.keys(style.metafile.inputs)]);
   return {
     assets: {
-      js: { name: hashName('reader', 'js', js), body: js, contentType: JS_TYPE },
+      js: { ...main, name: hashName('reader', 'js', main.body) },
       css: { name: hashName('reader', 'css', css), body: css, contentType: CSS_TYPE },
+      chunks: scripts.sort((a, b) => a.name.localeCompare(b.name)),
     },
     inputs: [...new Set(inputs)].sort(),
   };
@@ -140,15 +189,16 @@ async function build(options: BuildReaderAssetsOptions): Promise<{ assets: Reade
 
 const JS_TYPE = 'text/javascript; charset=utf-8';
 const CSS_TYPE = 'text/css; charset=utf-8';
-const ASSET_CACHE_VERSION = 1;
+const ASSET_CACHE_VERSION = 2;
 
 interface AssetCacheFile {
   version: number;
   esbuild: string;
   /** Every source file of the build, with the SHA-256 of its content. */
   inputs: Record<string, string>;
-  js: { name: string; body: string };
+  js: { name: string; body: string; modules: string[] };
   css: { name: string; body: string };
+  chunks: Array<{ name: string; body: string; modules: string[] }>;
 }
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -171,6 +221,7 @@ async function readCachedBuild(file: string): Promise<ReaderAssets | null> {
     return {
       js: { ...cached.js, contentType: JS_TYPE },
       css: { ...cached.css, contentType: CSS_TYPE },
+      chunks: cached.chunks.map((chunk) => ({ ...chunk, contentType: JS_TYPE })),
     };
   } catch {
     return null;
@@ -183,8 +234,9 @@ async function writeCachedBuild(file: string, assets: ReaderAssets, inputs: stri
     version: ASSET_CACHE_VERSION,
     esbuild: await esbuildVersion(),
     inputs: Object.fromEntries(inputs.map((path, index) => [path, hashes[index]!])),
-    js: { name: assets.js.name, body: assets.js.body },
+    js: { name: assets.js.name, body: assets.js.body, modules: assets.js.modules },
     css: { name: assets.css.name, body: assets.css.body },
+    chunks: assets.chunks.map(({ name, body, modules }) => ({ name, body, modules })),
   };
   await writeFileAtomically(file, JSON.stringify(record));
 }
@@ -256,7 +308,8 @@ export async function startReaderDevServer(
     bundle: true,
     outdir: `${READER_CLIENT_DIR}.dev`,
     write: false,
-    format: 'iife',
+    format: 'esm',
+    splitting: true,
     platform: 'browser',
     sourcemap: 'inline',
     conditions: ['kit-source', 'browser', 'import', 'default'],

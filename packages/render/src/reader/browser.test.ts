@@ -13,6 +13,7 @@ const ORIGIN = 'http://kit.test';
 describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
   let browser: Browser;
   let js: string;
+  let chunks: Map<string, string>;
   let css: string;
   let axeSource: string;
 
@@ -30,6 +31,7 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     });
     const assets = await readerAssets();
     js = assets.js.body;
+    chunks = new Map(assets.chunks.map((chunk) => [`/_kit/${chunk.name}`, chunk.body]));
     css = assets.css.body;
     axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   });
@@ -55,6 +57,8 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await page.route(`${ORIGIN}/**`, async (route) => {
       const url = new URL(route.request().url());
       if (url.pathname === '/_kit/reader.js') return route.fulfill({ body: js, contentType: 'text/javascript' });
+      const chunk = chunks.get(url.pathname);
+      if (chunk !== undefined) return route.fulfill({ body: chunk, contentType: 'text/javascript' });
       if (url.pathname === '/_kit/reader.css') return route.fulfill({ body: css, contentType: 'text/css' });
       if (url.pathname === '/docs/_kit/search') {
         searches.push(url);

@@ -68,7 +68,7 @@ describe('renderReaderPage', () => {
     const script = head.indexOf('localStorage.getItem("kit:color-mode")');
     expect(script).toBeGreaterThan(0);
     expect(script).toBeLessThan(head.indexOf('<link rel="stylesheet" href="/docs/_kit/reader.abc.css">'));
-    expect(head).toContain('<script defer src="/docs/_kit/reader.abc.js"></script>');
+    expect(head).toContain('<script type="module" src="/docs/_kit/reader.abc.js"></script>');
   });
 
   it('links the set stylesheets after its own stylesheet', () => {
@@ -318,13 +318,13 @@ describe('renderReaderPage', () => {
   it('loads the script and stylesheet from ui.dev_server when it is set', () => {
     const dev = renderReaderPage(view({ assets: { js: '/a.js', css: '/a.css', devServer: 'http://127.0.0.1:5174/' } }));
     expect(dev).toContain('<link rel="stylesheet" href="http://127.0.0.1:5174/reader.css">');
-    expect(dev).toContain('<script defer src="http://127.0.0.1:5174/reader.js"></script>');
+    expect(dev).toContain('<script type="module" src="http://127.0.0.1:5174/reader.js"></script>');
     expect(dev).toContain('new EventSource("http://127.0.0.1:5174/esbuild")');
     expect(dev).not.toContain('/a.js');
     const ignored = renderReaderPage(
       view({ assets: { js: '/a.js', css: '/a.css', devServer: 'javascript:alert(1)' } }),
     );
-    expect(ignored).toContain('<script defer src="/a.js"></script>');
+    expect(ignored).toContain('<script type="module" src="/a.js"></script>');
   });
 
   it('puts the CSP nonce on every inline script and style', () => {

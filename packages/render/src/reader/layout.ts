@@ -124,7 +124,7 @@ function head(
     `<link rel="stylesheet" href="${escapeHtml(css)}">`,
     `<style${nonce}>${themeCss(view.theme)}</style>`,
     ...(view.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    `<script defer src="${escapeHtml(js)}"></script>`,
+    `<script type="module" src="${escapeHtml(js)}"></script>`,
     dev
       ? `<script${nonce}>new EventSource(${JSON.stringify(`${dev}/esbuild`)}).addEventListener('change',function(){location.reload()})</script>`
       : '',

@@ -1,0 +1,156 @@
+/**
+ * Time from start to the first answers of each version: `kit serve` over the three Laravel
+ * versions (297 pages), started cold (no `.kit` folder: every page rendered, every version's search
+ * index built from scratch) and warm (restarted on the `.kit/cache/store` the cold start left, so
+ * renders and search sections are read back), measured in the same run. Run after `pnpm build`:
+ *
+ *   npx tsx --conditions=kit-source bench/start/index.ts   (ROUNDS=n for more rounds; default 3)
+ *
+ * Each start is the built binary in a fresh process (`node packages/cli/bin/kit.js serve --port 0`),
+ * as a user runs it, on a project set up like the reference server's Laravel set. As soon as it
+ * listens, one request per version for a page (`/laravel/<version>/queues`, a long page) and one
+ * `search_docs`-equivalent search (`/laravel/_kit/search?version=<version>`) are sent at once; each
+ * answer is timed from the spawn. `kit serve` prepares every version in the background from the
+ * moment it listens, so a search waits for the index being built, not for a second one. The
+ * answers must be the same cold and warm. Medians are printed; the load average says how busy the
+ * (shared) machine was.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LARAVEL_ROOT, LARAVEL_VERSIONS } from '../../packages/render/src/testing/laravel-corpus.js';
+
+const rounds = Number(process.env.ROUNDS ?? 3);
+const repoRoot = resolve(import.meta.dirname, '../..');
+const kitBin = join(repoRoot, 'packages/cli/bin/kit.js');
+if (!existsSync(join(repoRoot, 'packages/cli/dist/bin.js'))) {
+  console.error('bench/start runs the built CLI: run `pnpm build` first.');
+  process.exit(1);
+}
+
+const project = await mkdtemp(join(tmpdir(), 'kit-bench-start-'));
+await writeFile(
+  join(project, 'kit.config.mjs'),
+  `export default { sets: { laravel: { route: { prefix: 'laravel', link_prefix: 'docs' }, source: { path: ${JSON.stringify(LARAVEL_ROOT)} }, html_input: 'allow', search: { driver: 'server' } } } };\n`,
+);
+const cacheDir = join(project, '.kit');
+
+interface Start {
+  listenMs: number;
+  /** Spawn to answer, per version. */
+  pageMs: Record<string, number>;
+  searchMs: Record<string, number>;
+  /** What was answered, to compare cold with warm. */
+  answers: string;
+}
+
+function startServer(): Promise<{ child: ChildProcess; origin: string; startedAt: number; listenMs: number }> {
+  return new Promise((done, fail) => {
+    const startedAt = performance.now();
+    const child = spawn(process.execPath, [kitBin, 'serve', '--port', '0'], {
+      cwd: project,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const origin = /site\s+(http:\/\/[^/\s]+)/.exec(out)?.[1];
+      if (origin && out.includes('Press Ctrl+C'))
+        done({ child, origin, startedAt, listenMs: performance.now() - startedAt });
+    });
+    child.on('error', fail);
+    child.on('exit', (code) => fail(new Error(`kit serve exited with ${code} before listening:\n${out}`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  child.removeAllListeners('exit');
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function start(): Promise<Start> {
+  const { child, origin, startedAt, listenMs } = await startServer();
+  try {
+    const timed = async (path: string) => {
+      const response = await fetch(origin + path);
+      const body = await response.text();
+      if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${body.slice(0, 200)}`);
+      return { ms: performance.now() - startedAt, body };
+    };
+    const pageOf = (version: string) => `/laravel/${version}/queues.md`;
+    const searchOf = (version: string) => `/laravel/_kit/search?q=retry+failed+jobs&version=${version}`;
+    const [pages, searches] = await Promise.all([
+      Promise.all(LARAVEL_VERSIONS.map((version) => timed(pageOf(version)))),
+      Promise.all(LARAVEL_VERSIONS.map((version) => timed(searchOf(version)))),
+    ]);
+    return {
+      listenMs,
+      pageMs: Object.fromEntries(LARAVEL_VERSIONS.map((version, at) => [version, pages[at]!.ms])),
+      searchMs: Object.fromEntries(LARAVEL_VERSIONS.map((version, at) => [version, searches[at]!.ms])),
+      answers: JSON.stringify([...pages, ...searches].map((answer) => answer.body)),
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
+const cold: Start[] = [];
+const warm: Start[] = [];
+const answers = new Set<string>();
+const loads: number[] = [];
+try {
+  for (let round = 0; round < rounds; round++) {
+    await rm(cacheDir, { recursive: true, force: true });
+    const first = await start();
+    // Right after the cold start, so the cache it wrote is the one read.
+    const second = await start();
+    cold.push(first);
+    warm.push(second);
+    answers.add(first.answers).add(second.answers);
+    loads.push(loadavg()[0] as number);
+  }
+} finally {
+  await rm(project, { recursive: true, force: true });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+console.log(
+  `kit serve, Laravel ${LARAVEL_VERSIONS.join(', ')}: ${rounds} rounds, medians, times from spawn; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`,
+);
+const listenCold = median(cold.map((run) => run.listenMs));
+const listenWarm = median(warm.map((run) => run.listenMs));
+console.log(`listening:              cold ${seconds(listenCold)}, warm ${seconds(listenWarm)}`);
+for (const version of LARAVEL_VERSIONS) {
+  for (const [label, of] of [
+    ['first page', (run: Start) => run.pageMs[version]!],
+    ['first search', (run: Start) => run.searchMs[version]!],
+  ] as const) {
+    const coldMs = median(cold.map(of));
+    const warmMs = median(warm.map(of));
+    console.log(
+      `${`${version} ${label}:`.padEnd(24)}cold ${seconds(coldMs)}, warm ${seconds(warmMs)} = ${(warmMs / coldMs).toFixed(2)}x cold`,
+    );
+  }
+}
+const allCold = median(cold.map((run) => Math.max(...Object.values(run.searchMs), ...Object.values(run.pageMs))));
+const allWarm = median(warm.map((run) => Math.max(...Object.values(run.searchMs), ...Object.values(run.pageMs))));
+console.log(
+  `every version answered:  cold ${seconds(allCold)}, warm ${seconds(allWarm)} = ${(allWarm / allCold).toFixed(2)}x cold`,
+);
+if (answers.size !== 1) {
+  console.error(`The starts answered ${answers.size} different ways; cold and warm must answer the same.`);
+  process.exitCode = 1;
+}
