@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -40,6 +40,16 @@ async function serveKit(dir: string, renderPool: { workers: number; deadlineMs: 
 
 const html = { Accept: 'text/html' };
 
+/** Every entry of the project's disk cache store (`.kit/cache/store`), as text. */
+function storedTexts(dir: string): string[] {
+  const root = join(dir, '.kit', 'cache', 'store');
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true })
+    .map((name) => join(root, String(name)))
+    .filter((file) => statSync(file).isFile())
+    .map((file) => readFileSync(file, 'utf8'));
+}
+
 describe('a server rendering on worker threads', () => {
   let project: Awaited<ReturnType<typeof tempProject>>;
   let marker = '';
@@ -48,7 +58,7 @@ describe('a server rendering on worker threads', () => {
     project = await tempProject();
     marker = join(project.dir, 'let-slow-finish');
     const renderFrom = pathToFileURL(join(repoRoot, 'packages/render/src/index.ts')).href;
-    const components = `import { existsSync } from 'node:fs';
+    const components = `import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 import { registerComponent } from ${JSON.stringify(renderFrom)};
 const slow = (props) => {
@@ -134,6 +144,11 @@ registerComponent('Crash', { html: crash, markdown: crash });
       const light = await fetch(`${served.url}/docs/light`, { headers: html });
       expect(light.status).toBe(200);
       expect(await light.text()).toContain('A light page about retries.');
+
+      // The answer cut short belongs to that moment: the disk cache store kept the light page only.
+      const stored = storedTexts(project.dir);
+      expect(stored.some((text) => text.includes('A light page about retries.'))).toBe(true);
+      expect(stored.filter((text) => text.includes('took longer than'))).toEqual([]);
     } finally {
       await served.close();
     }
