@@ -17,6 +17,10 @@
  * it is asked for) and 20 ms later for the light page (served from the page cache), and reports
  * the light page's wait against its median alone. Renders run on the server's event loop, so a
  * light page waits for a render in progress: the ratio shows how long.
+ *
+ * Render pool: the same wait while a heavy page (Laravel's largest page three times over, under
+ * every limit) renders cold, on a server rendering on its event loop and on one rendering on a pool
+ * of worker threads as `kit serve` does; `POOL_ONLY=1` measures only this.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -76,11 +80,11 @@ async function measureRender(path: string, text: string): Promise<Measured> {
   return { ms: best, rssMb, degraded };
 }
 
-function startServer(): Promise<{ child: ChildProcess; origin: string }> {
+function startServer(env: Record<string, string> = {}): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(
     process.execPath,
     ['--conditions=kit-source', '--import', 'tsx', resolve(import.meta.dirname, 'server.ts')],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
   );
   return new Promise((done, fail) => {
     child.once('exit', (code) => fail(new Error(`bench/hostile/server.ts exited with ${code} before it was ready.`)));
@@ -105,6 +109,59 @@ for (let index = 0; index < 3; index++) await measureRender('light', LIGHT_PAGE)
 const light = await measureRender('light', LIGHT_PAGE);
 const largest = laravelPages('13.x').sort((a, b) => b.body.length - a.body.length)[0] as SourcePage;
 const laravel = await measureRender(largest.path, largest.body);
+
+/**
+ * The light page's wait while each heavy page renders cold, against its median alone, on a server
+ * rendering on its event loop (`workers` 0) or on that many worker threads.
+ */
+async function heavyMeanwhile(workers: number, pages: number) {
+  const server = await startServer({ BENCH_RENDER_WORKERS: String(workers), BENCH_HEAVY_PAGES: String(pages) });
+  const url = `${server.origin}/docs/light`;
+  try {
+    const alone: number[] = [];
+    for (let index = 0; index < 25; index++) alone.push((await timedGet(url)).ms);
+    const waits: number[] = [];
+    const heavy: number[] = [];
+    for (let index = 1; index <= pages; index++) {
+      const page = timedGet(`${server.origin}/docs/heavy/${index}`);
+      await new Promise((next) => setTimeout(next, 20));
+      const meanwhile = await timedGet(url);
+      const served = await page;
+      if (served.status !== 200 || meanwhile.status !== 200) {
+        throw new Error(`heavy/${index} answered ${served.status}, the light page ${meanwhile.status}.`);
+      }
+      waits.push(meanwhile.ms);
+      heavy.push(served.ms);
+    }
+    return { alone: median(alone), meanwhile: median(waits), heavy: median(heavy) };
+  } finally {
+    server.child.kill();
+  }
+}
+
+const heavyRounds = Number(process.env.HEAVY_ROUNDS ?? 3);
+const onLoop = await heavyMeanwhile(0, heavyRounds);
+const onPool = await heavyMeanwhile(2, heavyRounds);
+const poolReport = [
+  `A light page asked for while a heavy page (13.x/${largest.path} three times over, ${largest.body.length * 3} characters) renders cold; medians of ${heavyRounds}:`,
+  '',
+  '| server | heavy page served ms | light page alone ms | light page meanwhile ms | x light alone |',
+  '| --- | ---: | ---: | ---: | ---: |',
+  `| renders on the event loop | ${fixed(onLoop.heavy)} | ${fixed(onLoop.alone, 1)} | ${fixed(onLoop.meanwhile)} | ${fixed(onLoop.meanwhile / onLoop.alone, 1)}x |`,
+  `| render pool, 2 workers | ${fixed(onPool.heavy)} | ${fixed(onPool.alone, 1)} | ${fixed(onPool.meanwhile)} | ${fixed(onPool.meanwhile / onPool.alone, 1)}x |`,
+  '',
+  `With the pool the light page waits ${fixed(onLoop.meanwhile / onPool.meanwhile, 1)}x less.`,
+  '',
+].join('\n');
+if (process.env.POOL_ONLY) {
+  console.log(
+    `Load average ${loadavg()
+      .map((load) => fixed(load, 2))
+      .join(' ')}.\n`,
+  );
+  console.log(poolReport);
+  process.exit(0);
+}
 
 const { child, origin } = await startServer();
 const lightUrl = `${origin}/docs/light`;
@@ -152,6 +209,7 @@ try {
   );
   console.log('| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const line of rows) console.log(line);
+  console.log(`\n${poolReport}`);
 } finally {
   child.kill();
 }

@@ -9,9 +9,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
+import { createNodeRenderer } from '@kit/render/node';
+import { createRenderPool, type RenderPool } from '../../packages/cli/src/render-pool.js';
 import { createKitApp } from '../../packages/http-hono/src/app.js';
 import { fixtureKit } from '../../packages/http-hono/src/testing/fixture.js';
 import { HOSTILE_CONSTRUCTS, LIGHT_PAGE } from '../../packages/http-hono/src/testing/hostile-pages.js';
+import { laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';
+
+/** `BENCH_RENDER_WORKERS=n` renders on a pool of n worker threads (no deadline), as `kit serve` does. */
+const workers = Number(process.env.BENCH_RENDER_WORKERS ?? 0);
+/** `BENCH_HEAVY_PAGES=n` adds `heavy/1`..`heavy/n`: Laravel's largest page three times over, each its own text. */
+const heavyPages = Number(process.env.BENCH_HEAVY_PAGES ?? 0);
 
 const root = mkdtempSync(join(tmpdir(), 'kit-bench-hostile-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
@@ -26,9 +34,23 @@ for (const construct of HOSTILE_CONSTRUCTS) {
   if (construct.atLimit) writeFileSync(join(root, `docs/limit/${construct.name}.md`), construct.atLimit);
 }
 
+if (heavyPages > 0) {
+  mkdirSync(join(root, 'docs/heavy'), { recursive: true });
+  const largest = laravelPages('13.x').sort((a, b) => b.body.length - a.body.length)[0];
+  const body = largest?.body ?? '';
+  for (let index = 1; index <= heavyPages; index++) {
+    writeFileSync(join(root, `docs/heavy/${index}.md`), `# Heavy ${index}\n\n${body}\n${body}\n${body}\n`);
+  }
+}
+
+let pool: RenderPool | null = null;
+const renderer = createNodeRenderer(
+  workers > 0 ? { executor: (page, context) => (pool as RenderPool).render(page, context) } : {},
+);
+if (workers > 0) pool = createRenderPool({ renderer, workers, startAt: 0, deadlineMs: null, keepHtml: true });
 const kit = fixtureKit(
   { sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' }, search: { driver: 'server' } } } },
-  { root },
+  { root, renderer },
 );
 const app = createKitApp({ kit, cacheDir: null });
 const port = await new Promise<number>((done) => {

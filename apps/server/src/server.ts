@@ -30,6 +30,12 @@ export interface ReferenceServerOptions {
    * @default true
    */
   watch?: boolean;
+  /**
+   * Render pages on worker threads with a deadline (`loadKit`'s `renderPool`): `KIT_RENDER_WORKERS`
+   * and `KIT_RENDER_DEADLINE_MS` from `env` set the size and deadline. False renders on the event loop.
+   * @default true
+   */
+  renderPool?: boolean | { workers?: number; deadlineMs?: number | null };
 }
 
 /** What {@link createReferenceServer} gives: the Hono app to serve, the kit, and its life cycle. */
@@ -58,6 +64,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const kit = await loadKit({
     config,
     watch: options.watch ?? true,
+    env,
+    renderPool: options.renderPool ?? true,
     ...(options.origin ? { origin: options.origin } : {}),
   });
   // The same choice as `kit serve`: the options' Redis, else KIT_REDIS_URL, else a Redis cache.store.

@@ -18,6 +18,7 @@ import {
 } from '@kit/core';
 import { createDiskCacheStore, diskCacheStoreDir, loadConfig, projectCacheDir } from '@kit/core/node';
 import { createNodeRenderer } from '@kit/render/node';
+import { createRenderPool, DEFAULT_RENDER_DEADLINE_MS, defaultRenderWorkers, type RenderPool } from './render-pool.js';
 import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from '@kit/search';
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
 import { createFsSource } from '@kit/source-fs';
@@ -59,6 +60,14 @@ export interface LoadKitOptions {
    * @default true
    */
   diskCache?: boolean;
+  /**
+   * Render pages on worker threads, each with a deadline, so a slow page never holds the event
+   * loop (`kit serve` and the reference server turn it on). `true` takes `KIT_RENDER_WORKERS`
+   * (0 renders on the calling thread) and `KIT_RENDER_DEADLINE_MS` from the environment, else
+   * {@link defaultRenderWorkers} workers and a 10-second deadline. The render cache, the on-disk
+   * cache and a shared cache store stay on the calling thread. Default: render on the calling thread.
+   */
+  renderPool?: boolean | { workers?: number; deadlineMs?: number | null };
 }
 
 /** A loaded kit plus the parts the CLI needs beside the `Kit` port. */
@@ -95,7 +104,14 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
   const unregister = registerConfigDrivers(config);
   const databases = new Map<string, Promise<KitDatabase>>();
   const caches = new Map<string, Promise<CacheStore>>();
-  const renderer = createNodeRenderer();
+  const pooling = renderPoolSettings(options.renderPool, options.env ?? process.env);
+  let pool: RenderPool | null = null;
+  const renderer = createNodeRenderer(
+    pooling ? { executor: (page, context) => (pool as RenderPool).render(page, context) } : {},
+  );
+  if (pooling) {
+    pool = createRenderPool({ renderer, configFile: config.file ?? null, startAt: 0, keepHtml: true, ...pooling });
+  }
   const events = createEvents();
   const drivers = new Map<string, SearchDriver>();
   const sources: ContentSource[] = [];
@@ -135,6 +151,7 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
           opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value.close()] : [])),
         );
         await closeCaches(caches);
+        await pool?.close();
         for (const stop of unregister) stop();
       }
     };
@@ -156,9 +173,37 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
     const opened = await Promise.allSettled(databases.values());
     await Promise.allSettled(opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value.close()] : [])));
     await closeCaches(caches);
+    await pool?.close();
     for (const stop of unregister) stop();
     throw error;
   }
+}
+
+/**
+ * The render pool `loadKit` starts: none when not asked for, or when `KIT_RENDER_WORKERS` is 0.
+ * A value that is not a whole number is an error naming the variable.
+ */
+function renderPoolSettings(
+  asked: LoadKitOptions['renderPool'],
+  env: KitEnv,
+): { workers: number; deadlineMs: number | null } | null {
+  if (!asked) return null;
+  const given = asked === true ? {} : asked;
+  const whole = (name: string): number | undefined => {
+    const text = env[name]?.trim();
+    if (text === undefined || text === '') return undefined;
+    if (!/^\d+$/.test(text)) {
+      throw new KitError('config.invalid', `${name} must be a whole number (got "${text}"). Unset it for the default.`);
+    }
+    return Number(text);
+  };
+  const workers = given.workers ?? whole('KIT_RENDER_WORKERS') ?? defaultRenderWorkers();
+  if (workers === 0) return null;
+  const deadline = given.deadlineMs !== undefined ? given.deadlineMs : whole('KIT_RENDER_DEADLINE_MS');
+  return {
+    workers,
+    deadlineMs: deadline === undefined ? DEFAULT_RENDER_DEADLINE_MS : deadline === 0 ? null : deadline,
+  };
 }
 
 /**

@@ -65,7 +65,7 @@ export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export { createDocSet, FEEDBACK_COMMENT_LIMIT, withContentHashLine } from './docset/docset.js';
 export type { CreateKitOptions, WarmKitOptions } from './docset/kit.js';
 export { createKit, warmKit } from './docset/kit.js';
-export { createRenderContext, mayIncludeSnippets } from './docset/render-context.js';
+export { contextUrls, createRenderContext, mayIncludeSnippets } from './docset/render-context.js';
 export {
   assertSearchQuery,
   DEFAULT_SEARCH_LIMIT,

@@ -1,6 +1,6 @@
 export { sectionsFromMarkdown, extractSection } from './sections/sections.js';
-export { createRenderer } from './render/renderer.js';
-export type { KitRenderer, RendererOptions } from './render/renderer.js';
+export { createRenderer, pageTooComplex } from './render/renderer.js';
+export type { KitRenderer, RenderExecutor, RendererOptions, RenderOutcome } from './render/renderer.js';
 export {
   createComponentRegistry,
   registerComponent,

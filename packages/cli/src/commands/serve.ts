@@ -47,6 +47,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         ]);
         const kit = await context.loadKit(command, {
           watch: options.watch,
+          renderPool: true,
           ...project,
         });
         // Keys written where they have no effect: said once here, and listed by kit validate as config.ignored.

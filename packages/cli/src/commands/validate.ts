@@ -62,11 +62,12 @@ After an author tool's change (\`kit mcp\`, the web MCP endpoint) the same check
       const globals = context.globals(command);
       const kit = await context.loadKit(command, { git: false });
       const { formatReport, validateKit } = await import('../validate/validate.js');
-      const { createRenderPool } = await import('../validate/render-pool.js');
+      const { createRenderPool } = await import('../render-pool.js');
       const pool = createRenderPool({
         renderer: kit.renderer,
         configFile: kit.config.file,
-        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        // One job renders on the calling thread; more start that many workers.
+        ...(options.jobs !== undefined ? { workers: options.jobs === 1 ? 0 : options.jobs } : {}),
       });
       try {
         const { cachedRenderer, validateCacheDir } = await import('../validate/render-cache.js');

@@ -15,6 +15,7 @@ import {
   type ValidationRenderer,
 } from '@kit/core';
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
+import { renderCutShort } from '../render-pool.js';
 
 /** Where `kit validate` keeps rendered pages between runs: `validate` in the project's cache folder. */
 export function validateCacheDir(root: string): string {
@@ -67,7 +68,8 @@ export function cachedRenderer(
       }
       const rendered = await inner.renderPage(page, input);
       const slim: RenderedPage = { ...rendered, html: '' };
-      await writeFileAtomically(file, JSON.stringify(slim));
+      // A render cut short by the deadline or a crash is this run's answer only: the next run tries again.
+      if (!renderCutShort(rendered)) await writeFileAtomically(file, JSON.stringify(slim));
       return slim;
     },
   };

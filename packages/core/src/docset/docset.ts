@@ -463,7 +463,11 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     const hit = await store.get<RenderedPage>(storeKey).catch(() => undefined);
     if (isRenderedPage(hit)) return hit;
     const result = await renderer.render(page, context);
-    await store.set(storeKey, result).catch(() => {});
+    // A page answered as text is cheap to answer again, and when a render deadline or a crashed
+    // render worker cut it short, the answer belongs to that moment: it is not shared or kept.
+    if (!result.problems.some((problem) => problem.rule === 'markdown.complexity')) {
+      await store.set(storeKey, result).catch(() => {});
+    }
     return result;
   }
 

@@ -1,5 +1,5 @@
 import type { ResolvedSetConfig } from '../config/types.js';
-import type { RenderContext } from '../ports/renderer.js';
+import type { PageUrlInput, RenderContext } from '../ports/renderer.js';
 import { cleanPagePath, fileUrl, linkBaseOf, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 
 /**
@@ -30,13 +30,8 @@ export function createRenderContext(options: {
     version,
     locale,
     versionSegment: version,
-    pageUrl: (path: string) => {
-      const cut = path.indexOf('#');
-      const pagePath = cut === -1 ? path : path.slice(0, cut);
-      const fragment = cut === -1 ? '' : path.slice(cut);
-      return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
-    },
-    fileUrl: (path: string) => fileUrl(layout, { version, locale, path }),
+    ...contextUrls({ layout, version, locale }),
+    pageUrlInput: { layout, version, locale },
     ...(linkBase ? { linkBase } : {}),
     origin: options.origin.replace(/\/+$/, ''),
     // A database set always escapes raw HTML and sanitizes what it renders.
@@ -44,6 +39,28 @@ export function createRenderContext(options: {
     sanitize: database,
     snippetsRoot: options.config.snippets.root,
     ...(options.highlight ? {} : { highlight: false }),
+  };
+}
+
+/**
+ * The URL functions of a render context, from the data they are built from: `pageUrl` (a page path,
+ * with an optional `#fragment`, of the same version and locale to its site URL path) and `fileUrl`
+ * (a static file beside those pages). A worker thread rebuilds them for a context posted to it
+ * (`context.pageUrlInput`).
+ *
+ * @example
+ * const context = { ...posted, ...contextUrls(posted.pageUrlInput) };
+ */
+export function contextUrls(input: PageUrlInput): Pick<RenderContext, 'pageUrl' | 'fileUrl'> {
+  const { layout, version, locale } = input;
+  return {
+    pageUrl: (path: string) => {
+      const cut = path.indexOf('#');
+      const pagePath = cut === -1 ? path : path.slice(0, cut);
+      const fragment = cut === -1 ? '' : path.slice(cut);
+      return pageUrl(layout, { version, locale, path: cleanPagePath(pagePath) ?? layout.landing }) + fragment;
+    },
+    fileUrl: (path: string) => fileUrl(layout, { version, locale, path }),
   };
 }
 

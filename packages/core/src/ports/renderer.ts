@@ -1,5 +1,12 @@
 import type { SourcePage, SourceProblem } from '../model/types.js';
-import type { LinkBase } from '../urls/set-urls.js';
+import type { LinkBase, UrlLayout } from '../urls/set-urls.js';
+
+/** What a context's `pageUrl` and `fileUrl` are built from: plain data a renderer on another thread rebuilds them with (`contextUrls`). */
+export interface PageUrlInput {
+  layout: UrlLayout;
+  version: string;
+  locale: string;
+}
 
 /** Where and how one page is rendered. */
 export interface RenderContext {
@@ -15,6 +22,12 @@ export interface RenderContext {
    * `fileUrl('img/flow.png')` → `/docs/13.x/img/flow.png`. Absent: files are linked like pages.
    */
   fileUrl?(path: string): string;
+  /**
+   * The data `pageUrl` and `fileUrl` were built from, set by `createRenderContext`. With it the
+   * context can be posted to a worker thread (which rebuilds them with `contextUrls`); a context
+   * without it renders on the calling thread.
+   */
+  pageUrlInput?: PageUrlInput;
   /**
    * Set when the pages were written for a site that mounts the set elsewhere (`route.link_prefix`):
    * site-absolute links under `written` are served under `served`, those already under `served` as

@@ -89,7 +89,23 @@ export interface RendererOptions {
    * the installed files; without it renders stay in the process.
    */
   codeFingerprint?: () => Promise<string>;
+  /**
+   * Renders a page the cache does not hold somewhere else, e.g. on a worker thread with a deadline
+   * (`kit serve` uses a render pool). The cache, and the check that included snippets are
+   * unchanged, stay here. Default: renders on the calling thread.
+   */
+  executor?: RenderExecutor;
 }
+
+/** What rendering one page made: the page, and the snippet files it included with their text then. */
+export interface RenderOutcome {
+  page: RenderedPage;
+  /** A render whose included file changed since is stale: the cache renders it again. */
+  includes: Array<{ path: string; text: string }>;
+}
+
+/** Renders one page without a cache, wherever it runs. */
+export type RenderExecutor = (page: SourcePage, context: RenderContext) => Promise<RenderOutcome>;
 
 /** A renderer with its cache exposed for tests and hot reload. */
 export interface KitRenderer extends PageRenderer {
@@ -97,6 +113,8 @@ export interface KitRenderer extends PageRenderer {
   clearCache(): void;
   /** Its components' `generation()`: changes whenever a component is registered or replaced. */
   generation(): number;
+  /** Renders on the calling thread without the cache or the executor (what a render worker runs). */
+  renderFresh(page: SourcePage, context: RenderContext): Promise<RenderOutcome>;
 }
 
 /** A PascalCase component found in the tree, wrapping its children when it is paired. */
@@ -129,11 +147,7 @@ interface Include {
   written: string;
 }
 
-interface CacheEntry {
-  page: RenderedPage;
-  /** Included files and their text at render time; a changed snippet invalidates the entry. */
-  includes: Array<{ path: string; text: string }>;
-}
+type CacheEntry = RenderOutcome;
 
 const CALLOUT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\r?\n|$)/i;
 // Attributes are whitespace-separated runs of quoted values (which may hold `>` and `/>`) and other
@@ -209,7 +223,9 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
         if (entry && (await stillFresh(entry, context))) return entry.page;
         cache.delete(key);
       }
-      const pending = renderPage(page, context, components, options.snippets);
+      const pending = options.executor
+        ? options.executor(page, context)
+        : renderPage(page, context, components, options.snippets);
       cache.set(key, pending);
       pending.catch(() => cache.delete(key));
       return (await pending).page;
@@ -217,6 +233,7 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
     clearCache() {
       cache.clear();
     },
+    renderFresh: (page, context) => renderPage(page, context, components, options.snippets),
     generation: () => components.generation(),
     ...(options.codeFingerprint ? { fingerprint: fingerprinter(options.codeFingerprint, components) } : {}),
   };
@@ -872,6 +889,18 @@ function withinHighlightBudget(codeBlocks: Code[]): Code[] {
 }
 
 /** A page too complex to parse in bounded time: shown as plain text, reported, never parsed. */
+/**
+ * A page answered as its text, with a notice naming why it was not rendered and a
+ * `markdown.complexity` problem: what the complexity guard gives for a page past a limit, and what a
+ * render pool gives for a page past its deadline.
+ *
+ * @example
+ * pageTooComplex(page, 'it took longer than 10 seconds to render').html;
+ */
+export function pageTooComplex(page: SourcePage, reason: string): RenderedPage {
+  return unparsedPage(page, reason).page;
+}
+
 function unparsedPage(page: SourcePage, reason: string): CacheEntry {
   const problem: SourceProblem = {
     rule: 'markdown.complexity',

@@ -13,8 +13,9 @@ import {
 import { registerComponent } from '@kit/render';
 import { createNodeRenderer } from '@kit/render/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
+import { repoRoot, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
 import { createRenderPool } from './render-pool.js';
+import { cachedRenderer } from './validate/render-cache.js';
 
 const context = (version: string): RenderContextInput => ({
   set: 'docs',
@@ -88,7 +89,7 @@ describe('the validate render pool', () => {
       : [];
     const pages = [...fixturePages, ...corpus];
     const renderer = createNodeRenderer();
-    const pool = createRenderPool({ jobs: 2, renderer, startAt: 0 });
+    const pool = createRenderPool({ workers: 2, renderer, startAt: 0 });
     try {
       const pooled = await Promise.all(pages.map((page) => pool.renderPage(page, context(page.version))));
       for (const [index, page] of pages.entries()) {
@@ -103,7 +104,7 @@ describe('the validate render pool', () => {
 
   it('renders on the calling thread with one job, HTML included', async () => {
     const renderer = createNodeRenderer();
-    const pool = createRenderPool({ jobs: 1, renderer });
+    const pool = createRenderPool({ workers: 0, renderer });
     const page = fixturePages[1]!;
     expect(pool.concurrency).toBe(1);
     expect(await pool.renderPage(page, context('2.x'))).toEqual(
@@ -112,8 +113,17 @@ describe('the validate render pool', () => {
   });
 
   describe('with a component the config registers', () => {
-    beforeAll(() => {
-      // What loading the config below did on this thread.
+    beforeAll(async () => {
+      const renderFrom = pathToFileURL(join(repoRoot, 'packages/render/src/index.ts')).href;
+      await writeFiles(project.dir, {
+        'kit.config.mjs': `import { registerComponent } from ${JSON.stringify(renderFrom)};
+registerComponent('Badge', { html: (props) => \`<b>\${props.text}</b>\`, markdown: (props) => \`**\${props.text}**\` });
+registerComponent('Boom', { html: () => { throw new Error('Boom cannot render'); }, markdown: () => '' });
+registerComponent('Stuck', { html: () => { for (;;) {} }, markdown: () => '' });
+export default {};
+`,
+      });
+      // What loading that config did on this thread.
       registerComponent('Badge', { html: (props) => `<b>${props.text}</b>`, markdown: (props) => `**${props.text}**` });
       registerComponent('Boom', {
         html: () => {
@@ -121,19 +131,22 @@ describe('the validate render pool', () => {
         },
         markdown: () => '',
       });
+      registerComponent('Stuck', {
+        html: () => {
+          throw new Error('Stuck renders on workers only');
+        },
+        markdown: () => '',
+      });
     });
 
     it('has the workers load the config, so the component is known there too', async () => {
-      const renderFrom = pathToFileURL(join(repoRoot, 'packages/render/src/index.ts')).href;
-      await writeFiles(project.dir, {
-        'kit.config.mjs': `import { registerComponent } from ${JSON.stringify(renderFrom)};
-registerComponent('Badge', { html: (props) => \`<b>\${props.text}</b>\`, markdown: (props) => \`**\${props.text}**\` });
-registerComponent('Boom', { html: () => { throw new Error('Boom cannot render'); }, markdown: () => '' });
-export default {};
-`,
-      });
       const renderer = createNodeRenderer();
-      const pool = createRenderPool({ jobs: 2, renderer, configFile: join(project.dir, 'kit.config.mjs'), startAt: 0 });
+      const pool = createRenderPool({
+        workers: 2,
+        renderer,
+        configFile: join(project.dir, 'kit.config.mjs'),
+        startAt: 0,
+      });
       try {
         const page = fixturePages[0]!;
         const pooled = await pool.renderPage(page, context('2.x'));
@@ -151,11 +164,68 @@ export default {};
       }
     });
 
+    it('reports a page still rendering at the deadline as too complex, and renders the next page', async () => {
+      const renderer = createNodeRenderer();
+      const pool = createRenderPool({
+        workers: 1,
+        renderer,
+        configFile: join(project.dir, 'kit.config.mjs'),
+        startAt: 0,
+        deadlineMs: 1500,
+      });
+      try {
+        // Through the on-disk cache kit validate uses: an answer cut short is not kept for the next run.
+        const cacheDir = join(project.dir, 'render-cache');
+        const cached = cachedRenderer(pool, cacheDir, { renderer });
+        const stuck = await cached.renderPage(pageFromText('stuck', '# Stuck\n\n<Stuck />\n', '2.x'), context('2.x'));
+        expect(
+          existsSync(cacheDir)
+            ? readdirSync(cacheDir, { recursive: true }).filter((name) => String(name).endsWith('.json'))
+            : [],
+        ).toEqual([]);
+        expect(stuck.problems).toEqual([
+          expect.objectContaining({
+            rule: 'markdown.complexity',
+            file: '2.x/stuck.md',
+            message:
+              'The page is too complex to render: it took longer than 1.5 seconds to render. It is shown as plain text.',
+          }),
+        ]);
+        const page = fixturePages[1]!;
+        expect(await pool.renderPage(page, context('2.x'))).toEqual(
+          withoutHtml(await renderer.render(page, createRenderContext(context('2.x')))),
+        );
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('renders on the calling thread once a component is registered after the workers started', async () => {
+      const renderer = createNodeRenderer();
+      const pool = createRenderPool({
+        workers: 1,
+        renderer,
+        configFile: join(project.dir, 'kit.config.mjs'),
+        startAt: 0,
+      });
+      try {
+        const late = pageFromText('late', '# Late\n\n<Late />\n', '2.x');
+        const before = await pool.renderPage(late, context('2.x'));
+        expect(before.problems.map((problem) => problem.rule)).toEqual(['components.unknown']);
+        registerComponent('Late', { html: () => '<i>late</i>', markdown: () => '*late*' });
+        const after = await pool.renderPage(late, context('2.x'));
+        expect(after.problems).toEqual([]);
+        expect(after.markdown).toContain('*late*');
+      } finally {
+        await pool.close();
+      }
+    });
+
     it('renders on the calling thread when the workers cannot register it', async () => {
       await writeFiles(project.dir, { 'other.config.mjs': 'export default {};\n' });
       const renderer = createNodeRenderer();
       const pool = createRenderPool({
-        jobs: 2,
+        workers: 2,
         renderer,
         configFile: join(project.dir, 'other.config.mjs'),
         startAt: 0,

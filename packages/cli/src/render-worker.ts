@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createRenderContext, type RenderContextInput, type RenderedPage, type SourcePage } from '@kit/core';
+import { contextUrls, type RenderContext, type SourcePage } from '@kit/core';
 import { importConfigFile } from '@kit/core/node';
-import { defaultComponents } from '@kit/render';
+import { defaultComponents, type RenderOutcome } from '@kit/render';
 import { createNodeRenderer } from '@kit/render/node';
 
 /** What a render worker is started with. */
@@ -10,36 +10,42 @@ export interface RenderWorkerData {
   components: string[];
   /** The config file the kit was loaded from: importing it registers the components it registers. */
   configFile: string | null;
+  /** Post the article HTML back (serving); validation never reads it, so it stays in the worker. */
+  keepHtml: boolean;
 }
+
+/** A render context as posted to a worker: everything but `pageUrl` and `fileUrl`, which it rebuilds from `pageUrlInput`. */
+export type PostedRenderContext = Omit<RenderContext, 'pageUrl' | 'fileUrl'> &
+  Required<Pick<RenderContext, 'pageUrlInput'>>;
 
 /** One page to render. */
 export interface RenderJob {
   id: number;
   page: SourcePage;
-  context: RenderContextInput;
+  context: PostedRenderContext;
 }
 
 /** What a worker posts back: whether it can render like the main thread, then one reply per job. */
 export type RenderWorkerMessage =
   | { kind: 'ready' }
   | { kind: 'unfaithful'; reason: string }
-  | { kind: 'rendered'; id: number; rendered: RenderedPage }
+  | { kind: 'rendered'; id: number; outcome: RenderOutcome }
   | { kind: 'failed'; id: number; message: string };
 
 const port = parentPort;
-if (!port) throw new Error('render-worker runs as a worker thread of the validate render pool.');
+if (!port) throw new Error('render-worker runs as a worker thread of a render pool (createRenderPool).');
 const data = workerData as RenderWorkerData;
 
-// Every page is rendered once per run, so an in-memory render cache would only hold memory.
+// The main thread keeps the render cache: a page comes here only when it missed there.
 const renderer = createNodeRenderer({ cacheSize: 1 });
 
 port.on('message', (job: RenderJob) => {
   Promise.resolve(job)
-    .then(({ page, context }) => renderer.render(page, createRenderContext(context)))
+    .then(({ page, context }) => renderer.renderFresh(page, { ...context, ...contextUrls(context.pageUrlInput) }))
     .then(
-      (rendered) => {
-        // Validation never reads the article HTML: leave it here instead of copying it back.
-        port.postMessage({ kind: 'rendered', id: job.id, rendered: { ...rendered, html: '' } });
+      (outcome) => {
+        const page = data.keepHtml ? outcome.page : { ...outcome.page, html: '' };
+        port.postMessage({ kind: 'rendered', id: job.id, outcome: { ...outcome, page } });
       },
       (error: unknown) => {
         port.postMessage({
