@@ -748,8 +748,11 @@ describe('MCP endpoint', () => {
         kit: fixtureKit({ sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } }, { root }),
         cacheDir: null,
       });
-      const page = await withPage.request('http://localhost/docs/mcp');
+      const page = await withPage.request('http://localhost/docs/mcp', { headers: { Accept: 'text/html' } });
       expect(page.status).toBe(200);
+      const stream = await withPage.request('http://localhost/docs/mcp', { headers: { Accept: 'text/event-stream' } });
+      expect(stream.status).toBe(405);
+      expect(stream.headers.get('allow')).toBe('POST');
       expect(await page.text()).toContain('Connect agents.');
       expect((await post(withPage)).status).toBe(200);
       const twin = await withPage.request('http://localhost/docs/mcp.md');

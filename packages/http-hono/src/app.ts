@@ -229,9 +229,13 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
   );
 
   const mcpPath = mcpEndpointPath('', config.mcp.web.path);
-  // A page may live at the endpoint's path (Laravel's docs have `mcp`): a browser's GET shows it;
-  // without a page, GET goes on to the endpoint, which answers 405 as MCP clients expect.
+  // A page may live at the endpoint's path (Laravel's docs have `mcp`): a browser's GET (Accept names
+  // text/html) or a Markdown request shows it. Every other GET goes on to the endpoint, which answers
+  // 405 with `Allow: POST`: an MCP client that opens its event stream with GET and got the HTML page
+  // instead would read it as an empty stream and reconnect forever.
   app.get(mcpPath, pageMiddleware, async (c, next) => {
+    const accept = c.req.header('accept');
+    if (!/\btext\/html\b/i.test(accept ?? '') && !prefersMarkdown(accept)) return next();
     const match = await set.resolveUrl(c.req.path, viewerFor(c));
     if (match.kind === 'page') return servePage(c);
     await next();

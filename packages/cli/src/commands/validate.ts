@@ -39,6 +39,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | links.anchor | warning | a link to an anchor the page does not have (headings, \`{#id}\` and \`<a name>\` anchors count) |
 | redirects.loop | error | redirects that lead back to where they started |
 | redirects.shadowed | warning | a redirect that never runs because a page lives at its from |
+| mcp.path_page | warning | a page of the default version and locale at \`mcp.web.path\` while the web MCP endpoint is on: browsers (Accept naming text/html) and Markdown requests still get the page, every other GET there gets the endpoint's 405 (move the page or set another \`mcp.web.path\`) |
 | navigation.schema | error | navigation.json breaks the navigation schema |
 | navigation.missing_page | error | a navigation entry without a page |
 | navigation.orphan | warning | a page in no navigation group (the landing page excepted) |

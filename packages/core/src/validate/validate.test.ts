@@ -131,6 +131,21 @@ describe('validateDocSet', () => {
     expect(report.issues[0]!.fix).toContain('"listed"');
   });
 
+  it('warns about a page of the default version at mcp.web.path, and not when the endpoint is off', async () => {
+    const pages = [page('2.x', 'index', '# Home'), page('2.x', 'mcp', '# MCP'), page('1.x', 'mcp', '# MCP')];
+    const manifest = { name: 'Acme', versions: ['2.x', '1.x'] };
+    const report = await validateDocSet({ docSet: docSetWith(pages, { manifest }), renderer: linkRenderer() });
+    const atEndpoint = report.issues.filter((issue) => issue.rule === 'mcp.path_page');
+    expect(atEndpoint.map((issue) => [issue.severity, issue.version, issue.page])).toEqual([['warning', '2.x', 'mcp']]);
+    expect(atEndpoint[0]!.message).toContain('/docs/mcp');
+    expect(atEndpoint[0]!.fix).toContain('mcp.web.path');
+    const off = await validateDocSet({
+      docSet: docSetWith(pages, { manifest, set: { mcp: { web: { enabled: false } } } }),
+      renderer: linkRenderer(),
+    });
+    expect(off.issues.some((issue) => issue.rule === 'mcp.path_page')).toBe(false);
+  });
+
   it('warns about manifest integrations on a database set only', async () => {
     const manifest = { name: 'Acme', integrations: { analytics: { ga4: { measurementId: 'G-123' } } } };
     const database = await validateDocSet({

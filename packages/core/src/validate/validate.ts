@@ -18,6 +18,7 @@ import {
   fileCandidates,
   linkBaseOf,
   markdownUrl,
+  mcpEndpointPath,
   normalizePrefix,
   pageUrl,
   parseSetUrl,
@@ -112,6 +113,7 @@ export const VALIDATION_RULES = [
   'links.anchor',
   'redirects.loop',
   'redirects.shadowed',
+  'mcp.path_page',
   'navigation.schema',
   'navigation.missing_page',
   'navigation.orphan',
@@ -327,6 +329,28 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
             );
           }
         }
+      }
+
+      // The MCP endpoint shares its URL with the default version's page at `mcp.web.path`: browsers still
+      // get the page, but every other GET there (an MCP client, curl, a crawler) gets the endpoint's 405.
+      const mcpPagePath = docSet.config.mcp.web.path.trim().replace(/^\/+|\/+$/g, '');
+      const mcpPage = byPath.get(mcpPagePath);
+      if (
+        docSet.config.mcp.web.enabled &&
+        version === layout.defaultVersion &&
+        locale.code === layout.defaultLocale &&
+        mcpPage
+      ) {
+        add(
+          {
+            rule: 'mcp.path_page',
+            severity: 'warning',
+            message: `The page "${mcpPage.path}" sits at the MCP endpoint (mcp.web.path "${docSet.config.mcp.web.path}"): browsers get the page, but any other GET of ${mcpEndpointPath(layout.prefix, docSet.config.mcp.web.path)} gets the endpoint's 405.`,
+            ...(mcpPage.file ? { file: mcpPage.file } : {}),
+            fix: `Set mcp.web.path to a path no page uses (for example "_mcp"), or move the page.`,
+          },
+          { ...where, page: mcpPage.path },
+        );
       }
 
       const publicSections: SearchSection[] = [];
