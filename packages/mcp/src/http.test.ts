@@ -227,6 +227,26 @@ describe('the web MCP endpoint over real HTTP', () => {
     expect(body.result.structuredContent.groups).toHaveLength(1);
   });
 
+  it('answers a tools/call of a tool it does not have with an isError result over HTTP', async () => {
+    const response = await fetch(`${base}/docs/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'serch_docs', arguments: { query: 'queues' } },
+      }),
+    });
+    const body = (await response.json()) as {
+      error?: unknown;
+      result?: { isError?: boolean; content: Array<{ text: string }> };
+    };
+    expect(body.error).toBeUndefined();
+    expect(body.result?.isError).toBe(true);
+    expect(body.result?.content[0]?.text).toMatch(/^argument\.invalid: There is no tool "serch_docs"/);
+  });
+
   for (const bad of ['queues', 42, ['queues'], null]) {
     it(`answers tools/call with arguments ${JSON.stringify(bad)} (not an object) with -32602 naming the fix`, async () => {
       const response = await fetch(`${base}/docs/mcp`, {

@@ -334,6 +334,17 @@ describe('validate_docs', () => {
   });
 });
 
+describe('a tool name the server does not have', () => {
+  it('answers with an isError result that names the tool and tools/list, not a JSON-RPC error', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: staff, validate });
+    const result = await client.callTool({ name: 'serch_docs', arguments: { query: 'queues' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^argument\.invalid: There is no tool "serch_docs" for you on this server\. Call tools\/list/,
+    );
+  });
+});
+
 describe('affected_pages', () => {
   const affected: AffectedPages = async (input) => ({
     base: input.base ?? 'main',
