@@ -450,6 +450,35 @@ describe('createDocSet: readPage', () => {
     expect(error.message).toContain('Basic Routing; Redirect Routes; Route Groups');
   });
 
+  it('names every section of a page with many headings, with their count', async () => {
+    const headings = Array.from({ length: 124 }, (_, index) => `Method ${index + 1}`);
+    const docs = createDocSet({
+      config: setConfig(),
+      source: memorySource({
+        manifest,
+        pages: [
+          ...pages,
+          {
+            version: '2.x',
+            locale: 'en',
+            path: 'collections',
+            body: headings.map((h) => `## ${h}\n\nText.`).join('\n\n'),
+          },
+        ],
+        navigation: [{ version: '2.x', locale: 'en', nav: navigation }],
+      }),
+      renderer: smallRenderer(),
+      search: substringSearch(),
+      events: createEvents(),
+      gates,
+      origin: 'https://acme.test',
+    });
+    const error = await errorOf(docs.readPage({ path: 'collections', section: 'Nope' }, guest));
+    expect(error.code).toBe('section.not_found');
+    expect(error.message).toContain('Its 124 sections: Method 1; Method 2;');
+    expect(error.message).toContain('Method 123; Method 124.');
+  });
+
   it('suggests close paths for a missing page and points at list_pages', async () => {
     const { docs } = build();
     const error = await errorOf(docs.readPage({ path: 'routng' }, guest));

@@ -891,7 +891,9 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         throw new KitError(
           'section.not_found',
           `Page "${located.page.path}" has no section "${section}".${
-            names.length > 0 ? ` Its sections: ${names.slice(0, 40).join('; ')}.` : ' It has no headings.'
+            names.length > 0
+              ? ` Its ${names.length} ${names.length === 1 ? 'section' : 'sections'}: ${names.join('; ')}.`
+              : ' It has no headings.'
           } Pass a heading text or anchor id, or omit section to read the whole page.`,
           { details: { path: located.page.path, section, sections: names } },
         );
