@@ -45,6 +45,13 @@ describe('an MCP endpoint whose path is also a page (Laravel /laravel/mcp) over 
     try {
       const result = await client.callTool({ name: 'read_page', arguments: { path: 'routing' } });
       expect(result.isError).toBeFalsy();
+      // Laravel's method headings carry `{.collection-method}`: the section is found by its clean name.
+      const retry = await client.callTool({ name: 'read_page', arguments: { path: 'helpers', section: 'retry()' } });
+      expect(retry.isError).toBeFalsy();
+      const retryText = (retry.content as Array<{ text?: string }>).map((item) => item.text ?? '').join('\n');
+      expect(retryText.startsWith('#### `retry()` {#method-retry}\n')).toBe(true);
+      expect(retryText).toContain('The `retry` function attempts to execute the given callback');
+      expect(retryText).not.toContain('{.collection-method}');
       // The client opens its optional event stream with GET after connecting; answered 405 it stops.
       // Before the fix it got the HTML page, read it as an empty stream and reconnected (5 GETs in 5 s).
       await new Promise((resolve) => setTimeout(resolve, 5_000));

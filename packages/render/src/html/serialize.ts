@@ -114,8 +114,9 @@ class ArticleWriter {
         const info = options.headings.get(node);
         const inner = this.inner(node, trim);
         const id = info ? ` id="${escapeAttribute(info.id)}"` : '';
+        const classes = info?.classes ? ` class="${escapeAttribute(info.classes.join(' '))}"` : '';
         const alias = info?.alias ? `<span id="${escapeAttribute(info.alias)}"></span>` : '';
-        out.push(`<h${node.depth}${id}>${alias}${inner}</h${node.depth}>`);
+        out.push(`<h${node.depth}${id}${classes}>${alias}${inner}</h${node.depth}>`);
         return;
       }
       case 'emphasis':

@@ -6,9 +6,11 @@ import { plainText } from './plain-text.js';
 export interface HeadingInfo {
   node: Heading;
   depth: number;
-  /** Plain heading text, without a trailing `{#id}`. */
+  /** Plain heading text, without a trailing attribute block (`{#id}`, `{.class}`, `{#id .class}`). */
   text: string;
   id: string;
+  /** Classes of a trailing attribute block (`{.collection-method}`), kept on the HTML heading. */
+  classes?: string[];
   /** The block right before the heading that only holds `<a name>` tags and gave it its id. */
   anchorBlock?: Paragraph | Html;
   /** True when the heading sits directly in the root (it then opens a section). */
@@ -43,7 +45,16 @@ export interface PageAnchors {
   duplicates: HeadingInfo[];
 }
 
-const EXPLICIT_ID = /[ \t]*\{#([A-Za-z_][\w:.-]*)\}[ \t]*$/;
+// A trailing attribute block: `{#id}`, `{.class}` or both in any order (`{#id .a .b}`), as
+// markdown-it-attrs and Pandoc write them; Laravel marks 600+ method headings `{.collection-method}`.
+const ATTRIBUTE_BLOCK = /[ \t]*\{[ \t]*((?:[#.][A-Za-z_][\w:.-]*[ \t]*)+)\}[ \t]*$/;
+
+interface HeadingAttributes {
+  /** Where the block starts in the heading's last text node. */
+  index: number;
+  id?: string;
+  classes: string[];
+}
 const ANCHOR_TAG = /<a\s+(?:[^>]*?\s)?(?:name|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))[^>]*>/gi;
 const ANCHOR_OPEN_ONLY = /^<a\s[^>]*>$/i;
 const ANCHOR_CLOSE = /^<\/a\s*>$/i;
@@ -80,18 +91,32 @@ function anchorBlockNames(node: RootContent | undefined): string[] | null {
   return names.length > 0 ? names : null;
 }
 
-function explicitIdOf(heading: Heading): RegExpExecArray | null {
+function attributesOf(heading: Heading): HeadingAttributes | null {
   const last = heading.children[heading.children.length - 1];
-  return last?.type === 'text' ? EXPLICIT_ID.exec(last.value) : null;
+  const match = last?.type === 'text' ? ATTRIBUTE_BLOCK.exec(last.value) : null;
+  if (!match) return null;
+  const attributes: HeadingAttributes = { index: match.index, classes: [] };
+  for (const token of (match[1] as string).trim().split(/[ \t]+/)) {
+    // The last `#id` wins, as in markdown-it-attrs; a class name stops at characters CSS would need escaped.
+    if (token.startsWith('#')) attributes.id = token.slice(1);
+    else if (/^\.[A-Za-z_][\w-]*$/.test(token)) attributes.classes.push(token.slice(1));
+    else return null;
+  }
+  return attributes;
 }
 
-function takeExplicitId(heading: Heading): string | undefined {
-  const match = explicitIdOf(heading);
-  if (!match) return undefined;
+function explicitIdOf(heading: Heading): string | undefined {
+  return attributesOf(heading)?.id;
+}
+
+/** Removes a trailing attribute block from the heading, so it never shows as text, and returns it. */
+function takeAttributes(heading: Heading): HeadingAttributes | null {
+  const attributes = attributesOf(heading);
+  if (!attributes) return null;
   const last = heading.children[heading.children.length - 1] as { value: string };
-  last.value = last.value.slice(0, match.index);
+  last.value = last.value.slice(0, attributes.index);
   if (last.value === '') heading.children.pop();
-  return match[1];
+  return attributes;
 }
 
 /** Every `{#id}` written on a heading, so automatic slugs can step around them wherever they are. */
@@ -100,7 +125,7 @@ function explicitIds(tree: Root): string[] {
   const walk = (parent: Parents) => {
     for (const node of parent.children as Nodes[]) {
       if (node.type === 'heading') {
-        const id = explicitIdOf(node)?.[1];
+        const id = explicitIdOf(node);
         if (id) ids.push(id);
       } else if (node.type !== 'code' && 'children' in node) walk(node as Parents);
     }
@@ -114,7 +139,8 @@ function explicitIds(tree: Root): string[] {
  * `<a name="x"></a>` block directly before the heading (the Laravel convention), else GitHub's
  * slug of the heading text (unique per page, as github-slugger numbers repeats, and never one a
  * `{#id}` on the page claims: `## Setup` next to `## Install {#setup}` gets `setup-1`). Strips the
- * `{#id}` from the tree so it never shows as text. Headings that repeat an id are returned in
+ * attribute block (`{#id}`, `{.class}`, `{#id .class}`) from the tree so it never shows as text;
+ * its classes are kept in `classes` for the HTML. Headings that repeat an id are returned in
  * `duplicates` for the caller to report.
  */
 export function collectAnchors(tree: Root, options: CollectAnchorsOptions = {}): PageAnchors {
@@ -138,7 +164,8 @@ export function collectAnchors(tree: Root, options: CollectAnchorsOptions = {}):
     for (let index = 0; index < children.length; index++) {
       const node = children[index] as Nodes;
       if (node.type === 'heading') {
-        const explicit = takeExplicitId(node);
+        const attributes = takeAttributes(node);
+        const explicit = attributes?.id;
         const previous = children[index - 1];
         const blockNames = anchorBlockNames(previous);
         const text = plainText(node).trim();
@@ -156,6 +183,7 @@ export function collectAnchors(tree: Root, options: CollectAnchorsOptions = {}):
         }
         const info: HeadingInfo = { node, depth: node.depth, text, id, topLevel };
         if (alias && alias !== id) info.alias = alias;
+        if (attributes && attributes.classes.length > 0) info.classes = attributes.classes;
         if (pinned) info.pinned = true;
         if (blockNames && previous) info.anchorBlock = previous as Paragraph | Html;
         headings.push(info);

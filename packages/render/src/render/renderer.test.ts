@@ -149,6 +149,25 @@ describe('headings and anchors', () => {
     ]);
   });
 
+  it('reads {.class} and {#id .class} heading attributes: id as anchor, classes in HTML, neither as text', async () => {
+    const out = await render(
+      '# T\n\n#### `all()` {.collection-method}\n\nAll.\n\n#### `after()` {.collection-method .first-collection-method}\n\n## Retry {#retry-helper .method}\n\nText.',
+    );
+    expect(out.html).toContain('<h4 id="all" class="collection-method"><code>all()</code></h4>');
+    expect(out.html).toContain(
+      '<h4 id="after" class="collection-method first-collection-method"><code>after()</code></h4>',
+    );
+    expect(out.html).toContain('<h2 id="retry-helper" class="method">Retry</h2>');
+    expect(out.html).not.toContain('{.');
+    expect(out.markdown).toContain('#### `all()`\n');
+    expect(out.markdown).toContain('#### `after()`\n');
+    expect(out.markdown).not.toContain('.collection-method');
+    expect(out.markdown).toContain('## Retry {#retry-helper}\n');
+    expect(out.markdown).not.toContain('.method');
+    expect(out.anchors).toEqual(expect.arrayContaining(['all', 'after', 'retry-helper']));
+    expect(out.toc).toEqual([{ depth: 2, text: 'Retry', id: 'retry-helper' }]);
+  });
+
   it('numbers an automatic slug that an explicit id claims and reports a repeated explicit id', async () => {
     const out = await render('## Install {#setup}\n\n## Configure {#setup}\n\n## Setup\n\n## Setup');
     expect(out.toc.map((entry) => entry.id)).toEqual(['setup', 'setup', 'setup-1', 'setup-2']);

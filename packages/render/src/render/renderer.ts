@@ -646,6 +646,14 @@ async function renderParsed(
       // The twin's readers slug `## Setup` as `setup`; the site numbered it around a `{#setup}`.
       edits.push({ start: range[1], end: range[1], text: ` {#${heading.id}}` });
     }
+    if (heading.classes && range && source[range[0]] === '#') {
+      // Classes style the HTML only: the twin keeps the heading's text and, if written, its `{#id}`.
+      const block = /[ \t]*\{[^{}]*\}[ \t]*$/.exec(source.slice(range[0], range[1]));
+      if (block) {
+        const start = range[0] + block.index;
+        edits.push({ start, end: range[1], text: /\{[^}]*#/.test(block[0]) ? ` {#${heading.id}}` : '' });
+      }
+    }
     if (heading.anchorBlock) {
       const blockRange = offsets(heading.anchorBlock);
       if (range && blockRange) edits.push({ start: blockRange[0], end: range[0], text: '' });
