@@ -22,6 +22,8 @@ const adversarial: Array<[string, string]> = [
   ['"key" repeated', 'key'.repeat(megabyte / 3)],
   ['"api" repeated', 'api'.repeat(megabyte / 3)],
   ['"secret" repeated', 'secret'.repeat(megabyte / 6)],
+  // A separator every 79 characters: every position is near a keyword and a separator.
+  ['"key"x26 "=" repeated', `${'key'.repeat(26)}=`.repeat(megabyte / 79)],
 ];
 
 function timed(run: () => void): number {

@@ -26,7 +26,10 @@ export const CLI_VERSION: string = (
 export function createProgram(context: CommandContext): Command {
   const program = new Command('kit')
     .description('Kit: one documentation engine for people and AI agents.')
-    .version(CLI_VERSION, '-v, --version', 'print the version of the kit command')
+    // `-v, --version` is answered by runCli before commander parses, not declared here: commander
+    // recognises a program option after a subcommand too, and `kit validate --version 2.x` must
+    // reach validate's own `--version`.
+    .addHelpText('after', '\nRun `kit --version` (or `kit -v`) to print the version of the kit command.')
     .option(
       '--config <file>',
       'config file to load (default: kit.config.ts, .mjs, .js or .json in the working directory)',

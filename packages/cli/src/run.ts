@@ -2,7 +2,7 @@ import { isKitError } from '@kit/core';
 import { CommanderError } from 'commander';
 import { createContext } from './context.js';
 import { type CliIo, processIo, writeLine } from './io.js';
-import { createProgram } from './program.js';
+import { CLI_VERSION, createProgram } from './program.js';
 
 /**
  * Runs the `kit` command with `argv` (without the node and script entries) and returns the exit
@@ -13,6 +13,10 @@ import { createProgram } from './program.js';
  * const code = await runCli(['validate', '--json'], { ...processIo(), cwd: '/path/to/project' });
  */
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    writeLine(io.stdout, CLI_VERSION);
+    return 0;
+  }
   const context = createContext(io);
   const program = createProgram(context);
   try {

@@ -1,5 +1,5 @@
 import { createMemoryRateLimitStore, type RateLimitStore } from '@kit/core';
-import { loadOptionalPeer } from '@kit/core/node';
+import { connectFailFastRedis, redactedRedisUrl } from '@kit/core/node';
 import type { Redis } from 'ioredis';
 
 /** Options of {@link createRedisRateLimitStore}. */
@@ -33,7 +33,7 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
   const prefix = options.keyPrefix ?? 'kit:rl:';
   const timeout = options.commandTimeoutMs ?? 500;
   const warn = options.warn ?? ((message: string) => console.warn(message));
-  const where = redactedUrl(options.url);
+  const where = redactedRedisUrl(options.url);
   // Counts while Redis is away. Bounded, and fresh for each outage: an old outage's counts are stale.
   let fallback = createMemoryRateLimitStore();
   let down = false;
@@ -57,42 +57,18 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
     if (!closed) warn(`[kit] The Redis rate-limit store at ${where} answers again; limits are shared again.`);
   };
 
-  // ioredis is loaded here, not at import: it costs a server without Redis a quarter second of start-up.
-  const connecting: Promise<Redis | null> = loadOptionalPeer(
-    () => import('ioredis'),
-    'ioredis',
-    'The Redis rate-limit store',
-  ).then(
-    ({ Redis }) =>
-      new Promise<Redis | null>((resolve) => {
-        const redis = new Redis(options.url, {
-          // A count never waits for a connection: with Redis down the process counts alone at once.
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 1,
-          commandTimeout: timeout,
-          connectTimeout: Math.max(timeout, 1000),
-          disconnectTimeout: timeout,
-          retryStrategy: (times) => Math.min(times * 200, 2000),
-        });
-        // Without a listener ioredis prints "Unhandled error event" for every failed reconnect.
-        redis.on('error', (error: unknown) => {
-          outage(error);
-          resolve(redis);
-        });
-        redis.on('ready', () => {
-          // A new connection is worth trying at once.
-          skipUntil = 0;
-          recovered();
-          resolve(redis);
-        });
-        // The first counts wait for the first connection, but no longer than one count may.
-        setTimeout(() => resolve(redis), timeout).unref?.();
-      }),
-    (error: unknown) => {
-      outage(error);
-      return null;
+  const connecting: Promise<Redis | null> = connectFailFastRedis({
+    url: options.url,
+    timeoutMs: timeout,
+    purpose: 'The Redis rate-limit store',
+    load: () => import('ioredis'),
+    onError: outage,
+    onReady: () => {
+      // A new connection is worth trying at once.
+      skipUntil = 0;
+      recovered();
     },
-  );
+  });
 
   return {
     async hit(key, windowMs) {
@@ -133,12 +109,3 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
 const RETRY_AFTER_FAILURE_MS = 1000;
 
 /** The store's URL without its password, for messages. */
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured URL';
-  }
-}

@@ -112,3 +112,40 @@ describe('kit agents with instructions.file in a folder that does not exist yet'
     }
   });
 });
+
+describe('kit agents with sets that need a signed-in reader', () => {
+  it('leaves auth and gate sets out of the docs index and says so in the block and the output', async () => {
+    const { dir, cleanup } = await tempProject('kit-agents-access-');
+    try {
+      await writeFiles(dir, {
+        'kit.config.json': JSON.stringify({
+          default: 'docs',
+          sets: {
+            docs: { source: { path: 'docs' } },
+            internal: { source: { path: 'internal' }, route: { prefix: '/internal' }, access: { mode: 'auth' } },
+            partners: { source: { path: 'partners' }, route: { prefix: '/partners' }, access: { mode: 'gate' } },
+          },
+        }),
+        'docs/kit.json': '{ "name": "Docs" }',
+        'docs/index.md': '---\ntitle: Public home\n---\n\n# Public home\n',
+        'internal/kit.json': '{ "name": "Internal" }',
+        'internal/index.md': '---\ntitle: Internal runbook\n---\n\n# Internal runbook\n',
+        'partners/kit.json': '{ "name": "Partners" }',
+        'partners/index.md': '---\ntitle: Partner pricing\n---\n\n# Partner pricing\n',
+      });
+      const run = await runKitHere(['agents'], { cwd: dir });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const note =
+        'Not in this index: the sets `internal` (access mode `auth`), `partners` (access mode `gate`): their pages are only for signed-in or admitted readers, so their titles stay out of this file. Find them with `list_pages` and `search_docs` of the local `kit mcp` (pass `set`).';
+      expect(run.stdout).toContain(note);
+      const block = await readFile(join(dir, 'AGENTS.md'), 'utf8');
+      expect(block).toContain('- [Public home](/docs/index.md)');
+      expect(block).toContain(note);
+      expect(block).not.toContain('Internal runbook');
+      expect(block).not.toContain('Partner pricing');
+    } finally {
+      await cleanup();
+    }
+  });
+});

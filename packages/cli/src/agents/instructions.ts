@@ -72,9 +72,49 @@ export async function instructionsBlock(kit: Kit): Promise<string> {
   }
   if (config.instructions.index) {
     const index = await docsIndex(kit, config.instructions.index_max_bytes);
-    if (index !== '') lines.push('', '### Docs index', '', index);
+    const leftOut = setsLeftOutOfIndex(kit);
+    const note = leftOut.length > 0 ? leftOutNote(leftOut) : '';
+    if (index !== '' || note !== '') {
+      lines.push('', '### Docs index', '', ...[index, note].filter((part) => part !== ''));
+    }
   }
   return lines.join('\n');
+}
+
+/** A set the docs index leaves out, and the access mode that keeps it out. */
+export interface SetLeftOut {
+  key: string;
+  mode: 'auth' | 'gate';
+}
+
+/**
+ * The sets whose pages the docs index leaves out: with `access.mode` `auth` or `gate` a page is
+ * only for a signed-in or admitted reader, and the instructions file is committed to the
+ * repository, where anyone with the code would read the titles and descriptions.
+ *
+ * @example
+ * setsLeftOutOfIndex(kit); // [{ key: 'internal', mode: 'auth' }]
+ */
+export function setsLeftOutOfIndex(kit: Kit): SetLeftOut[] {
+  const leftOut: SetLeftOut[] = [];
+  for (const docSet of kit.sets.values()) {
+    const mode = docSet.config.access.mode;
+    if (mode === 'auth' || mode === 'gate') leftOut.push({ key: docSet.key, mode });
+  }
+  return leftOut;
+}
+
+/**
+ * The sentence both the block and `kit agents`' output use for the sets left out of the index.
+ *
+ * @example
+ * leftOutNote([{ key: 'internal', mode: 'auth' }]);
+ * // 'Not in this index: the set `internal` (access mode `auth`): its pages are only for ...'
+ */
+export function leftOutNote(leftOut: readonly SetLeftOut[]): string {
+  const named = leftOut.map((set) => `\`${set.key}\` (access mode \`${set.mode}\`)`).join(', ');
+  const one = leftOut.length === 1;
+  return `Not in this index: the set${one ? '' : 's'} ${named}: ${one ? 'its' : 'their'} pages are only for signed-in or admitted readers, so their titles stay out of this file. Find them with \`list_pages\` and \`search_docs\` of the local \`kit mcp\` (pass \`set\`).`;
 }
 
 /**
@@ -122,11 +162,13 @@ function reviewLine(config: ResolvedConfig): string {
 /**
  * One line per page in navigation order (`- [Title](markdown URL): description`), grouped by
  * navigation group, cut at `maxBytes` (UTF-8) on a whole line with a note of what was left out.
+ * Only sets with `access.mode` `public` are listed (see {@link setsLeftOutOfIndex}).
  */
 export async function docsIndex(kit: Kit, maxBytes: number): Promise<string> {
   const viewer = { user: null };
   const entries: string[] = [];
   for (const docSet of kit.sets.values()) {
+    if (docSet.config.access.mode !== 'public') continue;
     const listing = await docSet.listPages({}, viewer).catch(() => null);
     if (!listing) continue;
     const layout = createUrlLayout(docSet.config.route.prefix, await docSet.manifest());

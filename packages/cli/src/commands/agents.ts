@@ -14,7 +14,9 @@ export function registerAgents(program: Command, context: CommandContext): void 
     )
     .action(async (_options: unknown, command: Command) => {
       const kit = await context.loadKit(command, { git: false });
-      const { instructionsBlock, replaceBlock } = await import('../agents/instructions.js');
+      const { instructionsBlock, leftOutNote, replaceBlock, setsLeftOutOfIndex } = await import(
+        '../agents/instructions.js'
+      );
       try {
         const root = kit.config.root;
         const file = resolve(root, kit.config.instructions.file);
@@ -28,6 +30,8 @@ export function registerAgents(program: Command, context: CommandContext): void 
           await writeFile(file, next);
           writeLine(context.io.stdout, `${existing === '' ? 'created' : 'updated'}   ${shown} (instructions block)`);
         }
+        const leftOut = kit.config.instructions.index ? setsLeftOutOfIndex(kit) : [];
+        if (leftOut.length > 0) writeLine(context.io.stdout, leftOutNote(leftOut));
         const hooksFile = await writeHooksCache(root, compileHooks(kit.config));
         writeLine(
           context.io.stdout,

@@ -134,7 +134,7 @@ describe('kit validate and links between the sets of one config', () => {
       expect(linkIssues(issues)).toEqual([
         expect.objectContaining({
           rule: 'links.broken',
-          message: `The link "${served}/{{version}}/gone" points at "gone", which is not a page of version 13.x (en).`,
+          message: `The link "${served}/{{version}}/gone" points at "gone", which is not a page of version 13.x of the docs.`,
         }),
       ]);
     },

@@ -115,7 +115,7 @@ describe('kit validate and config warnings', () => {
     const text = await validate(dir, '--set', 'docs');
     expect(text.stdout).toMatch(/kit\.config\.json\n {2}- +warning `sets\.docs\.ai\.ask\.rate_limit` has no effect/);
     expect(text.stdout).toContain('config.ignored');
-    expect(text.stdout).toContain('0 errors, 2 warnings');
+    expect(text.stdout).toContain('\n2 warnings in the docs set "docs".\n');
   });
 
   it('leaves out warnings about other sets when one set is checked', async () => {

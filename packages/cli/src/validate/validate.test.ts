@@ -45,7 +45,7 @@ describe('kit validate on a set that breaks every rule', () => {
     expect(run.stdout).toMatch(
       /\nkit\.json\n {2}4:17 +warning Unknown top-level key `descripton`.*manifest\.schema\n +fix: Rename `descripton` to `description`\./,
     );
-    expect(run.stdout).toMatch(/\d+ errors, \d+ warnings in the "docs" docs\.\n$/);
+    expect(run.stdout).toMatch(/\d+ errors and \d+ warnings in the docs set "docs"\.\n$/);
   });
 
   it('reports a fixed page as fixed on the next run, whatever it kept from the previous one', async () => {

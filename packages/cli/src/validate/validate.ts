@@ -238,11 +238,11 @@ export function formatReport(report: ValidationReport, options: { color?: boolea
     lines.push('');
   }
   const { errors, warnings } = report.summary;
-  const scope = report.set ? `the "${report.set}" docs` : 'the docs';
-  lines.push(
-    errors === 0 && warnings === 0
-      ? `No problems found in ${scope}.`
-      : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${scope}.`,
-  );
+  const scope = report.set ? `the docs set "${report.set}"` : 'the docs';
+  const counted = [
+    ...(errors > 0 ? [`${errors} error${errors === 1 ? '' : 's'}`] : []),
+    ...(warnings > 0 ? [`${warnings} warning${warnings === 1 ? '' : 's'}`] : []),
+  ];
+  lines.push(counted.length === 0 ? `No problems found in ${scope}.` : `${counted.join(' and ')} in ${scope}.`);
   return `${lines.join('\n')}\n`;
 }

@@ -202,3 +202,34 @@ describe('the gitleaks rule data', () => {
     expect(generated).toBe(generatedModule());
   });
 });
+
+describe('hostile bodies', () => {
+  const megabyte = 1024 * 1024;
+  const generic = 'client_secret = "Zx8qLm2Rt7YwZp3Kd8sFh6Jb"';
+  const pat = 'ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ';
+
+  // The bodies of bench/secrets, each with two credentials buried in it: one found by gitleaks'
+  // generic-api-key rule (the rule the scan bounds) and one by a specific rule.
+  for (const [name, unit] of [
+    ['"key"', 'key'],
+    ['"api"', 'api'],
+    ['"secret"', 'secret'],
+  ] as const) {
+    it(`finds the credentials inside 1 MB of ${name} repeated`, () => {
+      const filler = unit.repeat(megabyte / unit.length / 2);
+      expect(findSecrets(filler)).toEqual([]);
+      const found = findSecrets(`${filler} ${generic} ${filler}\n${filler} token: ${pat} ${filler}`);
+      expect(found.map(({ rule, line, secret }) => ({ rule, line, secret }))).toEqual([
+        { rule: 'generic-api-key', line: 1, secret: 'Zx8qLm2Rt7YwZp3Kd8sFh6Jb' },
+        { rule: 'github-pat', line: 2, secret: pat },
+      ]);
+    });
+  }
+
+  it('finds a credential deep inside a long line of prose with separators', () => {
+    const prose = 'The worker reads its queue, then: retries => backoff, key=value pairs, and || fallbacks. ';
+    const half = prose.repeat(Math.ceil(megabyte / prose.length / 2));
+    const found = findSecrets(`# Notes\n\n${half}api_key: "Zx8qLm2Rt7YwZp3Kd8sFh6Jb" ${half}\n`);
+    expect(found).toMatchObject([{ rule: 'generic-api-key', line: 3, secret: 'Zx8qLm2Rt7YwZp3Kd8sFh6Jb' }]);
+  });
+});

@@ -362,6 +362,19 @@ describe('normalizeManifest unknown keys', () => {
     ]);
   });
 
+  it('warns about a misspelled key even when the correctly spelled key is also present', () => {
+    const { manifest, problems } = normalized({ description: 'Real', descripton: 'Stale' });
+    expect(manifest.description).toBe('Real');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ rule: 'manifest.schema', severity: 'warning', file: 'kit.json' });
+    expect(problems[0]!.message).toMatchInlineSnapshot(
+      `"Unknown top-level key \`descripton\` is kept but not read; it looks like a misspelling of \`description\`, which is also set and is the one read."`,
+    );
+    expect(problems[0]!.fix).toMatchInlineSnapshot(
+      `"Rename \`descripton\` to \`description\` and merge it with the existing \`description\`, or remove \`descripton\`."`,
+    );
+  });
+
   it('keeps a __proto__ key as data', () => {
     const { manifest } = normalized(JSON.parse('{"__proto__": {"polluted": true}}'));
     expect(Object.hasOwn(manifest.extra, '__proto__')).toBe(true);

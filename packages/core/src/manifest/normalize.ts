@@ -194,14 +194,19 @@ function normalizeWithContext(raw: unknown, setKey: string, context: ProblemCont
     if (known.has(key)) continue;
     Object.defineProperty(extra, key, { value: source[key], enumerable: true, writable: true, configurable: true });
     const suggestion = nearestKey(key, MANIFEST_KEYS, 2);
-    if (suggestion !== null && !Object.hasOwn(source, suggestion)) {
-      report(context, `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, {
-        rule: 'manifest.schema',
-        severity: 'warning',
-        message: `Unknown top-level key \`${key}\` is kept but not read; it looks like a misspelling of \`${suggestion}\`.`,
-        fix: `Rename \`${key}\` to \`${suggestion}\`.`,
-      });
-    }
+    if (suggestion === null) continue;
+    // With the right spelling also present the typo still matters: its value is silently ignored.
+    const alsoPresent = Object.hasOwn(source, suggestion);
+    report(context, `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, {
+      rule: 'manifest.schema',
+      severity: 'warning',
+      message: alsoPresent
+        ? `Unknown top-level key \`${key}\` is kept but not read; it looks like a misspelling of \`${suggestion}\`, which is also set and is the one read.`
+        : `Unknown top-level key \`${key}\` is kept but not read; it looks like a misspelling of \`${suggestion}\`.`,
+      fix: alsoPresent
+        ? `Rename \`${key}\` to \`${suggestion}\` and merge it with the existing \`${suggestion}\`, or remove \`${key}\`.`
+        : `Rename \`${key}\` to \`${suggestion}\`.`,
+    });
   }
 
   const repository = normalizeRepository(own(source, 'repository'), context);

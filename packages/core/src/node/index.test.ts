@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/core/node', () => {
-  it('exports the config loader, its helpers, the cache folder, the disk cache store, atomic writes and optional peers, nothing else', async () => {
+  it('exports the config loader, its helpers, the cache folder, the disk cache store, atomic writes, optional peers and the fail-fast Redis client, nothing else', async () => {
     expect(Object.keys(await import('@kit/core/node')).sort()).toEqual([
       'CONFIG_FILE_NAMES',
+      'connectFailFastRedis',
       'createDiskCacheStore',
       'diskCacheStoreDir',
       'findConfigFile',
@@ -12,6 +13,7 @@ describe('@kit/core/node', () => {
       'loadOptionalPeer',
       'parseDotenv',
       'projectCacheDir',
+      'redactedRedisUrl',
       'writeFileAtomically',
     ]);
   });

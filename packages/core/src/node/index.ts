@@ -2,6 +2,8 @@ export { projectCacheDir } from './cache-dir.js';
 export type { DiskCacheStoreOptions } from './disk-cache-store.js';
 export { createDiskCacheStore, diskCacheStoreDir } from './disk-cache-store.js';
 export { parseDotenv } from './dotenv.js';
+export type { FailFastRedisOptions, RedisConnectionEvents } from './fail-fast-redis.js';
+export { connectFailFastRedis, redactedRedisUrl } from './fail-fast-redis.js';
 export type { LoadConfigOptions } from './load-config.js';
 export { CONFIG_FILE_NAMES, findConfigFile, importConfigFile, loadConfig } from './load-config.js';
 export { loadOptionalPeer } from './optional-peer.js';

@@ -470,8 +470,34 @@ describe('validateDocSet with the other sets of the site', () => {
       [
         'links.broken',
         6,
-        'The link "/docs/{{version}}/gone" points at "gone", which is not a page of version 13.x (en).',
+        'The link "/docs/{{version}}/gone" points at "gone", which is not a page of version 13.x of the docs.',
       ],
     ]);
+  });
+});
+
+describe('validateDocSet link messages', () => {
+  it('names an unversioned single-locale set plainly as "the docs"', async () => {
+    const docSet = docSetWith([page('current', 'index', '# Home\n[gone](./nowhere.md)\n')], {
+      manifest: { name: 'Acme' },
+    });
+    const report = await validateDocSet({ docSet, renderer: linkRenderer() });
+    expect(report.issues.map((issue) => issue.message)).toEqual([
+      'The link "./nowhere.md" points at "nowhere", which is not a page of the docs.',
+    ]);
+  });
+
+  it('names the version and the locale of a versioned set in several languages', async () => {
+    const docSet = docSetWith(
+      [
+        { version: '2.x', locale: 'en', path: 'index', body: '# Home\n' },
+        { version: '2.x', locale: 'fr', path: 'index', body: '# Accueil\n[gone](./nowhere.md)\n' },
+      ],
+      { manifest: { name: 'Acme', versions: ['2.x'], locales: ['en', 'fr'] } },
+    );
+    const report = await validateDocSet({ docSet, renderer: linkRenderer() });
+    expect(report.issues.map((issue) => issue.message)).toContain(
+      'The link "./nowhere.md" points at "nowhere", which is not a page of version 2.x of the fr docs.',
+    );
   });
 });

@@ -2,6 +2,7 @@ import { withContentHashLine } from '../docset/docset.js';
 import { createRenderContext } from '../docset/render-context.js';
 import { searchSectionsOf } from '../docset/search-sections.js';
 import { KitError } from '../errors/kit-error.js';
+import { isServableFileName, looksLikeFile } from '../files/file-names.js';
 import { INSERT_POINTS, normalizeManifest, parseManifestText } from '../manifest/normalize.js';
 import type { NormalizedManifest, SourcePage, SourceProblem } from '../model/types.js';
 import { navigationPages } from '../navigation/pages.js';
@@ -12,7 +13,6 @@ import type { SearchScope, SearchSection } from '../ports/search-driver.js';
 import { findRedirectLoops, findShadowedRedirects, matchRedirect } from '../redirects/redirects.js';
 import type { ValidationIssue, ValidationReport } from '../schemas/documents.js';
 import { parseJsonText } from '../schemas/json-text.js';
-import { isServableFileName, looksLikeFile } from '../files/file-names.js';
 import {
   createUrlLayout,
   fileCandidates,
@@ -627,7 +627,7 @@ async function checkLink(
     return {
       rule: 'links.broken',
       severity: 'error',
-      message: `The link ${JSON.stringify(href)} leads out of version ${from.version} (${from.locale}) of the docs, so no page answers it.`,
+      message: `The link ${JSON.stringify(href)} leads out of ${scopeName(context.layout, from)}, so no page answers it.`,
       fix: 'Link to pages of another version by URL (/docs/<version>/<page>), and to this version relative to the page (./page.md).',
     };
   }
@@ -652,7 +652,7 @@ async function checkLink(
     return {
       rule: 'links.broken',
       severity: 'error',
-      message: `The link ${JSON.stringify(href)} points at "${target.paths[0] ?? target.shown}", which is not a page of version ${target.version} (${target.locale}).`,
+      message: `The link ${JSON.stringify(href)} points at "${target.paths[0] ?? target.shown}", which is not a page of ${scopeName(layout, target)}.`,
       fix: near
         ? `Point the link at "${near}".`
         : 'Fix the link, create the page, or add a redirect for the old path in kit.json.',
@@ -923,4 +923,14 @@ function closest(wanted: string, candidates: string[]): string | null {
     }
   }
   return bestScore <= limit ? best : null;
+}
+
+/**
+ * A version and locale as people say them, naming only what the set has more than one of:
+ * `the docs` for an unversioned single-locale set, `version 3.x of the docs`, `the fr docs`,
+ * `version 3.x of the fr docs`.
+ */
+function scopeName(layout: UrlLayout, scope: { version: string; locale: string }): string {
+  const docs = layout.locales.length > 1 ? `the ${scope.locale} docs` : 'the docs';
+  return layout.versioned ? `version ${scope.version} of ${docs}` : docs;
 }

@@ -1,5 +1,5 @@
 import type { CacheSetOptions, CacheStore } from '@kit/core';
-import { loadOptionalPeer } from '@kit/core/node';
+import { connectFailFastRedis, redactedRedisUrl } from '@kit/core/node';
 import type { Redis } from 'ioredis';
 
 /** Options of {@link createRedisCacheStore}. */
@@ -38,7 +38,7 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
   const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   const timeout = options.commandTimeoutMs ?? 500;
   const warn = options.warn ?? ((message: string) => console.warn(message));
-  const where = redactedUrl(options.url);
+  const where = redactedRedisUrl(options.url);
   let warned = false;
   let closed = false;
 
@@ -50,40 +50,17 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
     );
   };
 
-  const connecting: Promise<Redis | null> = loadOptionalPeer(
-    () => import('ioredis'),
-    'ioredis',
-    'The redis cache store',
-  ).then(
-    ({ Redis }) =>
-      new Promise<Redis | null>((resolve) => {
-        const redis = new Redis(options.url, {
-          // Commands never wait for a connection: with Redis down the database answers at once.
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 1,
-          commandTimeout: timeout,
-          connectTimeout: Math.max(timeout, 1000),
-          // ioredis keeps a closed client's socket (and so the process) up to 2 s by default.
-          disconnectTimeout: timeout,
-          retryStrategy: (times) => Math.min(times * 200, 2000),
-        });
-        redis.on('error', (error: unknown) => {
-          outage(error);
-          // A refused connection answers the waiting commands now, as misses.
-          resolve(redis);
-        });
-        redis.on('ready', () => {
-          warned = false;
-          resolve(redis);
-        });
-        // The first commands wait for the first connection, but no longer than one command may.
-        setTimeout(() => resolve(redis), timeout).unref?.();
-      }),
-    (error: unknown) => {
-      outage(error);
-      return null;
+  // Commands never wait for a connection: with Redis down the database answers at once.
+  const connecting: Promise<Redis | null> = connectFailFastRedis({
+    url: options.url,
+    timeoutMs: timeout,
+    purpose: 'The redis cache store',
+    load: () => import('ioredis'),
+    onError: outage,
+    onReady: () => {
+      warned = false;
     },
-  );
+  });
 
   /** The client when it can take a command now, else null (counting the outage once). */
   const ready = async (): Promise<Redis | null> => {
@@ -151,12 +128,3 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
 }
 
 /** The store's URL without its password, for messages. */
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured URL';
-  }
-}

@@ -55,6 +55,8 @@ interface CompiledAllowlist {
 interface CompiledRule {
   id: string;
   pattern: RegExp;
+  /** Set for a rule in {@link ANCHORED_RULES}: the same regex, sticky, tried only where a match can start. */
+  anchored: AnchoredRule | null;
   entropy: number;
   keywords: string[];
   secretGroup: number;
@@ -108,6 +110,90 @@ function linesAround(text: string, start: number, end: number): string {
   return text.slice(from, next < 0 ? text.length : next);
 }
 
+/**
+ * Rules whose regex costs too much when tried at every position of a long hostile line, and how
+ * to find their matches cheaply. generic-api-key opens with a lazy `[\w.-]{0,50}?` before a
+ * keyword as short as "key", so on 1 MB of "key" repeated the engine retries the rest of the
+ * pattern at up to 50 offsets from each of a million start positions (2-8 s). The same matches
+ * are found by trying the rest of the pattern (`rest`, the regex without that prefix) once at each
+ * position where a keyword can start, only where a separator (`=`, `>`, `:`, `||`, `,`, `?=`)
+ * follows within `reach` characters (a keyword of up to 10, 20 of filler, 3 of quotes or spaces),
+ * then running the whole regex from the leftmost start its prefix allows.
+ */
+const ANCHORED_RULES: Record<string, { prefix: string; word: string; anchor: RegExp; reach: number }> = {
+  'generic-api-key': { prefix: '(?i)[\\w.-]{0,50}?', word: '(?i)[\\w.-]', anchor: /[=>:|,?]/g, reach: 33 },
+};
+
+interface AnchoredRule {
+  sticky: RegExp;
+  rest: RegExp;
+  word: RegExp;
+  anchor: RegExp;
+  reach: number;
+  /** The most characters the prefix takes. */
+  prefixLength: number;
+}
+
+function compileAnchored(rule: GitleaksRule): AnchoredRule | null {
+  const anchored = ANCHORED_RULES[rule.id];
+  if (!anchored) return null;
+  // A new upstream regex must not silently lose the equivalence this rests on.
+  if (!rule.regex.startsWith(anchored.prefix)) throw new Error(`${rule.id} no longer starts with ${anchored.prefix}`);
+  return {
+    sticky: new RegExp(re2ToJs(rule.regex), 'y'),
+    rest: new RegExp(re2ToJs(`(?i)${rule.regex.slice(anchored.prefix.length)}`), 'y'),
+    word: new RegExp(re2ToJs(anchored.word)),
+    anchor: anchored.anchor,
+    reach: anchored.reach,
+    prefixLength: 50,
+  };
+}
+
+/** The ranges [from, to] of positions within `reach` before an `anchor` character, merged. */
+function startRanges(text: string, anchor: RegExp, reach: number): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  anchor.lastIndex = 0;
+  for (let found = anchor.exec(text); found; found = anchor.exec(text)) {
+    const from = Math.max(0, found.index - reach);
+    const last = ranges[ranges.length - 1];
+    if (last && from <= last[1] + 1) last[1] = found.index;
+    else ranges.push([from, found.index]);
+  }
+  return ranges;
+}
+
+/**
+ * Every match of a rule's regex in `text`, as a global exec loop finds them. For an anchored rule:
+ * the first position `at` (from where the last match ended) where the rest of the pattern matches
+ * gives the leftmost start the lazy prefix can reach back to, and the whole regex runs from there.
+ */
+function* matchesOf(rule: CompiledRule, text: string): Generator<RegExpExecArray> {
+  if (!rule.anchored) {
+    rule.pattern.lastIndex = 0;
+    for (let found = rule.pattern.exec(text); found; found = rule.pattern.exec(text)) {
+      if (found[0] === '') rule.pattern.lastIndex += 1;
+      else yield found;
+    }
+    return;
+  }
+  const { sticky, rest, word, anchor, reach, prefixLength } = rule.anchored;
+  let next = 0;
+  for (const [from, to] of startRanges(text, anchor, reach)) {
+    for (let at = Math.max(from, next); at <= to; at++) {
+      rest.lastIndex = at;
+      if (!rest.test(text)) continue;
+      let start = at;
+      while (start > next && at - start < prefixLength && word.test(text[start - 1]!)) start--;
+      sticky.lastIndex = start;
+      const found = sticky.exec(text);
+      if (!found) throw new Error(`${rule.id}: the anchored scan found no match at ${start}`);
+      next = start + found[0].length;
+      yield found;
+      at = next - 1;
+    }
+  }
+}
+
 /** Options of {@link gitleaksScanner}. */
 export interface ScannerOptions {
   /** An allowlist of the caller's own on top of gitleaks': true drops the finding. */
@@ -129,6 +215,7 @@ export function gitleaksScanner(
       (rule): CompiledRule => ({
         id: rule.id,
         pattern: new RegExp(re2ToJs(rule.regex), 'g'),
+        anchored: compileAnchored(rule),
         entropy: rule.entropy ?? 0,
         keywords: rule.keywords,
         secretGroup: rule.secretGroup ?? 0,
@@ -144,12 +231,7 @@ export function gitleaksScanner(
     const findings: Array<RuleFinding & { end: number }> = [];
     for (const rule of compiled.rules) {
       if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => lowered.includes(keyword))) continue;
-      rule.pattern.lastIndex = 0;
-      for (let found = rule.pattern.exec(text); found; found = rule.pattern.exec(text)) {
-        if (found[0] === '') {
-          rule.pattern.lastIndex += 1;
-          continue;
-        }
+      for (const found of matchesOf(rule, text)) {
         const match = found[0].replace(/^\n+|\n+$/g, '');
         const start = found.index + found[0].indexOf(match);
         let secret = match;
