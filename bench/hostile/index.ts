@@ -32,6 +32,7 @@ import { parsePageFile, type RenderContext, type SourcePage } from '@kit/core';
 import { createRenderer } from '@kit/render';
 import { HOSTILE_CONSTRUCTS, LIGHT_PAGE } from '../../packages/http-hono/src/testing/hostile-pages.js';
 import { laravelContext, laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';
+import { median } from '../stats.js';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -99,7 +100,6 @@ async function timedGet(url: string): Promise<{ ms: number; status: number }> {
   return { ms: performance.now() - started, status: response.status };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
 // Warm-up: the render pipeline compiled and the JavaScript grammar loaded before anything is timed.

@@ -14,6 +14,7 @@ import { findSecrets } from '@kit/core';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { LARAVEL_VERSIONS, laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';
+import { median } from '../stats.js';
 
 const rounds = Number(process.env.ROUNDS ?? 3);
 const pages = LARAVEL_VERSIONS.flatMap((version) => laravelPages(version)).map((page) => page.body);
@@ -30,11 +31,6 @@ function timed(run: () => void): number {
   const start = performance.now();
   run();
   return performance.now() - start;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 const parse = (text: string) =>

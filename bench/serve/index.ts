@@ -27,6 +27,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import type { BenchCase } from './servers.js';
+import { median } from '../stats.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -223,8 +224,6 @@ async function runtimeBoot(): Promise<number> {
   await new Promise((done) => child.once('exit', done));
   return performance.now() - started;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 if (duration > 0) {
   const { child, servers } = await startServers();

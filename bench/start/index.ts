@@ -21,6 +21,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LARAVEL_ROOT, LARAVEL_VERSIONS } from '../../packages/render/src/testing/laravel-corpus.js';
+import { median } from '../stats.js';
 
 const rounds = Number(process.env.ROUNDS ?? 3);
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -118,13 +119,6 @@ try {
   await rm(project, { recursive: true, force: true });
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 console.log(

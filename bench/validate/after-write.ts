@@ -18,6 +18,7 @@ import { type AuthorCall, writePageTool } from '@kit/core';
 import { loadKit } from '../../packages/cli/src/load-kit.js';
 import { validatorFor } from '../../packages/cli/src/validate/validate.js';
 import { LARAVEL_ROOT, laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';
+import { median } from '../stats.js';
 
 const writes = Number(process.env.WRITES ?? 15);
 const version = '12.x';
@@ -84,13 +85,6 @@ try {
   await rm(project, { recursive: true, force: true });
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const focusedMs = median(times.focused);
 const wholeMs = median(times.whole);
 console.log(

@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { LARAVEL_ROOT, LARAVEL_VERSIONS, laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';
+import { median } from '../stats.js';
 
 const GOAL_MS = 5_000;
 const rounds = Number(process.env.ROUNDS ?? 3);
@@ -107,13 +108,6 @@ try {
   await rm(project, { recursive: true, force: true });
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const bareMs = median(times.bare);
 const coldMs = median(times.cold);
