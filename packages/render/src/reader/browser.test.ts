@@ -443,7 +443,8 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
             label: 'Start',
             items: [
               { kind: 'page' as const, title: 'Routing', path: 'routing', url: '/docs/routing', updatedAt: updated },
-              { kind: 'page' as const, title: 'Caching', path: 'advanced/caching', url: '/docs/advanced/caching' },
+              { kind: 'page' as const, title: 'Caching', path: 'advanced/caching', url: '/docs/advanced/caching', updatedAt: '2025-01-01T00:00:00Z' },
+              { kind: 'page' as const, title: 'Old', path: 'old', url: '/docs/old', updatedAt: '2025-01-01T00:00:00Z' },
             ],
           },
           ...sidebar.groups.slice(1),
@@ -462,5 +463,56 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     expect(await dot.count()).toBe(0);
     await page.goto(`${ORIGIN}/docs/advanced/caching`);
     expect(await dot.count()).toBe(0);
+  });
+
+  it('lands a deep link at its heading at once, and scrolls smoothly only for in-page jumps', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) }, { path: '/docs/advanced/caching#redis' });
+    const header = await page.locator('.kit-header').evaluate((h) => h.getBoundingClientRect().height);
+    // Read right after load, with no polling: a smooth scroll would still be near the top.
+    const top = await page.locator('#redis').evaluate((h) => h.getBoundingClientRect().top);
+    expect(top).toBeGreaterThan(header);
+    expect(top).toBeLessThanOrEqual(header + 24);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
+    await page.locator('[data-kit-toc] a[href="#drivers"]').focus();
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('smooth');
+  });
+
+  it('never animates scrolling for a reader who prefers reduced motion', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.locator('[data-kit-toc] a[href="#drivers"]').focus();
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
+  });
+
+  it('scrolls a long sidebar so the current page shows, without moving the page', async () => {
+    const items = Array.from({ length: 80 }, (_, i) => ({
+      kind: 'page' as const,
+      title: `Page ${i}`,
+      path: `p${i}`,
+      url: `/docs/p${i}`,
+    }));
+    const long = { sidebar: { groups: [{ label: 'All', items }] } };
+    const { page } = await open(
+      { '/docs/p70': renderReaderPage(pageView(long, { path: 'p70', url: '/docs/p70', title: 'Page 70' })) },
+      { path: '/docs/p70' },
+    );
+    const inView = () =>
+      page.locator('.kit-nav a[aria-current="page"]').evaluate((link) => {
+        const box = link.closest('#kit-sidebar')!.getBoundingClientRect();
+        const rect = link.getBoundingClientRect();
+        return rect.top >= box.top && rect.bottom <= box.bottom;
+      });
+    await expect.poll(inView).toBe(true);
+    expect(await page.locator('#kit-sidebar').evaluate((s) => s.scrollTop)).toBeGreaterThan(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('offers the call to action in the drawer on a phone', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) }, { width: 390 });
+    expect(await page.locator('.kit-header .kit-cta').isVisible()).toBe(false);
+    await page.locator('[data-kit-menu]').click();
+    const cta = page.locator('#kit-sidebar .kit-drawer-cta');
+    await expect.poll(() => cta.isVisible()).toBe(true);
+    expect(await cta.getAttribute('href')).toBe('https://acme.test/signup');
   });
 });

@@ -233,6 +233,24 @@ describe('renderReaderPage', () => {
     expect(old).not.toContain('kit-fresh-dot');
   });
 
+  it('shows no dots when most pages of the sidebar changed within fresh_days (a fresh clone)', () => {
+    const page = (path: string, updatedAt: string) => ({ kind: 'page' as const, title: path, path, url: `/docs/${path}`, updatedAt });
+    const cloned = renderReaderPage(
+      view({
+        sidebar: {
+          groups: [
+            {
+              label: 'Guide',
+              items: [page('a', '2026-03-10T06:00:00Z'), page('b', '2026-03-10T05:00:00Z'), page('c', '2026-01-01T00:00:00Z')],
+            },
+          ],
+        },
+      }),
+    );
+    expect(cloned).not.toContain('kit-fresh-dot');
+    expect(cloned).not.toContain('data-updated');
+  });
+
   it('shows no dots and no dates when fresh_days is 0', () => {
     const off = renderReaderPage(view({ freshDays: 0 }));
     expect(off).not.toContain('kit-fresh-dot');

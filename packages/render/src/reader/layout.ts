@@ -28,6 +28,8 @@ interface Context {
   view: ReaderSiteView;
   t: ReaderStrings;
   now: number;
+  /** Whether freshness dots show at all: not when most of the sidebar's pages changed recently. */
+  dots: boolean;
   /** The interface strings whose language is not the page's, with that language and its direction. */
   foreign: Partial<Record<keyof ReaderStrings, UiLanguage>>;
 }
@@ -244,10 +246,36 @@ function header(ctx: Context): string {
   );
 }
 
-function isFresh(ctx: Context, updatedAt: string | undefined): boolean {
-  if (!updatedAt || !(ctx.view.freshDays > 0)) return false;
+function changedWithin(view: ReaderSiteView, now: number, updatedAt: string | undefined): boolean {
+  if (!updatedAt || !(view.freshDays > 0)) return false;
   const time = Date.parse(updatedAt);
-  return Number.isFinite(time) && ctx.now - time < ctx.view.freshDays * DAY_MS && time <= ctx.now + DAY_MS;
+  return Number.isFinite(time) && now - time < view.freshDays * DAY_MS && time <= now + DAY_MS;
+}
+
+function isFresh(ctx: Context, updatedAt: string | undefined): boolean {
+  return ctx.dots && changedWithin(ctx.view, ctx.now, updatedAt);
+}
+
+/**
+ * A dot marks a page that changed more recently than the rest. When more than half of the dated
+ * pages in the sidebar changed within `fresh_days` (a fresh clone, a bulk edit, a new set), dots
+ * would cover the sidebar and say nothing, so none show.
+ */
+function dotsShown(view: ReaderSiteView, now: number): boolean {
+  if (!(view.freshDays > 0)) return false;
+  let dated = 0;
+  let fresh = 0;
+  const walk = (items: ReaderNavItem[]) => {
+    for (const item of items) {
+      if (item.kind === 'group') walk(item.items);
+      else if (item.kind === 'page' && item.updatedAt) {
+        dated += 1;
+        if (changedWithin(view, now, item.updatedAt)) fresh += 1;
+      }
+    }
+  };
+  for (const group of view.sidebar.groups) walk(group.items);
+  return fresh * 2 <= dated;
 }
 
 function containsActive(items: ReaderNavItem[], activeUrl: string | null): boolean {
@@ -278,7 +306,7 @@ function navItems(ctx: Context, items: ReaderNavItem[], activeUrl: string | null
       const href = safeHref(item.url);
       if (!href) return '';
       const active = item.url === activeUrl ? ' aria-current="page"' : '';
-      const updated = item.updatedAt && ctx.view.freshDays > 0 ? ` data-updated="${escapeHtml(item.updatedAt)}"` : '';
+      const updated = item.updatedAt && ctx.dots ? ` data-updated="${escapeHtml(item.updatedAt)}"` : '';
       const fresh = isFresh(ctx, item.updatedAt)
         ? `<span class="kit-fresh-dot" data-kit-fresh title="${escapeHtml(ctx.t.newPage)}"><span class="kit-sr-only">${ui(ctx, 'newPage', escapeHtml(`(${ctx.t.newPage})`))}</span></span>`
         : '';
@@ -305,6 +333,8 @@ function sidebar(ctx: Context, activeUrl: string | null): string {
     )
     .join('');
   const switchers = versionSwitcher(ctx, 'drawer') + localeSwitcher(ctx, 'drawer');
+  // Phones have no room for the call to action in the header: it leads the drawer instead.
+  const cta = view.navbar.cta ? link(view.navbar.cta, ' class="kit-cta kit-drawer-cta"') : '';
   const navbarLinks = view.navbar.links
     .filter((item) => item.href !== view.repositoryUrl)
     .map((item) => link(item))
@@ -316,8 +346,8 @@ function sidebar(ctx: Context, activeUrl: string | null): string {
     `<aside class="kit-sidebar" id="kit-sidebar" aria-label="${escapeHtml(t.navigation)}">` +
     `<div class="kit-drawer-head">${brand(view)}<button type="button" class="kit-icon-button" data-kit-menu-close aria-label="${escapeHtml(t.close)}">${icon('close')}</button></div>` +
     `<div class="kit-sidebar-inner">` +
-    (switchers || navbarLinks
-      ? `<div class="kit-drawer-extra">${switchers ? `<div class="kit-drawer-switchers">${switchers}</div>` : ''}${navbarLinks ? `<ul class="kit-drawer-links">${navbarLinks}</ul>` : ''}</div>`
+    (switchers || navbarLinks || cta
+      ? `<div class="kit-drawer-extra">${cta}${switchers ? `<div class="kit-drawer-switchers">${switchers}</div>` : ''}${navbarLinks ? `<ul class="kit-drawer-links">${navbarLinks}</ul>` : ''}</div>`
       : '') +
     insert(view, 'sidebar.before', 'kit-sidebar-before') +
     `<nav class="kit-nav" aria-label="${escapeHtml(t.navigation)}">${tabs}${groups}</nav>` +
@@ -549,10 +579,12 @@ function shell(
 
 function context(view: ReaderSiteView): Context {
   const parsed = view.now ? Date.parse(view.now) : Number.NaN;
+  const now = Number.isFinite(parsed) ? parsed : Date.now();
   return {
     view,
     t: strings(view),
-    now: Number.isFinite(parsed) ? parsed : Date.now(),
+    now,
+    dots: dotsShown(view, now),
     foreign: foreignStrings(view),
   };
 }
