@@ -5,6 +5,7 @@ import {
   type InsertPoint,
   type Kit,
   MANIFEST_DEFAULTS,
+  mcpEndpointPath,
   type NavEntry,
   type NavGroup,
   type NavigationFile,
@@ -77,8 +78,42 @@ export async function readerPageView(context: ViewContext, page: PageView): Prom
       ...(index >= 0 && index < order.length - 1
         ? { next: { label: order[index + 1]!.title, href: order[index + 1]!.url } }
         : {}),
+      ...(await pageActionsFor(context, manifest, page)),
     },
   };
+}
+
+const GUEST: Viewer = { user: null };
+
+/**
+ * The page actions `pageActions` asks for, as far as they can work for this page: chat assistants
+ * fetch the Markdown URL themselves, so only a page a guest may read offers them; an editor
+ * connects to the web MCP endpoint, so only a set whose endpoint is on offers that.
+ */
+async function pageActionsFor(
+  context: ViewContext,
+  manifest: NormalizedManifest,
+  page: PageView,
+): Promise<{ actions?: ReaderPageView['page']['actions'] }> {
+  const wanted = new Set(manifest.pageActions);
+  if (wanted.size === 0 || !page.markdownUrl) return {};
+  const markdownUrl = context.origin + page.markdownUrl;
+  const assistants = (['chatgpt', 'claude'] as const).filter((name) => wanted.has(name));
+  const publicPage = assistants.length > 0 && (await context.set.canView(GUEST, page.ref).catch(() => false));
+  const web = context.set.config.mcp.web;
+  const mcp =
+    wanted.has('editor') && web.enabled
+      ? { name: context.set.key, url: context.origin + mcpEndpointPath(context.base, web.path) }
+      : undefined;
+  const actions = {
+    markdownUrl,
+    copy: wanted.has('copy'),
+    markdown: wanted.has('markdown'),
+    assistants: publicPage ? assistants : [],
+    ...(mcp ? { mcp } : {}),
+  };
+  if (!actions.copy && !actions.markdown && actions.assistants.length === 0 && !mcp) return {};
+  return { actions };
 }
 
 /**

@@ -13,6 +13,7 @@ import { initDrawer, revealCurrentPage } from './drawer.js';
 import { initFeedback } from './feedback.js';
 import { initFragmentAlias } from './fragment.js';
 import { initFreshness } from './fresh.js';
+import { initPageActions } from './page-actions.js';
 import { initSearch } from './search.js';
 import { initSwitchers } from './switchers.js';
 import { initTocSpy } from './toc.js';
@@ -69,6 +70,7 @@ function start(): void {
     () => initSwitchers(),
     () => initSearch(config, clientSearch?.queryClientIndex, clientSearch?.prepareClientIndex),
     () => initCodeCopy(config),
+    () => initPageActions(config),
     () => initTocSpy(),
     () => initFreshness(config),
     () => initFeedback(config),

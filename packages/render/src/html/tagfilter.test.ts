@@ -10,7 +10,10 @@ describe('dropFilteredElements', () => {
   });
 
   it('drops an unclosed tag alone and keeps what follows, so the block keeps its shape', () => {
-    expect(dropFilteredElements('<div>a <iframe src=x> b</div>')).toEqual({ html: '<div>a  b</div>', dropped: ['iframe'] });
+    expect(dropFilteredElements('<div>a <iframe src=x> b</div>')).toEqual({
+      html: '<div>a  b</div>',
+      dropped: ['iframe'],
+    });
     expect(dropFilteredElements('</script><b>x</b>')).toEqual({ html: '<b>x</b>', dropped: ['script'] });
     expect(dropFilteredElements('<plaintext>rest')).toEqual({ html: 'rest', dropped: ['plaintext'] });
   });

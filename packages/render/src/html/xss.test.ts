@@ -69,7 +69,8 @@ describe('sanitizing database pages', () => {
   });
 
   it('leaves the filtered elements out with their content, and says so in the render problems', async () => {
-    const body = 'Intro\n\n<style>\n  .collection-method { color: red }\n</style>\n\n<div>kept <title>gone</title> too</div>\n\nOutro';
+    const body =
+      'Intro\n\n<style>\n  .collection-method { color: red }\n</style>\n\n<div>kept <title>gone</title> too</div>\n\nOutro';
     const { html, problems } = await render(body, { htmlInput: 'allow' });
     expect(html).not.toContain('collection-method');
     expect(html).not.toContain('gone');

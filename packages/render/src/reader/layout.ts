@@ -6,6 +6,7 @@ import { icon } from './icons.js';
 import { DEFAULT_READER_STRINGS, DEFAULT_READER_STRINGS_LANG, inLanguage } from './strings.js';
 import { colorModeScript, themeCss } from './theme.js';
 import type {
+  ReaderPageActions,
   ReaderLink,
   ReaderNavItem,
   ReaderNotFoundView,
@@ -505,6 +506,7 @@ const CLIENT_TEXT_STRINGS = [
   'searchUnavailable',
   'searchLoading',
   'copied',
+  'copyFailed',
   'thanks',
   'feedbackFailed',
 ] as const satisfies ReadonlyArray<keyof ReaderClientConfig['strings'] & keyof ReaderStrings>;
@@ -533,6 +535,7 @@ function clientConfig(ctx: Context, page: { path: string | null; updatedAt: stri
       searchLoading: t.searchLoading,
       copy: t.copy,
       copied: t.copied,
+      copyFailed: t.copyFailed,
       thanks: t.thanks,
       feedbackFailed: t.feedbackFailed,
       colorModeSystem: `${t.colorMode}: ${t.colorModeSystem}`,
@@ -601,6 +604,91 @@ function context(view: ReaderSiteView): Context {
  * const html = renderReaderPage(view);
  * return c.html(html);
  */
+const ASSISTANTS = {
+  chatgpt: {
+    label: 'ChatGPT',
+    url: (prompt: string) => `https://chatgpt.com/?hints=search&q=${encodeURIComponent(prompt)}`,
+  },
+  claude: { label: 'Claude', url: (prompt: string) => `https://claude.ai/new?q=${encodeURIComponent(prompt)}` },
+} as const;
+
+/** Cursor's install link: the server's mcp.json entry, base64 JSON (cursor.com/docs/mcp/install-links). */
+function cursorInstallUrl(mcp: { name: string; url: string }): string {
+  const bytes = new TextEncoder().encode(JSON.stringify({ url: mcp.url }));
+  const config = btoa(String.fromCharCode(...bytes));
+  return `cursor://anysphere.cursor-deeplink/mcp/install?name=${encodeURIComponent(mcp.name)}&config=${encodeURIComponent(config)}`;
+}
+
+/** VS Code's install link: the server definition as URL-encoded JSON. */
+function vscodeInstallUrl(mcp: { name: string; url: string }): string {
+  return `vscode:mcp/install?${encodeURIComponent(JSON.stringify({ name: mcp.name, type: 'http', url: mcp.url }))}`;
+}
+
+function actionItem(href: string, label: string, hint: string, external: boolean): string {
+  const target = external ? ' target="_blank" rel="noopener noreferrer"' : '';
+  return (
+    `<li><a href="${escapeHtml(href)}"${target}><span class="kit-action-label">${label}${external ? icon('external', { size: 12 }) : ''}</span>` +
+    `<span class="kit-action-hint">${hint}</span></a></li>`
+  );
+}
+
+/**
+ * The page actions beside the title: "Copy page" (a button the script shows and wires; it copies
+ * the Markdown twin) and a `<details>` menu of links, so everything but copying works without
+ * JavaScript: the Markdown twin, chat assistants given a prompt that points at it, and install
+ * links for editors to the set's MCP endpoint.
+ */
+function pageActions(ctx: Context, actions: ReaderPageActions | undefined): string {
+  if (!actions) return '';
+  const { t } = ctx;
+  const items: string[] = [];
+  if (actions.markdown)
+    items.push(actionItem(actions.markdownUrl, ui(ctx, 'viewMarkdown'), ui(ctx, 'viewMarkdownHint'), false));
+  for (const name of actions.assistants) {
+    const assistant = ASSISTANTS[name];
+    const prompt = t.assistantPrompt.replace('{url}', actions.markdownUrl);
+    items.push(
+      actionItem(
+        assistant.url(prompt),
+        escapeHtml(t.openIn.replace('{assistant}', assistant.label)),
+        ui(ctx, 'openInHint'),
+        true,
+      ),
+    );
+  }
+  if (actions.mcp) {
+    const command = `claude mcp add --transport http ${actions.mcp.name} ${actions.mcp.url}`;
+    items.push(
+      `<li class="kit-action-group" role="presentation"><span class="kit-action-heading">${ui(ctx, 'connectEditor')}</span></li>` +
+        actionItem(
+          cursorInstallUrl(actions.mcp),
+          escapeHtml(t.installIn.replace('{editor}', 'Cursor')),
+          escapeHtml(actions.mcp.url),
+          false,
+        ) +
+        actionItem(
+          vscodeInstallUrl(actions.mcp),
+          escapeHtml(t.installIn.replace('{editor}', 'VS Code')),
+          escapeHtml(actions.mcp.url),
+          false,
+        ) +
+        `<li><button type="button" class="kit-action-copy" data-kit-copy-text="${escapeHtml(command)}" hidden><span class="kit-action-label">${ui(ctx, 'copyMcpCommand')}</span><code class="kit-action-hint" dir="ltr">${escapeHtml(command)}</code></button>` +
+        `<noscript><code class="kit-action-hint" dir="ltr">${escapeHtml(command)}</code></noscript></li>`,
+    );
+  }
+  const copy = actions.copy
+    ? `<button type="button" class="kit-page-copy" data-kit-copy-page="${escapeHtml(actions.markdownUrl)}" title="${escapeHtml(t.copyPageHint)}" hidden>${icon('file', { size: 14 })}<span>${ui(ctx, 'copyPage')}</span></button>`
+    : '';
+  if (!copy && items.length === 0) return '';
+  const menu = items.length
+    ? `<details class="kit-switcher kit-page-actions-menu" data-kit-switcher>` +
+      `<summary id="kit-page-actions"><span class="kit-page-actions-label">${ui(ctx, 'pageActions')}</span>${icon('chevronDown', { size: 14 })}</summary>` +
+      `<ul class="kit-switcher-menu" aria-labelledby="kit-page-actions">${items.join('')}</ul></details>`
+    : '';
+  const status = `<span class="kit-sr-only" role="status" data-kit-actions-status></span>`;
+  return `<div class="kit-page-actions${copy ? ' kit-has-copy' : ''}" data-kit-page-actions>${copy}${menu}${status}</div>`;
+}
+
 export function renderReaderPage(view: ReaderPageView): string {
   const ctx = context(view);
   const { t } = ctx;
@@ -625,7 +713,9 @@ export function renderReaderPage(view: ReaderPageView): string {
     insert(view, 'article.before', 'kit-article-before') +
     `<header class="kit-page-header">` +
     (page.group ? `<p class="kit-eyebrow">${escapeHtml(page.group)}</p>` : '') +
-    (hasOwnH1 ? '' : `<h1 class="kit-page-title">${escapeHtml(page.title)}</h1>${inlineToc}`) +
+    (hasOwnH1 ? '' : `<h1 class="kit-page-title">${escapeHtml(page.title)}</h1>`) +
+    pageActions(ctx, page.actions) +
+    (hasOwnH1 ? '' : inlineToc) +
     `</header>` +
     `<div class="kit-prose">${hasOwnH1 ? afterFirstH1(article, inlineToc) : article}</div>` +
     insert(view, 'article.after', 'kit-article-after') +

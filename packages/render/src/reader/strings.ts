@@ -49,6 +49,18 @@ export const DEFAULT_READER_STRINGS: ReaderStrings = {
   latestVersion: 'Go to the current version',
   credit: 'Built with',
   headingAnchor: 'Link to “{heading}”',
+  pageActions: 'Page actions',
+  copyPage: 'Copy page',
+  copyPageHint: 'Copy this page as Markdown for an AI assistant',
+  viewMarkdown: 'View as Markdown',
+  viewMarkdownHint: 'This page as plain Markdown text',
+  openIn: 'Open in {assistant}',
+  openInHint: 'Ask questions about this page',
+  assistantPrompt: 'Read {url} so I can ask questions about it.',
+  connectEditor: 'Connect to your editor',
+  installIn: 'Install in {editor}',
+  copyMcpCommand: 'Copy the Claude Code command',
+  copyFailed: 'Could not copy. Select the text and copy it instead.',
 };
 
 /**
