@@ -12,6 +12,7 @@ import {
   type NormalizedManifest,
   type PageRef,
   type PageView,
+  nearestPages,
   parseSetUrl,
   type SourcePage,
   type Viewer,
@@ -21,6 +22,8 @@ import type {
   ReaderNavItem,
   ReaderNotFoundView,
   ReaderPageView,
+  ReaderSearchHit,
+  ReaderSearchPageView,
   ReaderSidebar,
   ReaderSiteView,
 } from '@kit/render';
@@ -170,7 +173,34 @@ export async function readerNotFoundView(context: ViewContext, requestedPath: st
     return { ...site, requestedPath };
   }
   const site = await siteView(context, { version: visible.id, locale, path: null }, null);
-  return { ...site, requestedPath };
+  // The path as the set reads it (`eloquent-relationshipz`). A version the reader may not see is
+  // read as part of the path, as a version that does not exist is: suggestions must not tell a
+  // guest that `/docs/4.x` is a private version rather than nothing.
+  const wanted =
+    asked.kind === 'page' && askedVersion ? asked.path : requestedPath.slice(context.base.length).replace(/^\/+/, '');
+  const pages = await context.set.visiblePages({ version: visible.id, locale }, context.viewer);
+  const near = nearestPages(wanted, pages, 5);
+  const suggestions = await Promise.all(
+    near.map(async (page) => ({
+      label: page.title,
+      href: await context.set.pageUrl({ version: visible.id, locale, path: page.path }),
+    })),
+  );
+  return { ...site, requestedPath, ...(suggestions.length > 0 ? { suggestions } : {}) };
+}
+
+/**
+ * The view model of the server-rendered search page: the site's frame in the version and locale
+ * searched, and the hits the reader may see (`set.search` already filters them for the viewer).
+ */
+export async function readerSearchView(
+  context: ViewContext,
+  place: { version: string; locale: string },
+  query: string,
+  results: ReaderSearchHit[],
+): Promise<ReaderSearchPageView> {
+  const site = await siteView(context, { ...place, path: null }, null);
+  return { ...site, query, results, searchAction: `${context.base}/_kit/search` };
 }
 
 /** `readable` false: the viewer may see no version, so no navigation, pages or versions are asked for. */

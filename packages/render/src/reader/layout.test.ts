@@ -430,11 +430,22 @@ describe('renderNotFoundPage', () => {
     expect(html).toContain('<meta name="robots" content="noindex">');
     expect(html).toContain('<h1>Page not found</h1>');
     expect(html).toContain('<code>/docs/&lt;missing&gt;</code>');
-    expect(html).toContain('<form class="kit-notfound-search" role="search" data-kit-search-form data-js-only>');
+    // A plain GET form: it searches without the script too (the script opens the dialog instead).
+    expect(html).toContain(
+      '<form class="kit-notfound-search" role="search" method="get" action="/docs/_kit/search" data-kit-search-form>',
+    );
+    expect(html).toContain('<input type="hidden" name="version" value="3.x">');
     expect(html).toMatch(/<a class="kit-button" href="\/docs">.*Go to the home page<\/a>/);
     expect(html).toContain('<nav class="kit-nav"');
     expect(html).not.toContain('aria-current="page"');
     expect(clientConfig(html).path).toBeNull();
+  });
+
+  it('carries the key hints of the search dialog in its footer', () => {
+    const page = renderReaderPage(view());
+    expect(page).toMatch(
+      /<footer class="kit-search-footer" aria-hidden="true">.*to move.*to open.*to close<\/span><\/footer>/,
+    );
   });
 
   it('has no search box when the set has no search', () => {

@@ -7,6 +7,8 @@ import { DEFAULT_READER_STRINGS, DEFAULT_READER_STRINGS_LANG, inLanguage } from 
 import { colorModeScript, themeCss } from './theme.js';
 import type {
   ReaderPageActions,
+  ReaderSearchHit,
+  ReaderSearchPageView,
   ReaderLink,
   ReaderNavItem,
   ReaderNotFoundView,
@@ -214,6 +216,45 @@ function colorModeButton(ctx: Context): string {
   );
 }
 
+/** The server-rendered search page of the current version and locale (search without the script). */
+function searchPageUrl(ctx: Context, query?: string): string | null {
+  const base = ctx.view.search?.serverSearchUrl;
+  if (!base) return null;
+  const params = new URLSearchParams();
+  if (query !== undefined) params.set('q', query);
+  params.set('version', ctx.view.currentVersion);
+  params.set('locale', ctx.view.currentLocale);
+  return `${base}?${params.toString()}`;
+}
+
+/** Without the script the dialog cannot open: the header's search is then a link to the search page. */
+function searchPageLink(ctx: Context): string {
+  const href = searchPageUrl(ctx);
+  if (!href) return '';
+  return (
+    `<a class="kit-search-button kit-search-page-link" href="${escapeHtml(href)}" data-no-js-only>` +
+    `${icon('search', { size: 16 })}<span class="kit-search-label">${ui(ctx, 'search')}</span></a>`
+  );
+}
+
+/**
+ * A search form that works without the script: a GET to the search page, in the reader's version
+ * and locale. With the script, a `data-kit-search-form` form opens the dialog instead.
+ */
+function searchForm(ctx: Context, options: { id: string; className: string; query?: string; dialog: boolean }): string {
+  const { view, t } = ctx;
+  const action = view.search?.serverSearchUrl;
+  if (!action) return '';
+  return (
+    `<form class="${options.className}" role="search" method="get" action="${escapeHtml(action)}"${options.dialog ? ' data-kit-search-form' : ''}>` +
+    `<label for="${options.id}" class="kit-sr-only">${ui(ctx, 'search')}</label>` +
+    `${icon('search')}<input id="${options.id}" name="q" type="search" placeholder="${escapeHtml(t.searchPlaceholder)}" autocomplete="off"${options.query ? ` value="${escapeHtml(options.query)}"` : ''}>` +
+    `<input type="hidden" name="version" value="${escapeHtml(view.currentVersion)}">` +
+    `<input type="hidden" name="locale" value="${escapeHtml(view.currentLocale)}">` +
+    `<button type="submit" class="kit-button kit-button-primary">${ui(ctx, 'search')}</button></form>`
+  );
+}
+
 function header(ctx: Context): string {
   const { view, t } = ctx;
   const repository = safeHref(view.repositoryUrl);
@@ -226,7 +267,8 @@ function header(ctx: Context): string {
   const cta = view.navbar.cta ? link(view.navbar.cta, ' class="kit-cta"') : '';
   const searchButton = view.search
     ? `<button type="button" class="kit-search-button" data-kit-search-open data-js-only aria-haspopup="dialog" aria-keyshortcuts="/ Control+K Meta+K" aria-label="${escapeHtml(ctx.t.search)}">` +
-      `${icon('search', { size: 16 })}<span class="kit-search-label">${ui(ctx, 'search')}</span><kbd class="kit-kbd">/</kbd></button>`
+      `${icon('search', { size: 16 })}<span class="kit-search-label">${ui(ctx, 'search')}</span><kbd class="kit-kbd">/</kbd></button>` +
+      searchPageLink(ctx)
     : '';
   return (
     `<header class="kit-header">` +
@@ -497,6 +539,10 @@ function searchDialog(ctx: Context): string {
     `</form>` +
     `<ul class="kit-search-results" id="kit-search-results" role="listbox" aria-label="${escapeHtml(t.search)}"></ul>` +
     `<p class="kit-search-status" role="status" aria-live="polite"></p>` +
+    `<footer class="kit-search-footer" aria-hidden="true">` +
+    `<span><kbd class="kit-kbd">↑</kbd><kbd class="kit-kbd">↓</kbd> ${ui(ctx, 'searchKeyMove')}</span>` +
+    `<span><kbd class="kit-kbd">↵</kbd> ${ui(ctx, 'searchKeyOpen')}</span>` +
+    `<span><kbd class="kit-kbd">Esc</kbd> ${ui(ctx, 'searchKeyClose')}</span></footer>` +
     `</div></dialog>`
   );
 }
@@ -769,23 +815,95 @@ function findUpdatedAt(items: ReaderNavItem[], url: string): string | undefined 
 export function renderNotFoundPage(view: ReaderNotFoundView): string {
   const ctx = context(view);
   const { t } = ctx;
-  const search = view.search
-    ? `<form class="kit-notfound-search" role="search" data-kit-search-form data-js-only>` +
-      `<label for="kit-notfound-q" class="kit-sr-only">${ui(ctx, 'search')}</label>` +
-      `${icon('search')}<input id="kit-notfound-q" name="q" type="search" placeholder="${escapeHtml(t.searchPlaceholder)}" autocomplete="off">` +
-      `<button type="submit" class="kit-button kit-button-primary">${ui(ctx, 'search')}</button></form>`
-    : '';
+  const search = searchForm(ctx, { id: 'kit-notfound-q', className: 'kit-notfound-search', dialog: true });
+  const suggestions = (view.suggestions ?? [])
+    .map((item) => link(item))
+    .filter(Boolean)
+    .map((a) => `<li>${a}</li>`)
+    .join('');
   const main =
     `<main class="kit-main" id="kit-content" tabindex="-1"><div class="kit-notfound">` +
     `<p class="kit-notfound-code" aria-hidden="true">404</p>` +
     `<h1>${ui(ctx, 'notFoundTitle')}</h1>` +
     `<p class="kit-notfound-text">${ui(ctx, 'notFoundText')}</p>` +
     (view.requestedPath ? `<p class="kit-notfound-path"><code>${escapeHtml(view.requestedPath)}</code></p>` : '') +
+    (suggestions
+      ? `<nav class="kit-notfound-suggestions" aria-labelledby="kit-notfound-suggestions"><h2 id="kit-notfound-suggestions">${ui(ctx, 'notFoundSuggestions')}</h2><ul>${suggestions}</ul></nav>`
+      : '') +
     search +
     `<p><a class="kit-button" href="${escapeHtml(safeHref(view.homeUrl) ?? '/')}">${icon('arrowLeft', { size: 16, flip: true })}${ui(ctx, 'backHome')}</a></p>` +
     `</div></main>`;
   return shell(ctx, {
     title: `${t.notFoundTitle} · ${view.name}`,
+    headExtra: { noindex: true },
+    activeUrl: null,
+    main,
+    page: { path: null, updatedAt: null },
+  });
+}
+
+/** Hits of one page, in the order the page first ranked. */
+function hitsByPage(results: ReaderSearchHit[]): Array<{ url: string; title: string; hits: ReaderSearchHit[] }> {
+  const pages = new Map<string, { url: string; title: string; hits: ReaderSearchHit[] }>();
+  for (const hit of results) {
+    const url = hit.url.replace(/#.*$/, '');
+    const page = pages.get(url) ?? { url, title: hit.title, hits: [] };
+    page.hits.push(hit);
+    pages.set(url, page);
+  }
+  return [...pages.values()];
+}
+
+/**
+ * The search page, rendered on the server: what a reader without the script gets from the header's
+ * search link and the 404 page's form, and a plain URL (`/docs/_kit/search?q=queues`) anyone can
+ * share. Hits are grouped by page, each page once with its matching sections under it.
+ *
+ * @example
+ * const html = renderSearchPage({ ...site, query: 'queues', results, searchAction: '/docs/_kit/search' });
+ */
+export function renderSearchPage(view: ReaderSearchPageView): string {
+  const ctx = context(view);
+  const { t } = ctx;
+  const query = view.query.trim();
+  const groups = hitsByPage(view.results)
+    .map((page) => {
+      const href = safeHref(page.url);
+      if (!href) return '';
+      const sections = page.hits
+        .map((hit) => {
+          const target = safeHref(hit.url);
+          const heading = hit.heading ? `<a href="${escapeHtml(target ?? href)}">${escapeHtml(hit.heading)}</a>` : '';
+          const snippet = hit.snippet ? `<p>${escapeHtml(hit.snippet)}</p>` : '';
+          return heading || snippet ? `<li>${heading}${snippet}</li>` : '';
+        })
+        .join('');
+      return `<li><h2><a href="${escapeHtml(href)}">${escapeHtml(page.title)}</a></h2>${sections ? `<ul>${sections}</ul>` : ''}</li>`;
+    })
+    .join('');
+  const summary = query
+    ? `<p class="kit-search-page-summary" role="status">${escapeHtml(t.searchResultsFor.replace('{query}', query))}</p>`
+    : '';
+  const main =
+    `<main class="kit-main" id="kit-content" tabindex="-1"><div class="kit-search-page">` +
+    `<h1>${ui(ctx, 'searchResultsTitle')}</h1>` +
+    searchForm(ctx, {
+      id: 'kit-search-page-q',
+      className: 'kit-notfound-search kit-search-page-form',
+      query,
+      dialog: false,
+    }) +
+    summary +
+    (query
+      ? groups
+        ? `<ol class="kit-search-page-results">${groups}</ol>`
+        : `<p>${ui(ctx, 'searchNoResults')}</p>`
+      : '') +
+    `</div></main>`;
+  return shell(ctx, {
+    title: query
+      ? `${t.searchResultsFor.replace('{query}', query)} · ${view.name}`
+      : `${t.searchResultsTitle} · ${view.name}`,
     headExtra: { noindex: true },
     activeUrl: null,
     main,

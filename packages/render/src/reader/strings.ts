@@ -61,6 +61,12 @@ export const DEFAULT_READER_STRINGS: ReaderStrings = {
   installIn: 'Install in {editor}',
   copyMcpCommand: 'Copy the Claude Code command',
   copyFailed: 'Could not copy. Select the text and copy it instead.',
+  notFoundSuggestions: 'Perhaps you were looking for',
+  searchKeyMove: 'to move',
+  searchKeyOpen: 'to open',
+  searchKeyClose: 'to close',
+  searchResultsTitle: 'Search',
+  searchResultsFor: 'Results for “{query}”',
 };
 
 /**

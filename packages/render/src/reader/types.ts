@@ -212,6 +212,29 @@ export interface ReaderPageActions {
 export interface ReaderNotFoundView extends ReaderSiteView {
   /** The path that was asked for, shown to the reader. */
   requestedPath?: string;
+  /** Pages close to the one asked for, best first, offered as "Perhaps you meant". */
+  suggestions?: ReaderLink[];
+  /** Where the search form sends its query without the script: the server-rendered results page. */
+  searchAction?: string;
+}
+
+/** One result of the server-rendered search page. */
+export interface ReaderSearchHit {
+  title: string;
+  /** Page URL, with `#section` for a section hit. */
+  url: string;
+  /** The section's heading; absent for a hit on the page as a whole. */
+  heading?: string | null;
+  snippet?: string;
+}
+
+/** The search results page, rendered on the server: search for readers without the script. */
+export interface ReaderSearchPageView extends ReaderSiteView {
+  query: string;
+  /** Hits, best first (several may come from one page); empty when nothing matched. */
+  results: ReaderSearchHit[];
+  /** The form's action (this page's URL without the query). */
+  searchAction: string;
 }
 
 /** Interface strings of the reader. */
@@ -275,4 +298,12 @@ export interface ReaderStrings {
   installIn: string;
   copyMcpCommand: string;
   copyFailed: string;
+  notFoundSuggestions: string;
+  /** Key hints in the search dialog's footer. */
+  searchKeyMove: string;
+  searchKeyOpen: string;
+  searchKeyClose: string;
+  searchResultsTitle: string;
+  /** `{query}` is replaced by what the reader searched for. */
+  searchResultsFor: string;
 }
