@@ -293,6 +293,9 @@ describe('renderReaderPage', () => {
     expect(menu).toContain('data-kit-copy-text="claude mcp add --transport http docs https://acme.test/docs/mcp"');
     // The actions sit in the page header, after the title.
     expect(page.indexOf('kit-page-title')).toBeLessThan(page.indexOf('data-kit-page-actions'));
+    // A page that writes its own `# Title` gets them right after it.
+    const own = renderReaderPage(view({}, { actions, html: '<h1 id="caching">Caching</h1><p>Intro.</p>' }));
+    expect(own).toMatch(/<h1 id="caching">Caching<\/h1><div class="kit-page-actions/);
   });
 
   it('leaves out what a page cannot offer, and the whole menu when nothing is left', () => {

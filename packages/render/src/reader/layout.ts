@@ -746,6 +746,8 @@ export function renderReaderPage(view: ReaderPageView): string {
     ? `<details class="kit-toc-inline"><summary>${ui(ctx, 'onThisPage')}${icon('chevronDown', { size: 14 })}</summary><nav aria-label="${escapeHtml(t.onThisPage)}">${toc}</nav></details>`
     : '';
   const article = enhanceArticleHtml(page.html, t.headingAnchor, { englishIsForeign: englishIsForeign(view) });
+  // Right under the title, whether the header writes it or the page's own `# Title` does.
+  const actions = pageActions(ctx, page.actions);
   const updatedAt =
     findUpdatedAt(
       view.sidebar.groups.flatMap((g) => g.items),
@@ -759,11 +761,9 @@ export function renderReaderPage(view: ReaderPageView): string {
     insert(view, 'article.before', 'kit-article-before') +
     `<header class="kit-page-header">` +
     (page.group ? `<p class="kit-eyebrow">${escapeHtml(page.group)}</p>` : '') +
-    (hasOwnH1 ? '' : `<h1 class="kit-page-title">${escapeHtml(page.title)}</h1>`) +
-    pageActions(ctx, page.actions) +
-    (hasOwnH1 ? '' : inlineToc) +
+    (hasOwnH1 ? '' : `<h1 class="kit-page-title">${escapeHtml(page.title)}</h1>${actions}${inlineToc}`) +
     `</header>` +
-    `<div class="kit-prose">${hasOwnH1 ? afterFirstH1(article, inlineToc) : article}</div>` +
+    `<div class="kit-prose">${hasOwnH1 ? afterFirstH1(article, actions + inlineToc) : article}</div>` +
     insert(view, 'article.after', 'kit-article-after') +
     `<footer class="kit-page-footer">${pageMeta(ctx, page)}${feedbackWidget(ctx)}${pager(ctx, page)}</footer>` +
     `</article>` +
