@@ -35,7 +35,9 @@ interface Decision {
   revision: { id?: string; content_hash: string } | null;
 }
 
-function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<{ origin: string; server: ServerType }> {
+function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+): Promise<{ origin: string; server: ServerType }> {
   return new Promise((done) => {
     const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
       done({ origin: `http://127.0.0.1:${info.port}`, server }),
@@ -48,8 +50,12 @@ async function runKit(args: string[], cwd: string): Promise<{ code: number; stdo
   const stderr = new PassThrough();
   let out = '';
   let err = '';
-  stdout.setEncoding('utf8').on('data', (chunk: string) => void (out += chunk));
-  stderr.setEncoding('utf8').on('data', (chunk: string) => void (err += chunk));
+  stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
   const code = await runCli(args, { stdout, stderr, stdin: Readable.from(['']), env: { NO_COLOR: '1' }, cwd });
   return { code, stdout: out, stderr: err };
 }
@@ -128,9 +134,6 @@ export default {
       await browser?.close();
       await new Promise<void>((done) => (http ? http.server.close(() => done()) : done()));
       await kit?.close();
-      if (url && kit === null) {
-        // Nothing to clean: the set's rows stay under a key no other run uses.
-      }
       if (root) rmSync(root, { recursive: true, force: true });
     });
 
@@ -202,7 +205,11 @@ export default {
 
       await page.addScriptTag({ content: axeSource });
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (d: Document, o: unknown) => Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: { run: (d: Document, o: unknown) => Promise<{ violations: Array<{ id: string; impact: string }> }> };
+          }
+        ).axe;
         const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
         return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
       });
@@ -227,7 +234,10 @@ export default {
       const second = page.locator(`article[data-draft="${drafts.second}"]`);
       expect(await second.locator('.kit-review-stale').textContent()).toContain('Stale:');
       await second.getByRole('button', { name: 'Publish' }).focus();
-      const [answer] = await Promise.all([page.waitForResponse(/\/_kit\/review\/publish$/), page.keyboard.press('Enter')]);
+      const [answer] = await Promise.all([
+        page.waitForResponse(/\/_kit\/review\/publish$/),
+        page.keyboard.press('Enter'),
+      ]);
       expect(answer.status()).toBe(409);
       await page.waitForLoadState();
       const alert = page.getByRole('alert');
@@ -301,7 +311,9 @@ export default {
       });
       const [ada, grace] = [await connect('ada'), await connect('grace')];
       const outcomes = await Promise.all(
-        [ada, grace].map(async (editor) => (await decision(editor, 'publish_draft', { id: draft.revision!.id! })).outcome),
+        [ada, grace].map(
+          async (editor) => (await decision(editor, 'publish_draft', { id: draft.revision!.id! })).outcome,
+        ),
       );
       expect(outcomes.sort()).toEqual(['published', 'unchanged']);
       expect(events.published.filter((event) => event.draft === draft.revision!.id)).toHaveLength(1);

@@ -68,7 +68,9 @@ describe('review commands', () => {
     expect(run.stdout).toContain('  --- a/current/en/index.md\n  +++ b/current/en/index.md\n');
     expect(run.stdout).toContain('  -Welcome.\n  +Welcome back.\n');
     expect(run.stdout).toContain(`Draft ${ids.move}: move of page "old" (current/en) to "new" (current/en)`);
-    const json = JSON.parse((await kit('drafts', '--json')).stdout) as { drafts: Array<{ id: string; stale: boolean }> };
+    const json = JSON.parse((await kit('drafts', '--json')).stdout) as {
+      drafts: Array<{ id: string; stale: boolean }>;
+    };
     expect(json.drafts.map((draft) => [draft.id, draft.stale])).toEqual([
       [ids.first, false],
       [ids.second, false],

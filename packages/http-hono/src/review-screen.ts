@@ -127,20 +127,19 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
   });
 
   const decide =
-    (work: (c: Context, form: Record<string, string>, call: ReviewCall) => Promise<Response>) =>
-    async (c: Context) => {
-    const form = await readForm(c);
-    if (!form || !csrfMatches(c, form[CSRF_FIELD]) || !sameOrigin(c)) {
-      return page(
-        c,
-        'Form expired',
-        '<h1>The form expired</h1><p role="alert">This action was not carried out: the form did not come from this review screen, or it is too old. Open the review screen again and repeat the action.</p>' +
-          `<p><a href="${escapeHtml(base)}">Back to the drafts</a></p>`,
-        403,
-      );
-    }
-    return work(c, form, callOf(c));
-  };
+    (work: (c: Context, form: Record<string, string>, call: ReviewCall) => Promise<Response>) => async (c: Context) => {
+      const form = await readForm(c);
+      if (!form || !csrfMatches(c, form[CSRF_FIELD]) || !sameOrigin(c)) {
+        return page(
+          c,
+          'Form expired',
+          '<h1>The form expired</h1><p role="alert">This action was not carried out: the form did not come from this review screen, or it is too old. Open the review screen again and repeat the action.</p>' +
+            `<p><a href="${escapeHtml(base)}">Back to the drafts</a></p>`,
+          403,
+        );
+      }
+      return work(c, form, callOf(c));
+    };
 
   app.post(
     '/publish',
@@ -172,7 +171,8 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
       });
       const history = await pageHistory(set, input, call).catch(() => null);
       const status = statusOf(result);
-      if (!history) return page(c, 'Page history', `<h1>Page history</h1>${noticeHtml(result)}${historyLookup(base)}`, status);
+      if (!history)
+        return page(c, 'Page history', `<h1>Page history</h1>${noticeHtml(result)}${historyLookup(base)}`, status);
       return page(c, `History of ${history.path}`, historyHtml(base, history, result), status);
     }),
   );

@@ -14,7 +14,14 @@ import {
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { localeArgument, optionalText, pathArgument, setArgument, toolArguments, versionArgument } from './arguments.js';
+import {
+  localeArgument,
+  optionalText,
+  pathArgument,
+  setArgument,
+  toolArguments,
+  versionArgument,
+} from './arguments.js';
 import { type McpContext, resolveSet } from './context.js';
 import { guarded } from './tools.js';
 
@@ -194,11 +201,14 @@ export function registerReviewTools(server: McpServer, context: McpContext, auth
         "Brings a page back from its published history: a deleted page as it was when deleted, or a live page to an older published revision (`revision`, from list_revisions). Pass the live page's content_hash as based_on (list_revisions' current_hash, or read_page's); the restore is conflicted if the page changed since. Outcome: published, unchanged, conflicted or rejected.",
       inputSchema: toolArguments('restore_page', {
         path: pathArgument('the page path without .md, e.g. "guides/webhooks".').describe('Page path without .md.'),
-        revision: optionalText('revision', 'a revision id from list_revisions; omit it for the latest published content.').describe(
+        revision: optionalText(
+          'revision',
+          'a revision id from list_revisions; omit it for the latest published content.',
+        ).describe(
           'Revision id to restore. Default: the latest published content (for a deleted page, what it held when deleted).',
         ),
         based_on: optionalText('based_on', "the live page's content_hash, or omit it.").describe(
-          "Content hash of the live page the restore is made against; refused as conflicted if the page changed since.",
+          'Content hash of the live page the restore is made against; refused as conflicted if the page changed since.',
         ),
         version: versionArgument,
         locale: localeArgument,

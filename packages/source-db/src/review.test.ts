@@ -48,7 +48,10 @@ function reviewSuite(name: string, open: () => Promise<KitDatabase>) {
       const draft = await writePage(db, setKey, { ...at('index'), body: '# Hacked\n' }, { status: 'draft' });
       expect(await source.review.discard(draft.revision!.id)).toMatchObject({ outcome: 'discarded' });
       expect(await source.review.discard(draft.revision!.id)).toEqual({ outcome: 'decided', status: 'discarded' });
-      expect(await source.review.publish(draft.revision!.id, null)).toEqual({ outcome: 'decided', status: 'discarded' });
+      expect(await source.review.publish(draft.revision!.id, null)).toEqual({
+        outcome: 'decided',
+        status: 'discarded',
+      });
       expect((await source.getPage('current', 'en', 'index'))?.contentHash).toBe(live.contentHash);
       const history = await source.review.history({ kind: 'page', ...at('index') });
       expect(history.map((revision) => revision.status)).toEqual(['discarded', 'published']);
@@ -70,7 +73,12 @@ describe.skipIf(!databases.url)('on PostgreSQL (KIT_TEST_DATABASE_URL)', () => {
       const sources = [createDbSource({ db, setKey }), createDbSource({ db: other, setKey })];
       await writePage(db, setKey, { ...at('index'), body: '# Home\n' });
       for (let round = 0; round < 5; round += 1) {
-        const draft = await writePage(db, setKey, { ...at('index'), body: `# Home\n\nRound ${round}.\n` }, { status: 'draft' });
+        const draft = await writePage(
+          db,
+          setKey,
+          { ...at('index'), body: `# Home\n\nRound ${round}.\n` },
+          { status: 'draft' },
+        );
         const outcomes = await Promise.all(sources.map((source) => source.review.publish(draft.revision!.id, null)));
         expect(outcomes.map((outcome) => outcome.outcome).sort()).toEqual(['decided', 'published']);
         const published = await sources[0]!.review.history({ kind: 'page', ...at('index'), limit: 1 });

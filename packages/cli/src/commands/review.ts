@@ -106,7 +106,10 @@ export function registerReview(program: Command, context: CommandContext): void 
           if (draft.diff) context.io.stdout.write(draft.diff.replace(/^/gm, '  '));
         }
         writeLine(context.io.stdout);
-        writeLine(context.io.stdout, 'Publish with `kit drafts publish <id>`, or discard with `kit drafts discard <id>`.');
+        writeLine(
+          context.io.stdout,
+          'Publish with `kit drafts publish <id>`, or discard with `kit drafts discard <id>`.',
+        );
       });
     });
 
@@ -183,7 +186,8 @@ export function registerReview(program: Command, context: CommandContext): void 
             const [from, to] = options.diff.split('..');
             const result = await revisionDiff(docSet, { from: from ?? '', ...(to ? { to } : {}) }, call);
             if (options.json) writeLine(context.io.stdout, JSON.stringify(result, null, 2));
-            else context.io.stdout.write(result.diff || `Revision ${result.from} and ${result.to} hold the same text.\n`);
+            else
+              context.io.stdout.write(result.diff || `Revision ${result.from} and ${result.to} hold the same text.\n`);
             return;
           }
           const history = await pageHistory(

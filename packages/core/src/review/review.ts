@@ -12,7 +12,13 @@ import { unifiedDiff } from './diff.js';
  */
 export type ReviewOutcome = 'published' | 'discarded' | 'conflicted' | 'unchanged' | 'rejected';
 
-export const reviewOutcomes: readonly ReviewOutcome[] = ['published', 'discarded', 'conflicted', 'unchanged', 'rejected'];
+export const reviewOutcomes: readonly ReviewOutcome[] = [
+  'published',
+  'discarded',
+  'conflicted',
+  'unchanged',
+  'rejected',
+];
 
 /** Who reviews, and through which door. */
 export interface ReviewCall {
@@ -330,20 +336,38 @@ export async function revisionDiff(
   const store = await reviewAccess(docSet, call);
   const from = await store.revision(String(input.from).trim());
   if (!from || from.kind === 'asset') {
-    throw new KitError('argument.invalid', `The set "${docSet.key}" has no page revision ${input.from}. List a page's revisions to pick one.`);
+    throw new KitError(
+      'argument.invalid',
+      `The set "${docSet.key}" has no page revision ${input.from}. List a page's revisions to pick one.`,
+    );
   }
-  const name = from.path ?? (from.kind === 'manifest' ? 'kit.json' : `navigation.json (${from.version}/${from.locale})`);
+  const name =
+    from.path ?? (from.kind === 'manifest' ? 'kit.json' : `navigation.json (${from.version}/${from.locale})`);
   const text = (revision: RevisionEntry) => (revision.action === 'delete' ? null : revision.snapshot);
   if (input.to === undefined) {
-    const current = await store.current({ kind: from.kind, version: from.version, locale: from.locale, path: from.path });
+    const current = await store.current({
+      kind: from.kind,
+      version: from.version,
+      locale: from.locale,
+      path: from.path,
+    });
     return {
       from: from.id,
       to: 'live',
-      diff: unifiedDiff(text(from), current?.text ?? null, { from: `${name} (revision ${from.id})`, to: `${name} (live)` }),
+      diff: unifiedDiff(text(from), current?.text ?? null, {
+        from: `${name} (revision ${from.id})`,
+        to: `${name} (live)`,
+      }),
     };
   }
   const to = await store.revision(String(input.to).trim());
-  if (!to || to.kind !== from.kind || to.path !== from.path || to.version !== from.version || to.locale !== from.locale) {
+  if (
+    !to ||
+    to.kind !== from.kind ||
+    to.path !== from.path ||
+    to.version !== from.version ||
+    to.locale !== from.locale
+  ) {
     throw new KitError(
       'argument.invalid',
       `Revision ${input.to} is not a revision of the same ${from.kind === 'page' ? `page "${from.path}"` : from.kind} as revision ${from.id}. Compare two revisions of one page.`,
@@ -352,7 +376,10 @@ export async function revisionDiff(
   return {
     from: from.id,
     to: to.id,
-    diff: unifiedDiff(text(from), text(to), { from: `${name} (revision ${from.id})`, to: `${name} (revision ${to.id})` }),
+    diff: unifiedDiff(text(from), text(to), {
+      from: `${name} (revision ${from.id})`,
+      to: `${name} (revision ${to.id})`,
+    }),
   };
 }
 
@@ -439,7 +466,12 @@ function decidedAlready(docSet: DocSet, draft: DraftView, wanted: 'publish' | 'd
         };
   }
   return wanted === 'discard'
-    ? { outcome: 'unchanged', message: `Draft ${draft.id} was discarded already; nothing more to do.`, draft, revision: null }
+    ? {
+        outcome: 'unchanged',
+        message: `Draft ${draft.id} was discarded already; nothing more to do.`,
+        draft,
+        revision: null,
+      }
     : {
         ...refused(`Draft ${draft.id} was discarded, so it cannot be published. Ask for the change again.`),
         draft,
@@ -505,7 +537,9 @@ async function draftView(store: ReviewStore, change: DraftChange): Promise<Draft
     version: main.version,
     locale: main.locale,
     path: main.path,
-    ...(isMove ? { from: { version: removed!.version ?? '', locale: removed!.locale ?? '', path: removed!.path ?? '' } } : {}),
+    ...(isMove
+      ? { from: { version: removed!.version ?? '', locale: removed!.locale ?? '', path: removed!.path ?? '' } }
+      : {}),
     author: main.author,
     summary: main.summary,
     created_at: main.createdAt,
