@@ -149,7 +149,7 @@ export default {
           expect(offered).not.toContain(tool);
         }
       }
-      for (const headers of [{ Authorization: 'Bearer rita' }, {}]) {
+      for (const headers of [{ Authorization: 'Bearer rita' }, {}] as Array<Record<string, string>>) {
         const response = await fetch(`${http!.origin}/docs/_kit/review`, { headers });
         expect(response.status).toBe(404);
         expect(await response.text()).not.toContain('Drafts waiting');
@@ -199,7 +199,7 @@ export default {
       const first = page.locator(`article[data-draft="${drafts.first}"]`);
       expect(await first.locator('h2').textContent()).toBe(`Draft ${drafts.first}: Change to page “index”`);
       // Side by side: the live page and the draft, each rendered.
-      expect(await first.locator('section[aria-label^="Live"] .kit-prose').innerText()).toContain('Welcome.');
+      expect(await first.locator('section[aria-label^="Live"] .kit-prose').textContent()).toContain('Welcome.');
       expect(await first.locator(`section[aria-label="Draft ${drafts.first}"] strong`).textContent()).toBe('reader');
       expect(await first.locator('.kit-review-diff ins').first().textContent()).toContain('+Welcome back');
 
