@@ -34,6 +34,7 @@ function config(overrides: Partial<ReaderClientConfig> = {}): ReaderClientConfig
       searchLoading: 'loading',
       copy: 'Copy',
       copied: 'Copied',
+      copyFailed: 'Copy failed',
       thanks: 'Thanks',
       feedbackFailed: 'failed',
       colorModeSystem: 'System',
