@@ -297,8 +297,13 @@ export default {
       expect(restored.outcome).toBe('published');
       expect(await reader('/webhooks')).toContain('Events over HTTP.');
       expect(events.restored.map((event) => [event.path, event.source])).toEqual([['webhooks', 'mcp']]);
-      const stale = await decision(agent, 'restore_page', { path: 'index', based_on: 'sha256:0', revision: '1' });
+      const indexHistory = (await call(agent, 'list_revisions', { path: 'index' })).structuredContent as {
+        revisions: Array<{ id: string; status: string }>;
+      };
+      const oldest = indexHistory.revisions.filter((revision) => revision.status === 'published').at(-1)!;
+      const stale = await decision(agent, 'restore_page', { path: 'index', based_on: 'sha256:0', revision: oldest.id });
       expect(stale.outcome).toBe('conflicted');
+      expect(await reader()).toContain('Welcome back, <strong>reader</strong>.');
     });
 
     it('publishes a draft exactly once when two editors publish it at the same moment', async () => {
