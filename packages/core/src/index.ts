@@ -166,6 +166,29 @@ export type * from './ports/content-source.js';
 export type * from './ports/content-writer.js';
 export type * from './ports/docset.js';
 export type * from './ports/renderer.js';
+export type * from './ports/review-store.js';
+export type { DiffLine } from './review/diff.js';
+export { diffLines, unifiedDiff } from './review/diff.js';
+export type {
+  DraftView,
+  HistoryEntry,
+  PageHistory,
+  ReviewCall,
+  ReviewOutcome,
+  ReviewResult,
+} from './review/review.js';
+export {
+  canReview,
+  discardDraft,
+  listDrafts,
+  pageHistory,
+  publishDraft,
+  restorePageChange,
+  reviewAccess,
+  reviewOutcomes,
+  revisionDiff,
+  showDraft,
+} from './review/review.js';
 export type * from './ports/search-driver.js';
 export type {
   MemoryRateLimitStoreOptions,

@@ -50,6 +50,7 @@ import {
   type ViewContext,
   viewerClassOf,
 } from './reader-view.js';
+import { reviewScreen } from './review-screen.js';
 import { signInJson, signInMarkdown, signInPage } from './sign-in.js';
 import { fileUrlHash, type SetFileUrls, sendFile, setFileUrls } from './static-files.js';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableResponse } from './unavailable.js';
@@ -385,6 +386,13 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     if (!index) return c.notFound();
     return sendCached(c, index.body, { contentType: index.contentType, isPrivate: isPrivateFor(set, c) });
   });
+
+  // Drafts, history and restore for people `manageKit` allows; the reader's 404 for anyone else.
+  app.use('/_kit/review/*', pageMiddleware);
+  app.route(
+    '/_kit/review',
+    reviewScreen({ kit, set, viewerOf: viewerFor, stylesheet: async () => readerStylesheet(set, await assets) }),
+  );
 
   app.get('/_kit/:file', async (c) => {
     const built = await assets;
