@@ -940,7 +940,9 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       const note = stale ? staleNote(stale) : '';
       const resultMeta = { ...meta, ...(stale ? { stale } : {}) };
       const whole = `${note}${withContentHashLine(text, hash)}`;
-      const maxChars = input.maxChars === 'budget' ? config.agents.markdown_budget : input.maxChars;
+      // A cursor keeps the max_chars its read began with, unless this call names another.
+      const askedMax = typeof input.maxChars === 'number' ? input.maxChars : (cursor?.maxChars ?? input.maxChars);
+      const maxChars = askedMax === 'budget' ? config.agents.markdown_budget : askedMax;
       if (!cursor && (maxChars === undefined || whole.length <= maxChars)) return { text: whole, meta: resultMeta };
       if (start >= text.length) {
         throw new KitError(
@@ -954,7 +956,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       if (part.end >= text.length) {
         return { text: `${note}${withContentHashLine(body, hash)}`, meta: { ...resultMeta, range } };
       }
-      const next = encodeReadCursor({ ...selection, offset: part.end, hash: cursorHash(hash) });
+      const next = encodeReadCursor({
+        ...selection,
+        offset: part.end,
+        hash: cursorHash(hash),
+        maxChars: typeof askedMax === 'number' ? askedMax : null,
+      });
       const what = selection.sections === null ? 'the page' : 'the sections asked for';
       const continuation =
         `> **Continued:** this part holds characters ${part.start}–${part.end} of the ${text.length} of ${what}. ` +

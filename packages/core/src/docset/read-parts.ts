@@ -155,9 +155,11 @@ export function partLimit(maxChars: number, noteLength: number): number {
   return Math.max(MIN_READ_CHARS - NOTE_ROOM, maxChars - NOTE_ROOM - noteLength);
 }
 
-/** What a cursor carries: where the next part starts, in which text, of which selection. */
+/** What a cursor carries: where the next part starts, in which text, of which selection, at which size. */
 export interface ReadCursor extends ReadSelection {
   offset: number;
+  /** The `max_chars` the read was asked with, kept for the next parts; null for the default. */
+  maxChars: number | null;
   /** The first characters of the page's content hash, so a cursor into older text is refused. */
   hash: string;
 }
@@ -169,7 +171,7 @@ export function cursorHash(contentHash: string): string {
 
 /** A cursor as `read_page` and the `.md` twin hand it out: URL-safe base64 of its state. */
 export function encodeReadCursor(cursor: ReadCursor): string {
-  const state = [1, cursor.offset, cursor.hash, cursor.sections, cursor.subsections ? 1 : 0];
+  const state = [1, cursor.offset, cursor.hash, cursor.sections, cursor.subsections ? 1 : 0, cursor.maxChars];
   const bytes = new TextEncoder().encode(JSON.stringify(state));
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
@@ -192,7 +194,7 @@ export function decodeReadCursor(text: string): ReadCursor {
     throw invalid();
   }
   if (!Array.isArray(state) || state[0] !== 1) throw invalid();
-  const [, offset, hash, sections, subsections] = state as unknown[];
+  const [, offset, hash, sections, subsections, maxChars] = state as unknown[];
   const sectionList =
     sections === null
       ? null
@@ -205,9 +207,10 @@ export function decodeReadCursor(text: string): ReadCursor {
     offset < 0 ||
     typeof hash !== 'string' ||
     sectionList === undefined ||
-    (subsections !== 0 && subsections !== 1)
+    (subsections !== 0 && subsections !== 1) ||
+    !(maxChars === null || (typeof maxChars === 'number' && Number.isInteger(maxChars) && maxChars >= MIN_READ_CHARS))
   ) {
     throw invalid();
   }
-  return { offset, hash, sections: sectionList, subsections: subsections === 1 };
+  return { offset, hash, sections: sectionList, subsections: subsections === 1, maxChars };
 }
