@@ -943,7 +943,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       // A cursor keeps the max_chars its read began with, unless this call names another.
       const askedMax = typeof input.maxChars === 'number' ? input.maxChars : (cursor?.maxChars ?? input.maxChars);
       const maxChars = askedMax === 'budget' ? config.agents.markdown_budget : askedMax;
-      if (!cursor && (maxChars === undefined || whole.length <= maxChars)) return { text: whole, meta: resultMeta };
+      // The budget is measured as `markdown.size` measures it, so a page that passes validation comes whole.
+      if (!cursor && (maxChars === undefined || whole.length - note.length <= maxChars)) {
+        return { text: whole, meta: resultMeta };
+      }
       if (start >= text.length) {
         throw new KitError(
           'argument.invalid',
