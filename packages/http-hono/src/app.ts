@@ -546,7 +546,8 @@ function markdownReadQuery(c: Context): MarkdownReadQuery | null {
   return {
     ...(sections.length > 0 ? { section: sections } : {}),
     ...(flag === undefined ? {} : { subsections: !(flag === 'false' || flag === '0' || flag === 'no') }),
-    maxChars: maxChars === undefined ? 'budget' : /^\d+$/.test(maxChars.trim()) ? Number(maxChars) : (maxChars as never),
+    maxChars:
+      maxChars === undefined ? 'budget' : /^\d+$/.test(maxChars.trim()) ? Number(maxChars) : (maxChars as never),
     ...(cursor !== undefined ? { cursor } : {}),
   };
 }

@@ -67,12 +67,16 @@ describe('the Markdown twin of a long Laravel page', () => {
     expect(first.response.status).toBe(400);
     const part = await get('/docs/13.x/queues.md?section=Job%20Batching&section=Creating%20Jobs');
     expect(part.response.status).toBe(200);
-    const read = await kit
-      .set()
-      .readPage(
-        { path: 'queues', version: '13.x', section: ['Job Batching', 'Creating Jobs'], maxChars: 'budget', staleness: true },
-        { user: null },
-      );
+    const read = await kit.set().readPage(
+      {
+        path: 'queues',
+        version: '13.x',
+        section: ['Job Batching', 'Creating Jobs'],
+        maxChars: 'budget',
+        staleness: true,
+      },
+      { user: null },
+    );
     expect(part.text).toBe(read.text);
     expect(part.text.startsWith('## Creating Jobs {#creating-jobs}\n')).toBe(true);
     expect(part.text).toContain('\n## Job Batching {#job-batching}\n');
@@ -81,7 +85,7 @@ describe('the Markdown twin of a long Laravel page', () => {
   it("answers ?subsections=false with a section's own text", async () => {
     const own = (await get('/docs/13.x/queues.md?section=job-batching&subsections=false')).text;
     const all = (await get('/docs/13.x/queues.md?section=job-batching&max_chars=1000000')).text;
-    expect(own.startsWith('## Job Batching {#job-batching}\n\nLaravel\'s job batching feature')).toBe(true);
+    expect(own.startsWith("## Job Batching {#job-batching}\n\nLaravel's job batching feature")).toBe(true);
     expect(own).not.toMatch(/\n### /);
     expect(own).toMatch(/\n\ncontent_hash: sha256:[0-9a-f]{64}\n$/);
     expect(all).toMatch(/\n### Defining Batchable Jobs/);
@@ -141,7 +145,10 @@ describe('the staleness note on the Markdown twin', () => {
     write('docs/cache.md', '---\ntitle: Cache\nsources: [src/cache.ts]\n---\n# Cache\n\nEntries expire.\n');
     write('src/cache.ts', 'export const ttl = 60;\n');
     commit('2026-01-01T09:00:00Z', 'first');
-    kit = fixtureKit({ sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } }, { root: repo, staleness: true });
+    kit = fixtureKit(
+      { sets: { docs: { route: { prefix: 'docs' }, source: { path: 'docs' } } } },
+      { root: repo, staleness: true },
+    );
     app = createKitApp({ kit });
   });
   afterAll(async () => {

@@ -9,13 +9,7 @@ import { createServerSearch } from '@kit/search';
 import { createFsSource, createSourceHistory } from '@kit/source-fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectClient,
-  fixtureKitFactory,
-  guest,
-  textOf,
-  writeFixtureFolder,
-} from './testing/fixtures.js';
+import { connectClient, fixtureKitFactory, guest, textOf, writeFixtureFolder } from './testing/fixtures.js';
 
 const createFixtureKit = fixtureKitFactory({ createRenderer, createServerSearch, createFsSource });
 const web = { kind: 'web', set: 'docs' } as const;
@@ -114,7 +108,7 @@ describe('read_page in parts on the Laravel docs', () => {
         // Cut at a heading: the next part opens with the section _meta names.
         expect(part.meta.next_section).toBeTruthy();
         const next = bodyOf(parts[index + 1]!.text);
-        expect(next.split('\n')[0]).toMatch(new RegExp(`^#{1,6} .*${escape(part.meta.next_section!)}`));
+        expect(next.split('\n')[0]).toMatch(new RegExp(`^#{1,6} .*${escapeRegExp(part.meta.next_section!)}`));
       } else {
         expect(part.meta.next_cursor).toBeUndefined();
       }
@@ -178,7 +172,10 @@ describe('read_page sections', () => {
       arguments: { path: 'installation', section: 'Installation', subsections: false },
     });
     expect(textOf(own)).toMatch(/^# Installation\n\nRun `npm install acme`\.\n\ncontent_hash: /);
-    const all = await client.callTool({ name: 'read_page', arguments: { path: 'installation', section: 'Installation' } });
+    const all = await client.callTool({
+      name: 'read_page',
+      arguments: { path: 'installation', section: 'Installation' },
+    });
     expect(textOf(all)).toContain('## Requirements\n\nNode 20 or later.');
   });
 
@@ -215,7 +212,10 @@ describe('read_page sections', () => {
     const second = await client.callTool({ name: 'read_page', arguments: { path: 'queues', cursor } });
     expect(second.isError).toBeFalsy();
     expect(bodyOf(textOf(second)).startsWith('## Step')).toBe(true);
-    const mixed = await client.callTool({ name: 'read_page', arguments: { path: 'queues', cursor, section: 'Step 3' } });
+    const mixed = await client.callTool({
+      name: 'read_page',
+      arguments: { path: 'queues', cursor, section: 'Step 3' },
+    });
     expect(textOf(mixed)).toMatch(/^argument\.invalid: This `cursor` continues another section selection/);
     writeFileSync(file, `---\ntitle: Queues\n---\n# Queues\n\nRewritten.\n\n${long}`);
     const after = await client.callTool({ name: 'read_page', arguments: { path: 'queues', cursor } });
@@ -309,6 +309,6 @@ describe('read_page staleness', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

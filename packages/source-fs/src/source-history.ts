@@ -107,7 +107,9 @@ export function createSourceHistory(options: SourceHistoryOptions): SourceHistor
       const at = await current();
       if (!at) return null;
       const pageFile =
-        setFolder !== undefined && page.file !== undefined ? toSlashes(relative(root, resolve(setFolder, page.file))) : null;
+        setFolder !== undefined && page.file !== undefined
+          ? toSlashes(relative(root, resolve(setFolder, page.file)))
+          : null;
       const key = JSON.stringify([pageFile ?? page.updatedAt ?? null, page.contentHash, globs]);
       if (at.answers.has(key)) return at.answers.get(key) ?? null;
       const history = await at.history;

@@ -42,9 +42,7 @@ export function sectionRange(
     .indexOf(target);
   const start = candidates[Math.max(0, occurrence)] ?? candidates[0];
   if (!start) return null;
-  const end = headings.find(
-    (heading) => heading.line > start.line && (!subsections || heading.depth <= start.depth),
-  );
+  const end = headings.find((heading) => heading.line > start.line && (!subsections || heading.depth <= start.depth));
   return { start: start.line, end: end ? end.line : lines.length, heading: target.heading };
 }
 
