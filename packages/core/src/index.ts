@@ -63,6 +63,7 @@ export type { ConfigCheck, ConfigIssue } from './config/validate.js';
 export { checkConfig } from './config/validate.js';
 export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export { createDocSet, FEEDBACK_COMMENT_LIMIT, withContentHashLine } from './docset/docset.js';
+export { MIN_READ_CHARS } from './docset/read-parts.js';
 export type { CreateKitOptions, WarmKitOptions } from './docset/kit.js';
 export { createKit, warmKit } from './docset/kit.js';
 export { contextUrls, createRenderContext, mayIncludeSnippets } from './docset/render-context.js';
@@ -190,6 +191,8 @@ export {
   showDraft,
 } from './review/review.js';
 export type * from './ports/search-driver.js';
+export type * from './ports/source-history.js';
+export { STALE_SOURCES_SHOWN } from './ports/source-history.js';
 export type {
   MemoryRateLimitStoreOptions,
   RateLimitRule,

@@ -10,6 +10,7 @@ import {
   type Kit,
   KitError,
   looksLikeFile,
+  type ReadPageInput,
   mcpEndpointPath,
   normalizePrefix,
   type PageView,
@@ -458,6 +459,10 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
     const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
     const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
+    // `?section=`, `?max_chars=` and `?cursor=` ask the Markdown twin for part of the page: built
+    // for each request, never kept under the page's address.
+    const readQuery = markdownReadQuery(c);
+    if (readQuery && (wantsMarkdown || c.req.path.endsWith('.md'))) return serveMarkdownPart(c, readQuery);
     const variant = pageResponses
       ? `${requestOrigin(c, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${c.req.path}`
       : null;
@@ -494,7 +499,9 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     if (!page) return notFound(c, set, options, await assets);
     const link = agentLinkHeader({ markdownUrl: page.markdownUrl, llmsTxtUrl: await llmsTxtUrl(set, page) });
     if (match.markdown || wantsMarkdown) {
-      return send(page.agentMarkdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
+      // The whole twin, with a note on top when the code it documents changed after it.
+      const read = await set.readPage({ ...match.ref, staleness: true }, viewer);
+      return send(read.text, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
     const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls()), page);
     let html = renderReaderPage(view);
@@ -510,7 +517,58 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     return send(html, 'text/html; charset=utf-8', { Vary: PAGE_VARY, Link: link });
   }
 
+  /** Part of a page's Markdown twin, as `read_page` would answer the same request. */
+  async function serveMarkdownPart(c: Context<Env>, query: MarkdownReadQuery): Promise<Response> {
+    const viewer = viewerFor(c);
+    const match = await set.resolveUrl(c.req.path, viewer);
+    if (match.kind === 'redirect') return redirect(c, set, match.location, match.status);
+    if (match.kind === 'none') return notFound(c, set, options, await assets);
+    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
+    try {
+      const read = await set.readPage({ ...match.ref, ...query, staleness: true }, viewer);
+      return sendCached(c, read.text, {
+        contentType: 'text/markdown; charset=utf-8',
+        isPrivate,
+        headers: { Vary: PAGE_VARY },
+      });
+    } catch (error) {
+      if (!isKitError(error) || error.code === 'database.unavailable') throw error;
+      const status = error.code.endsWith('not_found') ? 404 : error.code === 'content.conflict' ? 409 : 400;
+      return c.body(`# ${error.code}\n\n${error.message}\n`, status, {
+        'Content-Type': 'text/markdown; charset=utf-8',
+        'Cache-Control': isPrivate ? 'private, no-cache' : 'no-cache',
+      });
+    }
+  }
+
   return app;
+}
+
+/** What a Markdown twin's query asks for, in `readPage`'s terms. */
+type MarkdownReadQuery = Pick<ReadPageInput, 'section' | 'subsections' | 'maxChars' | 'cursor'>;
+
+/**
+ * The read a Markdown twin's query asks for, or null when it names none of `section` (repeat it
+ * for several), `subsections`, `max_chars` and `cursor`: the whole twin. Any of them makes the
+ * read budgeted, `max_chars` defaulting to the set's `agents.markdown_budget`, as for `read_page`.
+ * Values are checked where `read_page`'s are, in core.
+ */
+function markdownReadQuery(c: Context): MarkdownReadQuery | null {
+  const sections = c.req.queries('section') ?? [];
+  const subsections = c.req.query('subsections');
+  const maxChars = c.req.query('max_chars');
+  const cursor = c.req.query('cursor');
+  if (sections.length === 0 && subsections === undefined && maxChars === undefined && cursor === undefined) {
+    return null;
+  }
+  const flag = subsections?.trim().toLowerCase();
+  return {
+    ...(sections.length > 0 ? { section: sections } : {}),
+    ...(flag === undefined ? {} : { subsections: !(flag === 'false' || flag === '0' || flag === 'no') }),
+    maxChars:
+      maxChars === undefined ? 'budget' : /^\d+$/.test(maxChars.trim()) ? Number(maxChars) : (maxChars as never),
+    ...(cursor !== undefined ? { cursor } : {}),
+  };
 }
 
 /** A kept page, encoded as the request accepts; `isPrivate` for a page kept per class of viewers. */

@@ -49,7 +49,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | html.filtered | warning | raw HTML (under \`html_input: 'allow'\`) holding an element GitHub's tagfilter names (style, script, iframe, title, textarea, xmp, noembed, noframes, plaintext): left out of the page with its content |
 | snippets.missing | warning | a snippet include (\`<<< @/path\`) that cannot be read |
 | anchors.duplicate | warning | two headings on a page with the same id (a repeated \`{#id}\` or \`<a name>\`) |
-| markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget |
+| markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget (50000 characters by default), named with its size: agents get it in parts (\`read_page\` with \`max_chars\`/\`cursor\`, the twin's \`?cursor=\`), the whole twin stays one long file |
 | markdown.complexity | warning | a page past a complexity limit (nesting, delimiters, brackets, footnotes, table cells, references, tags, autolinks, headings, lines or size: see the Markdown guide), shown as its text under a notice naming the construct |
 | search.budget | warning | a client search index larger than search.budget_kb gzipped |
 
