@@ -15,6 +15,7 @@ describe('@kit/source-db public API', () => {
       'createRedisCacheStore',
       'deleteAsset',
       'deletePage',
+      'drizzleModels',
       'importFromSource',
       'isDocsMigrationApplied',
       'listRevisions',

@@ -120,6 +120,8 @@ export const VALIDATION_RULES = [
   'frontmatter.schema',
   'components.unknown',
   'components.invalid',
+  'references.unknown',
+  'references.denied',
   'snippets.missing',
   'anchors.duplicate',
   'markdown.size',
