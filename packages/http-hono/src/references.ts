@@ -1,9 +1,4 @@
-import {
-  type RouteInputTarget,
-  type RouteReference,
-  type SchemaField,
-  schemaFields,
-} from '@kit/core';
+import { type RouteInputTarget, type RouteReference, type SchemaField, schemaFields } from '@kit/core';
 import type { Hono, MiddlewareHandler } from 'hono';
 
 /** What Kit knows about a handler or middleware function, beyond what Hono keeps. */
@@ -178,7 +173,8 @@ export function honoRoutes(app: Pick<Hono, 'routes'>, options: HonoRoutesOptions
     const handler = group[group.length - 1] as (typeof entries)[number];
     const before = group.slice(0, -1);
     const tags = before.map((entry) => ({ handler: entry.handler, tags: tagsOf(entry.handler) }));
-    const packageName = tagsOf(handler.handler).package ?? tags.find((entry) => entry.tags.package)?.tags.package ?? null;
+    const packageName =
+      tagsOf(handler.handler).package ?? tags.find((entry) => entry.tags.package)?.tags.package ?? null;
     const name = tags.find((entry) => entry.tags.routeName)?.tags.routeName ?? null;
     const middleware = [
       ...uses

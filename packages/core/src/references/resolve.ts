@@ -182,7 +182,11 @@ export function lookupModel(
   const allowedNames = catalog.models.filter((model) => modelAllowed(model, settings.models.allow)).map((m) => m.name);
   if (!props.name) {
     return {
-      problem: unknown('<Model> names no table: it needs a name.', 'Write <Model name="users" /> (the table name).', []),
+      problem: unknown(
+        '<Model> names no table: it needs a name.',
+        'Write <Model name="users" /> (the table name).',
+        [],
+      ),
     };
   }
   const wanted = props.name;

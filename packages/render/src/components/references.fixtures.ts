@@ -12,7 +12,9 @@ export const SHOP_CATALOG: ReferenceCatalog = {
       inputs: [
         {
           target: 'query',
-          fields: [{ name: 'include', type: '"items" | "customer"', required: false, description: 'Relations | to embed.' }],
+          fields: [
+            { name: 'include', type: '"items" | "customer"', required: false, description: 'Relations | to embed.' },
+          ],
         },
       ],
       package: null,
@@ -36,8 +38,24 @@ export const SHOP_CATALOG: ReferenceCatalog = {
       ],
       package: null,
     },
-    { name: null, method: 'GET', path: '/swagger', parameters: [], middleware: [], inputs: [], package: '@hono/swagger-ui' },
-    { name: 'kit.docs.search', method: 'GET', path: '/docs/search', parameters: [], middleware: ['web'], inputs: [], package: '@kit/http-hono' },
+    {
+      name: null,
+      method: 'GET',
+      path: '/swagger',
+      parameters: [],
+      middleware: [],
+      inputs: [],
+      package: '@hono/swagger-ui',
+    },
+    {
+      name: 'kit.docs.search',
+      method: 'GET',
+      path: '/docs/search',
+      parameters: [],
+      middleware: ['web'],
+      inputs: [],
+      package: '@kit/http-hono',
+    },
   ],
   models: [
     {
@@ -47,10 +65,25 @@ export const SHOP_CATALOG: ReferenceCatalog = {
         { name: 'id', type: 'serial', nullable: false, default: null, primaryKey: true, unique: false },
         { name: 'customer_id', type: 'integer', nullable: false, default: null, primaryKey: false, unique: false },
         { name: 'status', type: 'text', nullable: false, default: "'pending'", primaryKey: false, unique: false },
-        { name: 'shipped_at', type: 'timestamp with time zone', nullable: true, default: null, primaryKey: false, unique: false },
+        {
+          name: 'shipped_at',
+          type: 'timestamp with time zone',
+          nullable: true,
+          default: null,
+          primaryKey: false,
+          unique: false,
+        },
       ],
       primaryKey: ['id'],
-      foreignKeys: [{ name: 'orders_customer_id_fk', columns: ['customer_id'], table: 'customers', references: ['id'], onDelete: 'cascade' }],
+      foreignKeys: [
+        {
+          name: 'orders_customer_id_fk',
+          columns: ['customer_id'],
+          table: 'customers',
+          references: ['id'],
+          onDelete: 'cascade',
+        },
+      ],
       relations: [{ name: 'customer', kind: 'one', table: 'customers' }],
       indexes: [{ name: 'orders_status_idx', columns: ['status'], unique: false }],
     },

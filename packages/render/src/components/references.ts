@@ -231,7 +231,6 @@ function tagOf(name: string, props: ComponentProps): string {
 
 function referenceComponent<T>(
   name: string,
-  references: ReferenceRegistry,
   lookup: (props: ComponentProps, settings: ReferenceSettings) => ReferenceLookup<T>,
   describe: (found: T) => Described,
 ): ComponentDefinition {
@@ -292,7 +291,6 @@ export function referenceComponents(references: ReferenceRegistry = defaultRefer
     'Route',
     referenceComponent(
       'Route',
-      references,
       (props, settings) =>
         lookupRoute(
           catalog(),
@@ -310,7 +308,6 @@ export function referenceComponents(references: ReferenceRegistry = defaultRefer
     'Model',
     referenceComponent(
       'Model',
-      references,
       (props, settings) => lookupModel(catalog(), text(props, 'name') ? { name: text(props, 'name') } : {}, settings),
       describeModel,
     ),
@@ -319,7 +316,6 @@ export function referenceComponents(references: ReferenceRegistry = defaultRefer
     'Event',
     referenceComponent(
       'Event',
-      references,
       (props, settings) => lookupEvent(catalog(), text(props, 'name') ? { name: text(props, 'name') } : {}, settings),
       describeEvent,
     ),

@@ -24,7 +24,9 @@ function defaultText(column: { default?: unknown; defaultFn?: unknown; onUpdateF
 
 function columnNames(columns: unknown[]): string[] {
   return columns.map((column) =>
-    column && typeof column === 'object' && 'name' in column ? String((column as { name: unknown }).name) : 'expression',
+    column && typeof column === 'object' && 'name' in column
+      ? String((column as { name: unknown }).name)
+      : 'expression',
   );
 }
 
