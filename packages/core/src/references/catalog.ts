@@ -68,9 +68,9 @@ function processReferenceRegistry(): ReferenceRegistry {
  *
  * @example
  * registerReferences({
- *   routes: honoRoutes(api, { prefix: '/api' }), // from '@kit/http-hono'
- *   models: drizzleModels(schema), // from '@kit/source-db'
- *   events: eventTypes(shopEvents), // from '@kit/core'
+ *   routes: honoRoutes(api, { prefix: '/api' }), // @kit/http-hono
+ *   models: drizzleModels(schema), // @kit/source-db
+ *   events: eventTypes(shopEvents), // @kit/core
  * });
  */
 export function registerReferences(input: ReferenceInput): void {
