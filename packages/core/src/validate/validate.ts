@@ -823,7 +823,11 @@ async function renderPage(
   if (renderer) {
     const context: RenderContextInput = {
       set: docSet.key,
-      config: { html_input: docSet.config.html_input, snippets: docSet.config.snippets },
+      config: {
+        html_input: docSet.config.html_input,
+        snippets: docSet.config.snippets,
+        references: docSet.config.references,
+      },
       sourceKind: docSet.source.kind,
       layout,
       version: page.version,
