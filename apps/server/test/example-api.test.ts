@@ -88,6 +88,11 @@ describe('Kit’s docs describing the example API', () => {
     expect(markdown).not.toContain('Reference not');
   });
 
+  it('gives agents the same tables in llms-full.txt', async () => {
+    const text = await (await server.app.request('/docs/llms-full.txt')).text();
+    expect(text).toContain('| `orderId` | `integer` | yes | Id of the order that left the warehouse. |');
+  });
+
   it('finds the page by what its generated tables say', async () => {
     const response = await server.app.request('/docs/_kit/search?q=carrier+taking+the+parcel');
     const { results } = (await response.json()) as { results: Array<{ path: string }> };

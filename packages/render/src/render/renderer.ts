@@ -245,9 +245,7 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
     },
     renderFresh: (page, context) => renderPage(page, context, components, options.snippets),
     generation: () => components.generation(),
-    ...(options.codeFingerprint
-      ? { fingerprint: fingerprinter(options.codeFingerprint, components, references) }
-      : {}),
+    ...(options.codeFingerprint ? { fingerprint: fingerprinter(options.codeFingerprint, components, references) } : {}),
   };
 }
 
