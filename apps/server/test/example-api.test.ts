@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { defaultReferences } from '@kit/core';
+import { honoRoutes } from '@kit/http-hono';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleApi } from '../src/example-api/api.js';
@@ -86,6 +87,16 @@ describe('Kit’s docs describing the example API', () => {
       '| `shippedAt` | `string (date-time)` | yes | When the order was marked shipped (ISO 8601, UTC). |',
     );
     expect(markdown).not.toContain('Reference not');
+  });
+
+  it('tells the application’s routes from Kit’s own in the whole host app', () => {
+    const routes = honoRoutes(server.app);
+    const ship = routes.find((route) => route.path === '/api/orders/:id/ship');
+    expect(ship).toMatchObject({ name: 'orders.ship', package: null });
+    const kitRoutes = routes.filter((route) => route.path.startsWith('/docs'));
+    expect(kitRoutes.length).toBeGreaterThan(5);
+    expect(new Set(kitRoutes.map((route) => route.package))).toEqual(new Set(['@kit/http-hono']));
+    expect(routes.find((route) => route.path === '/')?.package).toBeNull();
   });
 
   it('gives agents the same tables in llms-full.txt', async () => {
