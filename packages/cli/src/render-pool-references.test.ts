@@ -36,6 +36,8 @@ const page: SourcePage = {
   bodyLine: 1,
   contentHash: contentHash(body),
   title: 'Events',
+  visibility: 'public',
+  problems: [],
 };
 
 const event = (description: string) =>
