@@ -122,6 +122,7 @@ export const VALIDATION_RULES = [
   'components.invalid',
   'references.unknown',
   'references.denied',
+  'html.filtered',
   'snippets.missing',
   'anchors.duplicate',
   'markdown.size',
