@@ -1,6 +1,19 @@
 import { resolve } from 'node:path';
-import { defineConfig, type KitEnv } from '@kit/core';
+import { defineConfig, eventTypes, type KitEnv, registerReferences } from '@kit/core';
+import { honoRoutes } from '@kit/http-hono';
+import { drizzleModels } from '@kit/source-db';
 import { APP_ROOT } from './src/app-root.js';
+import { createExampleApi } from './src/example-api/api.js';
+import { shopEvents } from './src/example-api/events.js';
+import * as shopSchema from './src/example-api/schema.js';
+
+// What <Route>, <Model> and <Event> describe: the example API as server.ts mounts it, its tables and
+// its event types. Here rather than in server.ts so `kit validate` and render workers see them too.
+registerReferences({
+  routes: honoRoutes(createExampleApi(), { prefix: '/api' }),
+  models: drizzleModels(shopSchema),
+  events: eventTypes(shopEvents),
+});
 
 /**
  * The reference server's config, built from an environment so a test or an embedding host can pass

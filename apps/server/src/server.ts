@@ -7,6 +7,7 @@ import { parseDotenv } from '@kit/core/node';
 import { createKitApp } from '@kit/http-hono';
 import { Hono } from 'hono';
 import { referenceConfig } from '../kit.config.js';
+import { createExampleApi } from './example-api/api.js';
 import { APP_ROOT as appRoot } from './app-root.js';
 
 /** Options of the reference server; every one has an environment variable. */
@@ -76,6 +77,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   });
   const app = new Hono();
   app.get('/', (c) => c.redirect(`/${kit.set().config.route.prefix}`));
+  // The example API Kit's own docs describe with <Route>, <Model> and <Event> (see kit.config.ts).
+  app.route('/api', createExampleApi());
   app.route(
     '/',
     createKitApp({

@@ -2,6 +2,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
   createRenderContext,
+  defaultReferences,
   type PageRenderer,
   type RenderContext,
   type RenderedPage,
@@ -138,6 +139,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   /** What workers start with, taken when the first starts: components registered until then are known. */
   let data: RenderWorkerData | null = null;
   let startedGeneration = 0;
+  let startedReferences = '';
   const queue: Pending[] = [];
   let slots: Slot[] | null = null;
   let nextId = 0;
@@ -151,6 +153,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   const spawnSlot = (): Slot => {
     data ??= {
       components: defaultComponents.names(),
+      references: defaultReferences.registered() ? defaultReferences.fingerprint() : null,
       configFile: options.configFile ?? null,
       keepHtml: options.keepHtml === true,
     };
@@ -276,9 +279,13 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     asked += page.body.length;
     if (!slots && !fallback && asked >= startAt) {
       startedGeneration = defaultComponents.generation();
+      startedReferences = defaultReferences.fingerprint();
       slots = Array.from({ length: size }, spawnSlot);
-    } else if (slots && defaultComponents.generation() !== startedGeneration) {
-      // A component registered or replaced since the workers started: they would render without it.
+    } else if (
+      slots &&
+      (defaultComponents.generation() !== startedGeneration || defaultReferences.fingerprint() !== startedReferences)
+    ) {
+      // A component or reference registered or replaced since the workers started: they would render without it.
       goInline();
     }
     const { pageUrl: _pageUrl, fileUrl: _fileUrl, ...rest } = context;

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { contextUrls, type RenderContext, type SourcePage } from '@kit/core';
+import { contextUrls, defaultReferences, type RenderContext, type SourcePage } from '@kit/core';
 import { importConfigFile } from '@kit/core/node';
 import { defaultComponents, type RenderOutcome } from '@kit/render';
 import { createNodeRenderer } from '@kit/render/node';
@@ -8,6 +8,8 @@ import { createNodeRenderer } from '@kit/render/node';
 export interface RenderWorkerData {
   /** Components registered on the main thread; the worker must know the same ones. */
   components: string[];
+  /** The fingerprint of the reference catalog registered on the main thread, or null for none. */
+  references: string | null;
   /** The config file the kit was loaded from: importing it registers the components it registers. */
   configFile: string | null;
   /** Post the article HTML back (serving); validation never reads it, so it stays in the worker. */
@@ -60,7 +62,7 @@ port.on('message', (job: RenderJob) => {
 port.postMessage(await readiness());
 
 async function readiness(): Promise<RenderWorkerMessage> {
-  if (data.components.length > 0 && data.configFile) {
+  if ((data.components.length > 0 || data.references !== null) && data.configFile) {
     try {
       await importConfigFile(data.configFile);
     } catch (error) {
@@ -69,6 +71,9 @@ async function readiness(): Promise<RenderWorkerMessage> {
   }
   const known = new Set(defaultComponents.names());
   const missing = data.components.filter((name) => !known.has(name));
+  if (data.references !== null && defaultReferences.fingerprint() !== data.references) {
+    return { kind: 'unfaithful', reason: 'the application registers its references outside the config' };
+  }
   return missing.length === 0
     ? { kind: 'ready' }
     : { kind: 'unfaithful', reason: `components ${missing.join(', ')} are registered outside the config` };

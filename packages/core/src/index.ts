@@ -255,3 +255,27 @@ export type {
   ValidationRenderer,
 } from './validate/validate.js';
 export { mergeValidationReports, VALIDATION_RULES, validateDocSet } from './validate/validate.js';
+export type {
+  ColumnReference,
+  EventReference,
+  ModelReference,
+  ReferenceCatalog,
+  ReferenceSettings,
+  RouteInputTarget,
+  RouteReference,
+  SchemaField,
+} from './references/types.js';
+export type { ReferenceInput, ReferenceRegistry } from './references/catalog.js';
+export { createReferenceRegistry, defaultReferences, registerReferences } from './references/catalog.js';
+export type { ReferenceLookup, ReferenceProblem } from './references/resolve.js';
+export {
+  globMatch,
+  lookupEvent,
+  lookupModel,
+  lookupRoute,
+  modelAllowed,
+  nearestNames,
+  routeAllowed,
+  routeLabel,
+} from './references/resolve.js';
+export { eventTypes, schemaFields, toJsonSchema } from './references/schema-fields.js';

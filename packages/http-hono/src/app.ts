@@ -1,3 +1,4 @@
+import { markPackageRoutes } from './references.js';
 import { createHash } from 'node:crypto';
 import {
   checkRateLimit,
@@ -182,7 +183,8 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
     console.error(error);
     return c.json({ error: 'internal', message: 'Something went wrong on the server.' }, 500);
   });
-  return app;
+  // Kit's own routes: kept apart from the application's in route references.
+  return markPackageRoutes(app, '@kit/http-hono');
 }
 
 function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore, assets: Promise<ReaderAssets>) {

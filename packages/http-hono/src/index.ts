@@ -8,3 +8,5 @@ export type { KitVariables, ResolveMiddlewareOptions } from './middleware.js';
 export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit.js';
 export { createRedisRateLimitStore } from './redis-rate-limit.js';
+export type { HonoRoutesOptions } from './references.js';
+export { describeValidators, honoRoutes, markPackageRoutes, namedMiddleware, routeName } from './references.js';

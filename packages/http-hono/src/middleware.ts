@@ -1,6 +1,7 @@
 import type { DocSet, Kit, ProxyTrust } from '@kit/core';
 import { clientAddress, compileProxyTrust, KitError, UNKNOWN_ADDRESS } from '@kit/core';
 import { type Context, Context as HonoContext, type MiddlewareHandler } from 'hono';
+import { namedMiddleware } from './references.js';
 
 /** The context variables Kit sets on every request it handles. */
 export interface KitVariables {
@@ -173,9 +174,9 @@ export function resolveMiddleware(
   const builtInAuth = auth(options.signIn);
   return names.map((name) => {
     const own = registered[name];
-    if (own) return own;
-    if (name === 'web') return web;
-    if (name === 'auth' || name.startsWith('auth:')) return builtInAuth;
+    if (own) return namedMiddleware(name, own);
+    if (name === 'web') return namedMiddleware('web', web);
+    if (name === 'auth' || name.startsWith('auth:')) return namedMiddleware(name, builtInAuth);
     const known = ['web', 'auth', 'auth:<guard>', ...Object.keys(registered)].join(', ');
     throw new KitError(
       'config.invalid',

@@ -18,6 +18,7 @@ describe('@kit/source-db public API', () => {
       'deleteAsset',
       'deletePage',
       'discardRevision',
+      'drizzleModels',
       'importFromSource',
       'isDocsMigrationApplied',
       'listRevisions',

@@ -22,6 +22,7 @@ export { importFromSource } from './import.js';
 export type { DocsMigrationRun, DocsMigrationRunEntry } from './run-docs-migrations.js';
 export { runDocsMigrations } from './run-docs-migrations.js';
 export { migrateKitTables, migrationStatements } from './schema/migrate.js';
+export { drizzleModels } from './schema/references.js';
 export type {
   KitTables,
   ModelName,

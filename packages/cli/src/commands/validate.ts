@@ -46,6 +46,8 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | frontmatter.schema | error | frontmatter that is not valid YAML (aliases expanding past 100 included) or breaks the frontmatter schema (\`title\` and \`description\` text, \`sources\` a path or list of paths, \`inserts\` true, false or a map of insert points) |
 | components.unknown | warning | a PascalCase component nobody registered, on a page or in the manifest's \`inserts\` (reported on kit.json) |
 | components.invalid | warning | a registered component that cannot be rendered: an opening tag never closed, or a closing tag without an opening tag in the same block |
+| references.unknown | warning | a \`<Route>\`, \`<Model>\` or \`<Event>\` naming a route, table or event type the application did not hand Kit (\`registerReferences\` in kit.config.ts), or a tag with no name or path; the fix names the nearest known ones (the page shows a notice in its place) |
+| references.denied | warning | a \`<Route>\` or \`<Model>\` naming a route or table that \`references.routes.allow\` or \`references.models.allow\` keeps out (with \`routes.allow: null\`, routes registered by packages other than Kit) |
 | html.filtered | warning | raw HTML (under \`html_input: 'allow'\`) holding an element GitHub's tagfilter names (style, script, iframe, title, textarea, xmp, noembed, noframes, plaintext): left out of the page with its content |
 | snippets.missing | warning | a snippet include (\`<<< @/path\`) that cannot be read |
 | anchors.duplicate | warning | two headings on a page with the same id (a repeated \`{#id}\` or \`<a name>\`) |

@@ -93,6 +93,7 @@ function cacheKey(page: SourcePage, context: RenderContext, fingerprint: string)
     context.sanitize ? 'sanitize' : context.htmlInput,
     context.snippetsRoot ?? '',
     context.highlight === false ? 'plain' : 'highlight',
+    context.references ? JSON.stringify(context.references) : '',
   ].join('\u0001');
 }
 

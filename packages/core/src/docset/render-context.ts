@@ -12,7 +12,7 @@ import { cleanPagePath, fileUrl, linkBaseOf, pageUrl, type UrlLayout } from '../
  */
 export function createRenderContext(options: {
   set: string;
-  config: Pick<ResolvedSetConfig, 'html_input' | 'snippets'>;
+  config: Pick<ResolvedSetConfig, 'html_input' | 'snippets'> & Partial<Pick<ResolvedSetConfig, 'references'>>;
   sourceKind: 'repository' | 'database';
   layout: UrlLayout;
   version: string;
@@ -39,6 +39,7 @@ export function createRenderContext(options: {
     sanitize: database,
     snippetsRoot: options.config.snippets.root,
     ...(options.highlight ? {} : { highlight: false }),
+    ...(options.config.references ? { references: options.config.references } : {}),
   };
 }
 

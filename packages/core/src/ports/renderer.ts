@@ -1,3 +1,4 @@
+import type { ReferenceSettings } from '../references/types.js';
 import type { SourcePage, SourceProblem } from '../model/types.js';
 import type { LinkBase, UrlLayout } from '../urls/set-urls.js';
 
@@ -47,6 +48,11 @@ export interface RenderContext {
    * the same page when it has one.
    */
   highlight?: boolean;
+  /**
+   * The config's `references.*` (top level only): what `<Route>`, `<Model>` and `<Event>` may
+   * describe. Absent: the defaults.
+   */
+  references?: ReferenceSettings;
 }
 
 export interface TocEntry {

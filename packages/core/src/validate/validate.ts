@@ -120,6 +120,8 @@ export const VALIDATION_RULES = [
   'frontmatter.schema',
   'components.unknown',
   'components.invalid',
+  'references.unknown',
+  'references.denied',
   'html.filtered',
   'snippets.missing',
   'anchors.duplicate',
@@ -822,7 +824,11 @@ async function renderPage(
   if (renderer) {
     const context: RenderContextInput = {
       set: docSet.key,
-      config: { html_input: docSet.config.html_input, snippets: docSet.config.snippets },
+      config: {
+        html_input: docSet.config.html_input,
+        snippets: docSet.config.snippets,
+        references: docSet.config.references,
+      },
       sourceKind: docSet.source.kind,
       layout,
       version: page.version,

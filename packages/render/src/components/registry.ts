@@ -11,6 +11,11 @@ export interface ComponentContext {
   pagePath?: string;
   /** Paired components (`<Tabs>...</Tabs>`): the inner content, rendered as HTML or Markdown. */
   children?: string;
+  /**
+   * Reports a problem with this use of the component (`kit validate` lists it with the page's file
+   * and line). Absent where nothing collects problems, e.g. at insert points.
+   */
+  report?(problem: { rule: string; message: string; fix?: string }): void;
 }
 
 /** How one PascalCase component renders for readers (HTML) and for agents (Markdown). */

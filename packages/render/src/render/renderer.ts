@@ -1,6 +1,8 @@
 import {
   contentHash,
+  defaultReferences,
   type PageRenderer,
+  type ReferenceRegistry,
   type RenderContext,
   type RenderedPage,
   type SourcePage,
@@ -18,6 +20,7 @@ import {
   escapeHtml,
   parseProps,
 } from '../components/registry.js';
+import { referenceComponents } from '../components/references.js';
 import { fenceInfo, highlightCode, type LineRanges } from '../highlight/highlight.js';
 import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
 import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
@@ -95,6 +98,11 @@ export interface RendererOptions {
    * unchanged, stay here. Default: renders on the calling thread.
    */
   executor?: RenderExecutor;
+  /**
+   * The application's routes, tables and event types `<Route>`, `<Model>` and `<Event>` describe;
+   * default: the catalog `registerReferences` fills.
+   */
+  references?: ReferenceRegistry;
 }
 
 /** What rendering one page made: the page, and the snippet files it included with their text then. */
@@ -175,6 +183,7 @@ function contextKey(page: SourcePage, context: RenderContext): string {
     context.sanitize ? 'sanitize' : context.htmlInput,
     context.snippetsRoot ?? '',
     context.highlight === false ? 'plain' : 'highlight',
+    context.references ? JSON.stringify(context.references) : '',
   ].join('\u0001');
 }
 
@@ -194,7 +203,8 @@ function fence(content: string, lang: string): string {
  * const rendered = await renderer.render(page, context);
  */
 export function createRenderer(options: RendererOptions = {}): KitRenderer {
-  const components = options.components ?? defaultComponents;
+  const references = options.references ?? defaultReferences;
+  const components = withBuiltIns(options.components ?? defaultComponents, references);
   const cache = new LruCache<string, Promise<CacheEntry>>(options.cacheSize ?? 1000);
   let cachedGeneration = components.generation();
 
@@ -235,7 +245,34 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
     },
     renderFresh: (page, context) => renderPage(page, context, components, options.snippets),
     generation: () => components.generation(),
-    ...(options.codeFingerprint ? { fingerprint: fingerprinter(options.codeFingerprint, components) } : {}),
+    ...(options.codeFingerprint ? { fingerprint: fingerprinter(options.codeFingerprint, components, references) } : {}),
+  };
+}
+
+/**
+ * The registry a renderer resolves tags in: the application's components, then the built-in
+ * `<Route>`, `<Model>` and `<Event>`. Its generation also moves when the reference catalog changes,
+ * so renders of the old catalog are dropped like renders made before a component was registered.
+ */
+function withBuiltIns(own: ComponentRegistry, references: ReferenceRegistry): ComponentRegistry {
+  const builtIns = referenceComponents(references);
+  let seenOwn = own.generation();
+  let seenCatalog = references.fingerprint();
+  let generation = 0;
+  return {
+    register: (name, definition) => own.register(name, definition),
+    get: (name) => own.get(name) ?? builtIns.get(name),
+    names: () => [...new Set([...own.names(), ...builtIns.names()])].sort(),
+    generation() {
+      const ownNow = own.generation();
+      const catalogNow = references.fingerprint();
+      if (ownNow !== seenOwn || catalogNow !== seenCatalog) {
+        seenOwn = ownNow;
+        seenCatalog = catalogNow;
+        generation += 1;
+      }
+      return generation;
+    },
   };
 }
 
@@ -244,7 +281,11 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
  * (names and code), hashed again whenever the registry's generation moves, since registering or
  * replacing a component changes what its pages render to.
  */
-function fingerprinter(code: () => Promise<string>, components: ComponentRegistry): () => Promise<string> {
+function fingerprinter(
+  code: () => Promise<string>,
+  components: ComponentRegistry,
+  references: ReferenceRegistry,
+): () => Promise<string> {
   let codePrint: Promise<string> | null = null;
   let hashedGeneration = -1;
   let componentsPrint = '';
@@ -260,7 +301,10 @@ function fingerprinter(code: () => Promise<string>, components: ComponentRegistr
         })
         .join('\u0001');
       hashedGeneration = generation;
-      componentsPrint = contentHash(text).slice('sha256:'.length, 'sha256:'.length + 16);
+      componentsPrint = contentHash(`${text}\u0002${references.fingerprint()}`).slice(
+        'sha256:'.length,
+        'sha256:'.length + 16,
+      );
     }
     return `${await codePrint}:${componentsPrint}`;
   };
@@ -829,7 +873,9 @@ async function renderParsed(
       component.html = `${component.html}${inner}${escapeHtml(closing)}`;
       continue;
     }
-    const base = { render: context, pagePath: page.path };
+    const report = (found: { rule: string; message: string; fix?: string }) =>
+      problem(found.rule, found.message, component, found.fix);
+    const base = { render: context, pagePath: page.path, report };
     const hasChildren = component.children.length > 0;
     // A block component in a list item or quote: its children lose the container prefix for the
     // component, and its Markdown gets it back on every line.
@@ -854,6 +900,8 @@ async function renderParsed(
     ]);
     component.html = html;
     edits.push({ start: component.start, end: component.end, text: indentLines(markdown, prefix) });
+    // What a self-closing component says is part of the page for search, as its agent Markdown.
+    if (!hasChildren && markdown.trim() !== '') component.children = parseMarkdown(markdown).children;
   }
 
   // Sanitizing works on hast; everything else is written straight from mdast (same HTML, no hast tree).

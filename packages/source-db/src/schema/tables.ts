@@ -1,6 +1,7 @@
 import type { SourceProblem } from '@kit/core';
 import { KitError } from '@kit/core';
 import { sql } from 'drizzle-orm';
+import { markKitTables } from './own-tables.js';
 import {
   bigint,
   bigserial,
@@ -193,6 +194,7 @@ function defineTables(schemaName: string, names: Record<ModelName, string>) {
     (t) => [uniqueIndex(`${names.docs_migration}_name`).on(t.setKey, t.name)],
   );
 
+  markKitTables([pages, navigations, manifests, revisions, assets, docsMigrations]);
   return { pages, navigations, manifests, revisions, assets, docsMigrations };
 }
 
