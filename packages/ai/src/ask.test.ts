@@ -1,4 +1,4 @@
-import { createMemoryRateLimitStore, type Kit, type KitConfigInput, type KitEventMap } from '@kit/core';
+import { createMemoryRateLimitStore, type Kit, type KitConfigInput, type KitEventMap, type Viewer } from '@kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskEvent, type AskService, createAsk } from './ask.js';
 import type { AskRefusal } from './limits.js';
@@ -22,7 +22,7 @@ async function scripted(protocol: 'openai' | 'anthropic', steps: ScriptStep[]) {
   return provider;
 }
 
-const guest = { user: null, ip: '203.0.113.9' };
+const guest: Viewer = { user: null, ip: '203.0.113.9' };
 const question = (content: string, extra: Record<string, unknown> = {}) => ({
   messages: [{ role: 'user', content }],
   ...extra,
