@@ -145,6 +145,8 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   // Longer prefixes first so `/docs/api` is not swallowed by `/docs`; a root-mounted set last.
   sets.sort((a, b) => normalizePrefix(b.config.route.prefix).length - normalizePrefix(a.config.route.prefix).length);
   const asker = askLoader(options, rateLimits);
+  // Loaded in the background when a set turns Ask AI on, so pages know whether to offer it.
+  if (sets.some((set) => set.config.ai.ask.enabled)) void asker.get();
   for (const set of sets)
     app.route(normalizePrefix(set.config.route.prefix) || '/', setApp(set, options, rateLimits, assets, asker));
 
@@ -577,7 +579,7 @@ function setApp(
     if (match.markdown || wantsMarkdown) {
       return send(page.agentMarkdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
-    const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls()), page);
+    const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls(), asker), page);
     let html = renderReaderPage(view);
     if (options.injectHtml) html = html.replace('</body>', `${options.injectHtml}</body>`);
     if (page.highlightPending) {
@@ -666,9 +668,12 @@ async function viewContext(
   options: KitAppOptions,
   assets: ReaderAssets,
   files: SetFileUrls,
+  asker?: AskLoader,
 ): Promise<ViewContext> {
   const base = normalizePrefix(set.config.route.prefix);
+  const askAvailable = set.config.ai.ask.enabled && asker ? (await asker.get()).ok : false;
   return {
+    askAvailable,
     kit: options.kit,
     set,
     viewer: viewerFor(c),

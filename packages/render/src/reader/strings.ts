@@ -49,6 +49,19 @@ export const DEFAULT_READER_STRINGS: ReaderStrings = {
   latestVersion: 'Go to the current version',
   credit: 'Built with',
   headingAnchor: 'Link to “{heading}”',
+  askAi: 'Ask AI',
+  askPlaceholder: 'Ask a question about these docs…',
+  askSend: 'Ask',
+  askStop: 'Stop',
+  askNew: 'New conversation',
+  askCopy: 'Copy answer',
+  askBack: 'Back to search',
+  askSources: 'Sources',
+  askWorking: 'Reading the docs…',
+  askDone: 'Answer complete.',
+  askUnsupported: 'This answer cites no page of the docs; check the docs before relying on it.',
+  askFailed: 'Ask AI could not answer. Please try again.',
+  askNotice: 'Answers are written by an AI from these docs and can be wrong. Follow the sources to check.',
 };
 
 /**
