@@ -413,23 +413,26 @@ function setApp(
     c.set('kitEncoded', true);
     const encoder = new TextEncoder();
     const events = result.events[Symbol.asyncIterator]();
+    // The reader may stop (or leave) while an event is on its way: nothing is written after that.
+    let cancelled = false;
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
+        let chunk: string | null;
         try {
           const next = await events.next();
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
+          chunk = next.done ? null : `data: ${JSON.stringify(next.value)}\n\n`;
         } catch (error) {
           console.error(error);
-          controller.enqueue(
-            encoder.encode(
-              `data: ${JSON.stringify({ type: 'error', code: 'internal', message: 'Something went wrong on the server.' })}\n\n`,
-            ),
-          );
-          controller.close();
+          chunk = `data: ${JSON.stringify({ type: 'error', code: 'internal', message: 'Something went wrong on the server.' })}\n\n`;
+          if (!cancelled) controller.enqueue(encoder.encode(chunk));
+          chunk = null;
         }
+        if (cancelled) return;
+        if (chunk === null) controller.close();
+        else controller.enqueue(encoder.encode(chunk));
       },
       async cancel() {
+        cancelled = true;
         await events.return?.(undefined);
       },
     });

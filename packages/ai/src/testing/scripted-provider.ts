@@ -43,6 +43,8 @@ export interface ScriptedProvider {
   push(...steps: ScriptStep[]): void;
   /** Turns left unanswered. */
   readonly pending: number;
+  /** Drops the turns left. */
+  clear(): void;
   close(): Promise<void>;
 }
 
@@ -111,6 +113,9 @@ export async function startScriptedProvider(
     push: (...more) => queue.push(...more),
     get pending() {
       return queue.length;
+    },
+    clear: () => {
+      queue.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
