@@ -221,8 +221,15 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
   const system = systemPrompt({ name: manifest.name, version: input.version, locale: input.locale });
   const messages: ModelMessage[] = input.messages.map((message) => ({ role: message.role, content: message.content }));
 
-  for (const [index, entry] of input.chain.entries()) {
-    const last = index === input.chain.length - 1;
+  // A connection cut before the provider answered anything (a kept-alive socket closed under the
+  // request) is tried once more on the same provider before the next one.
+  const attempts: Array<{ entry: LoadedModel | ProviderChoice; retry: boolean }> = input.chain.map((entry) => ({
+    entry,
+    retry: true,
+  }));
+  for (let index = 0; index < attempts.length; index++) {
+    const { entry } = attempts[index]!;
+    const last = index === attempts.length - 1;
     let loaded: LoadedModel;
     try {
       loaded = 'modelId' in entry ? entry : await loadModel(entry, input.env);
@@ -265,8 +272,13 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
         abortSignal: controller.signal,
         onError: () => undefined,
       });
+      // Time spent in Kit's own tools (a first search builds its index) is not the provider's silence.
+      let toolsRunning = 0;
       for await (const part of result.fullStream) {
-        if (part.type !== 'start') arm();
+        if (part.type === 'tool-call') toolsRunning += 1;
+        else if (part.type === 'tool-result' || part.type === 'tool-error') toolsRunning = Math.max(0, toolsRunning - 1);
+        if (toolsRunning > 0) clearTimeout(timer);
+        else if (part.type !== 'start') arm();
         if (part.type === 'text-delta') {
           if (!part.text) continue;
           began = true;
@@ -294,11 +306,16 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
     if (input.signal?.aborted) return;
     if (failure === undefined && text.trim() === '') failure = new Error('the model returned no text');
     if (failure !== undefined) {
+      const again = !began && attempts[index]!.retry && isConnectionFailure(failure);
       input.log(
         `[kit] Ask AI on "${set.key}": ${loaded.provider} (${loaded.modelId}) failed: ${describeFailure(failure)}${
-          began || last ? '' : '; trying the next provider'
+          again ? '; trying it once more' : began || last ? '' : '; trying the next provider'
         }`,
       );
+      if (again) {
+        attempts.splice(index + 1, 0, { entry, retry: false });
+        continue;
+      }
       if (began) {
         yield {
           type: 'error',
@@ -318,6 +335,12 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
     code: 'ask.provider_failed',
     message: 'No AI provider could answer just now. Try again in a moment; search still works.',
   };
+}
+
+/** A failure to reach the provider at all (no HTTP status): reset, refused, closed. */
+function isConnectionFailure(error: unknown): boolean {
+  const { statusCode, message } = (error ?? {}) as { statusCode?: number; message?: string };
+  return statusCode === undefined && /Cannot connect to API|ECONNRESET|socket hang up|other side closed/i.test(message ?? '');
 }
 
 /** The arguments a tool call shows the reader as progress (the query or the page). */

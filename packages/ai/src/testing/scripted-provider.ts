@@ -104,6 +104,8 @@ export async function startScriptedProvider(
     }
     res.end();
   };
+  // Longer than any pause of a test between two calls, so a kept-alive connection is never cut under one.
+  server.keepAliveTimeout = 120_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
