@@ -173,7 +173,8 @@ const fetchCalls: number[] = [];
 for (let i = 0; i < 10 + questions.length * rounds; i++) {
   provider.push({ text: answerPieces });
   let begin = performance.now();
-  for await (const _part of streamText({ model: bare, prompt: questions[i % questions.length]!, maxRetries: 0 }).fullStream) {
+  for await (const _part of streamText({ model: bare, prompt: questions[i % questions.length]!, maxRetries: 0 })
+    .fullStream) {
     // drained
   }
   const sdk = performance.now() - begin;
@@ -204,14 +205,24 @@ const directFirstToken = search + read + providerCalls[0]! + providerCalls[1]! +
 const directTotal = directFirstToken;
 const overheadPerStep = (total - directTotal) / 3;
 
-console.log(`Ask AI over ${questions.length} Laravel 13.x questions × ${rounds} rounds, scripted OpenAI-protocol provider`);
+console.log(
+  `Ask AI over ${questions.length} Laravel 13.x questions × ${rounds} rounds, scripted OpenAI-protocol provider`,
+);
 console.log('');
 console.log('| measure | Ask AI | same calls made directly | ratio |');
 console.log('| --- | --- | --- | --- |');
-console.log(`| question → first token | ${ms(firstToken)} | ${ms(directFirstToken)} | ${(firstToken / directFirstToken).toFixed(2)}x |`);
-console.log(`| step 1: search_docs | ${ms(stepMedians[0]!)} | ${ms(providerCalls[0]! + search)} (provider ${ms(providerCalls[0]!)} + search ${ms(search)}) | ${(stepMedians[0]! / (providerCalls[0]! + search)).toFixed(2)}x |`);
-console.log(`| step 2: read_page | ${ms(stepMedians[1]!)} | ${ms(providerCalls[1]! + read)} (provider ${ms(providerCalls[1]!)} + read ${ms(read)}) | ${(stepMedians[1]! / (providerCalls[1]! + read)).toFixed(2)}x |`);
-console.log(`| step 3: answer text | ${ms(stepMedians[2]!)} | ${ms(providerCalls[2]!)} (provider) | ${(stepMedians[2]! / providerCalls[2]!).toFixed(2)}x |`);
+console.log(
+  `| question → first token | ${ms(firstToken)} | ${ms(directFirstToken)} | ${(firstToken / directFirstToken).toFixed(2)}x |`,
+);
+console.log(
+  `| step 1: search_docs | ${ms(stepMedians[0]!)} | ${ms(providerCalls[0]! + search)} (provider ${ms(providerCalls[0]!)} + search ${ms(search)}) | ${(stepMedians[0]! / (providerCalls[0]! + search)).toFixed(2)}x |`,
+);
+console.log(
+  `| step 2: read_page | ${ms(stepMedians[1]!)} | ${ms(providerCalls[1]! + read)} (provider ${ms(providerCalls[1]!)} + read ${ms(read)}) | ${(stepMedians[1]! / (providerCalls[1]! + read)).toFixed(2)}x |`,
+);
+console.log(
+  `| step 3: answer text | ${ms(stepMedians[2]!)} | ${ms(providerCalls[2]!)} (provider) | ${(stepMedians[2]! / providerCalls[2]!).toFixed(2)}x |`,
+);
 console.log(`| whole answer | ${ms(total)} | ${ms(directTotal)} | ${(total / directTotal).toFixed(2)}x |`);
 console.log('');
 console.log(`Overhead per step (whole answer minus the direct calls, over 3 steps): ${ms(overheadPerStep)}`);

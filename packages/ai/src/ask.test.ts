@@ -42,21 +42,26 @@ const retryScript: ScriptStep[] = [
   { toolCalls: [{ name: 'search_docs', input: { query: 'retry failed jobs' } }] },
   { toolCalls: [{ name: 'read_page', input: { path: 'queues' } }] },
   (request) => {
-    const page = JSON.parse(toolResults(request).at(-1)!) as { markdown?: string; output?: { value?: { markdown?: string } } };
+    const page = JSON.parse(toolResults(request).at(-1)!) as {
+      markdown?: string;
+      output?: { value?: { markdown?: string } };
+    };
     const markdown = page.markdown ?? page.output?.value?.markdown ?? '';
     const line = markdown.split('\n').find((text) => text.includes('retry')) ?? '(no line)';
-    return { text: ['Scripted turn quoting the page read: ', line, ' See [Retrying Jobs](/docs/queues#retrying-jobs).'] };
+    return {
+      text: ['Scripted turn quoting the page read: ', line, ' See [Retrying Jobs](/docs/queues#retrying-jobs).'],
+    };
   },
 ];
 
-function kitWith(url: string, ask: Record<string, unknown> = {}, more: Partial<KitConfigInput> = {}): Kit {
+function kitWith(ask: Record<string, unknown> = {}, more: Partial<KitConfigInput> = {}): Kit {
   return askFixtureKit({ ai: { ask: { enabled: true, provider: 'openai', ...ask } }, ...more });
 }
 
 describe('Ask AI over the OpenAI Chat Completions protocol', () => {
   it('searches, reads, streams an answer and cites the page it read', async () => {
     const provider = await scripted('openai', retryScript);
-    const kit = kitWith(provider.url);
+    const kit = kitWith();
     const searches: KitEventMap['SearchPerformed'][] = [];
     kit.events.on('SearchPerformed', (payload) => void searches.push(payload));
     const service = createAsk({ kit, env: { OPENAI_API_KEY: 'sk-test-key-123456', OPENAI_BASE_URL: provider.url } });
@@ -101,7 +106,7 @@ describe('Ask AI over the OpenAI Chat Completions protocol', () => {
     ];
     const provider = await scripted('openai', probing);
     const service = createAsk({
-      kit: kitWith(provider.url),
+      kit: kitWith(),
       env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: provider.url },
     });
     const { events } = await collect(service, question('What is on the roadmap?'));
@@ -116,7 +121,7 @@ describe('Ask AI over the OpenAI Chat Completions protocol', () => {
     // The same questions from staff, whom viewKit allows, do reach the private pages.
     const staffProvider = await scripted('openai', probing);
     const staffService = createAsk({
-      kit: kitWith(staffProvider.url),
+      kit: kitWith(),
       env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: staffProvider.url },
     });
     await collect(staffService, question('What is on the roadmap?'), { user: staff, ip: '10.0.0.1' }, 'user:u-staff');
@@ -129,7 +134,10 @@ describe('Ask AI over the OpenAI Chat Completions protocol', () => {
     const provider = await scripted('openai', [
       { text: ['Jobs retry forever, see [Queues](/docs/queues) and [Elsewhere](https://example.com/x).'] },
     ]);
-    const service = createAsk({ kit: kitWith(provider.url), env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: provider.url } });
+    const service = createAsk({
+      kit: kitWith(),
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: provider.url },
+    });
     const { events } = await collect(service, question('Do jobs retry?'));
     expect(events.at(-1)).toEqual({
       type: 'done',
@@ -146,7 +154,7 @@ describe('Ask AI over the OpenAI Chat Completions protocol', () => {
       { text: ['The documentation does not cover this.'] },
     ]);
     const service = createAsk({
-      kit: kitWith(provider.url, { max_steps: 2 }),
+      kit: kitWith({ max_steps: 2 }),
       env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: provider.url },
     });
     await collect(service, question('Queues?'));
@@ -160,7 +168,7 @@ describe('Ask AI over the OpenAI Chat Completions protocol', () => {
 describe('Ask AI over the Anthropic Messages protocol', () => {
   it('runs the same loop and cites the page it read', async () => {
     const provider = await scripted('anthropic', retryScript);
-    const kit = kitWith(provider.url, { provider: 'anthropic' });
+    const kit = kitWith({ provider: 'anthropic' });
     const service = createAsk({ kit, env: { ANTHROPIC_API_KEY: 'ant-test-key', ANTHROPIC_BASE_URL: provider.url } });
     const { events, text } = await collect(service, question('How often do failed jobs retry?'));
     expect(text).toContain('Failed jobs retry three times with exponential backoff.');
@@ -181,7 +189,7 @@ describe('Ask AI provider failover', () => {
     const working = await scripted('anthropic', retryScript);
     const logs: string[] = [];
     const service = createAsk({
-      kit: kitWith(failing.url, { provider: { openai: 'gpt-test', anthropic: 'claude-test' } }),
+      kit: kitWith({ provider: { openai: 'gpt-test', anthropic: 'claude-test' } }),
       env: {
         OPENAI_API_KEY: 'sk-secret-openai-key',
         OPENAI_BASE_URL: failing.url,
@@ -204,8 +212,13 @@ describe('Ask AI provider failover', () => {
     const silent = await scripted('openai', [{ delayMs: 5_000, text: ['late'] }]);
     const working = await scripted('anthropic', [{ text: ['The documentation does not cover this.'] }]);
     const service = createAsk({
-      kit: kitWith(silent.url, { provider: ['openai', 'anthropic'] }),
-      env: { OPENAI_API_KEY: 'a', OPENAI_BASE_URL: silent.url, ANTHROPIC_API_KEY: 'b', ANTHROPIC_BASE_URL: working.url },
+      kit: kitWith({ provider: ['openai', 'anthropic'] }),
+      env: {
+        OPENAI_API_KEY: 'a',
+        OPENAI_BASE_URL: silent.url,
+        ANTHROPIC_API_KEY: 'b',
+        ANTHROPIC_BASE_URL: working.url,
+      },
       providerTimeoutMs: 300,
       log: () => undefined,
     });
@@ -217,7 +230,7 @@ describe('Ask AI provider failover', () => {
   it('answers with an error event when every provider fails', async () => {
     const failing = await scripted('openai', [{ status: 503 }]);
     const service = createAsk({
-      kit: kitWith(failing.url),
+      kit: kitWith(),
       env: { OPENAI_API_KEY: 'a', OPENAI_BASE_URL: failing.url },
       log: () => undefined,
     });
@@ -246,7 +259,7 @@ describe('Ask AI limits, checked before any provider call', () => {
   it('refuses each length limit by name', async () => {
     const provider = await scripted('openai', []);
     const service = createAsk({
-      kit: kitWith(provider.url, { max_messages: 3, max_question_length: 10, max_history_length: 12 }),
+      kit: kitWith({ max_messages: 3, max_question_length: 10, max_history_length: 12 }),
       env: env(provider.url),
     });
     const long = await collect(service, question('x'.repeat(11)));
@@ -291,7 +304,9 @@ describe('Ask AI limits, checked before any provider call', () => {
     expect(third.refusal!.message).toMatch(/^You asked 2 questions in a minute, the most ai\.ask\.rate_limit allows\./);
     // Another reader still may.
     provider.push({ text: ['three'] });
-    expect((await collect(service, question('1?'), { user: null, ip: '198.51.100.2' }, 'ip:198.51.100.2')).refusal).toBeNull();
+    expect(
+      (await collect(service, question('1?'), { user: null, ip: '198.51.100.2' }, 'ip:198.51.100.2')).refusal,
+    ).toBeNull();
     expect(provider.requests).toHaveLength(3);
   });
 
@@ -299,7 +314,7 @@ describe('Ask AI limits, checked before any provider call', () => {
     let clock = Date.UTC(2026, 10, 26, 23, 0, 0);
     const provider = await scripted('openai', [{ text: ['one'] }, { text: ['two'] }, { text: ['three'] }]);
     const service = createAsk({
-      kit: kitWith(provider.url, { daily_budget: 2 }),
+      kit: kitWith({ daily_budget: 2 }),
       env: env(provider.url),
       store: createMemoryRateLimitStore(),
       now: () => clock,
@@ -319,12 +334,12 @@ describe('Ask AI limits, checked before any provider call', () => {
   it('lets only readers the askKit gate allows ask, and nobody when Ask AI is off', async () => {
     const provider = await scripted('openai', [{ text: ['hello'] }]);
     const gated = createAsk({
-      kit: kitWith(provider.url, {}, { gates: { askKit: (user) => user !== null } }),
+      kit: kitWith({}, { gates: { askKit: (user) => user !== null } }),
       env: env(provider.url),
     });
     expect((await collect(gated, question('hi?'))).refusal).toMatchObject({ status: 403, code: 'ask.forbidden' });
     expect((await collect(gated, question('hi?'), { user: staff, ip: '1' }, 'user:u-staff')).text).toBe('hello');
-    const off = createAsk({ kit: kitWith(provider.url, { enabled: false }), env: env(provider.url) });
+    const off = createAsk({ kit: kitWith({ enabled: false }), env: env(provider.url) });
     expect((await collect(off, question('hi?'))).refusal).toMatchObject({ status: 404, code: 'ask.disabled' });
   });
 });

@@ -132,7 +132,12 @@ export function createAsk(options: AskOptions): AskService {
         ...(locale ? { locale } : {}),
       });
       if (!allowed) {
-        return { ok: false, status: 403, code: 'ask.forbidden', message: 'Your account may not use Ask AI on these docs.' };
+        return {
+          ok: false,
+          status: 403,
+          code: 'ask.forbidden',
+          message: 'Your account may not use Ask AI on these docs.',
+        };
       }
       const conversation = checkConversation(body.messages, settings);
       if (!conversation.ok) return conversation;
@@ -276,7 +281,8 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
       let toolsRunning = 0;
       for await (const part of result.fullStream) {
         if (part.type === 'tool-call') toolsRunning += 1;
-        else if (part.type === 'tool-result' || part.type === 'tool-error') toolsRunning = Math.max(0, toolsRunning - 1);
+        else if (part.type === 'tool-result' || part.type === 'tool-error')
+          toolsRunning = Math.max(0, toolsRunning - 1);
         if (toolsRunning > 0) clearTimeout(timer);
         else if (part.type !== 'start') arm();
         if (part.type === 'text-delta') {
@@ -340,14 +346,17 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
 /** A failure to reach the provider at all (no HTTP status): reset, refused, closed. */
 function isConnectionFailure(error: unknown): boolean {
   const { statusCode, message } = (error ?? {}) as { statusCode?: number; message?: string };
-  return statusCode === undefined && /Cannot connect to API|ECONNRESET|socket hang up|other side closed/i.test(message ?? '');
+  return (
+    statusCode === undefined && /Cannot connect to API|ECONNRESET|socket hang up|other side closed/i.test(message ?? '')
+  );
 }
 
 /** The arguments a tool call shows the reader as progress (the query or the page). */
 function toolInput(input: unknown): Record<string, unknown> {
   const value = (input ?? {}) as Record<string, unknown>;
   const shown: Record<string, unknown> = {};
-  for (const key of ['query', 'path', 'section', 'version']) if (typeof value[key] === 'string') shown[key] = value[key];
+  for (const key of ['query', 'path', 'section', 'version'])
+    if (typeof value[key] === 'string') shown[key] = value[key];
   return shown;
 }
 

@@ -35,7 +35,12 @@ const answerScript: ScriptStep[] = [
   }),
 ];
 
-function app(provider: ScriptedProvider, ask: Record<string, unknown> = {}, more: Partial<KitAppOptions> = {}, config: Partial<KitConfigInput> = {}) {
+function app(
+  provider: ScriptedProvider,
+  ask: Record<string, unknown> = {},
+  more: Partial<KitAppOptions> = {},
+  config: Partial<KitConfigInput> = {},
+) {
   return createKitApp({
     kit: fixtureKit({ ai: { ask: { enabled: true, provider: 'openai', ...ask } }, ...config }),
     cacheDir: null,
@@ -51,7 +56,10 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
     body: typeof body === 'string' ? body : JSON.stringify(body),
   }) as const;
 
-const ask = (content: string, extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'user', content }], ...extra });
+const ask = (content: string, extra: Record<string, unknown> = {}) => ({
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
 
 function events(text: string): Array<Record<string, unknown>> {
   return text
@@ -69,7 +77,9 @@ describe('POST /{prefix}/_kit/ask', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     const received = events(await response.text());
     const text = received.map((event) => (event.type === 'text' ? event.delta : '')).join('');
-    expect(text).toBe('Scripted turn: Failed jobs retry three times with exponential backoff. [Queues](/docs/queues#retrying-jobs)');
+    expect(text).toBe(
+      'Scripted turn: Failed jobs retry three times with exponential backoff. [Queues](/docs/queues#retrying-jobs)',
+    );
     expect(received.at(-1)).toEqual({
       type: 'done',
       supported: true,
@@ -116,7 +126,10 @@ describe('POST /{prefix}/_kit/ask', () => {
       limit: 'ai.ask.max_question_length',
       message: 'The question is 6 characters long; ai.ask.max_question_length allows 5. Shorten it.',
     });
-    const notJson = await kitApp.request('http://localhost/docs/_kit/ask', post('messages', { 'Content-Type': 'text/plain' }));
+    const notJson = await kitApp.request(
+      'http://localhost/docs/_kit/ask',
+      post('messages', { 'Content-Type': 'text/plain' }),
+    );
     expect(notJson.status).toBe(415);
     const broken = await kitApp.request('http://localhost/docs/_kit/ask', post('{"messages":'));
     expect(broken.status).toBe(400);
@@ -145,16 +158,27 @@ describe('POST /{prefix}/_kit/ask', () => {
 
   it('lets only readers the askKit gate allows ask', async () => {
     const provider = await scripted([{ text: ['Scripted reply.'] }]);
-    const gated = app(provider, {}, {}, {
-      gates: {
-        viewKit: (user) => (user as { role?: string } | null)?.role === 'staff',
-        askKit: (user) => (user as { role?: string } | null)?.role === 'staff',
+    const gated = app(
+      provider,
+      {},
+      {},
+      {
+        gates: {
+          viewKit: (user) => (user as { role?: string } | null)?.role === 'staff',
+          askKit: (user) => (user as { role?: string } | null)?.role === 'staff',
+        },
       },
-    });
+    );
     const guest = await gated.request('http://localhost/docs/_kit/ask', post(ask('hi')));
     expect(guest.status).toBe(403);
-    expect(await guest.json()).toEqual({ error: 'ask.forbidden', message: 'Your account may not use Ask AI on these docs.' });
-    const staff = await gated.request('http://localhost/docs/_kit/ask', post(ask('hi'), { Authorization: 'Bearer staff' }));
+    expect(await guest.json()).toEqual({
+      error: 'ask.forbidden',
+      message: 'Your account may not use Ask AI on these docs.',
+    });
+    const staff = await gated.request(
+      'http://localhost/docs/_kit/ask',
+      post(ask('hi'), { Authorization: 'Bearer staff' }),
+    );
     expect(events(await staff.text())[0]).toEqual({ type: 'text', delta: 'Scripted reply.' });
   });
 });
@@ -191,7 +215,10 @@ describe.skipIf(!redisUrl)('Ask AI limits shared through Redis', () => {
     let clock = Date.UTC(2026, 10, 26, 20, 0, 0);
     const provider = await scripted([{ text: ['a'] }, { text: ['b'] }, { text: ['c'] }]);
     const store = sharedStore();
-    const options = { rateLimitStore: store, ask: { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: provider.url }, now: () => clock } };
+    const options = {
+      rateLimitStore: store,
+      ask: { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: provider.url }, now: () => clock },
+    };
     const first = app(provider, { daily_budget: 2 }, options);
     const second = app(provider, { daily_budget: 2 }, options);
     const reader = (n: number) => ({ 'X-Forwarded-For': `198.51.100.${n}` });

@@ -72,7 +72,10 @@ describe('the reader script a browser downloads', () => {
     ]);
     expect(chunks).toHaveLength(2);
     const askChunk = chunks.find((chunk) => chunk.modules.some((module) => module.endsWith('client/ask.ts')))!;
-    expect(local(askChunk.modules)).toEqual(['packages/render/client/ask.ts', 'packages/render/src/reader/ask-logic.ts']);
+    expect(local(askChunk.modules)).toEqual([
+      'packages/render/client/ask.ts',
+      'packages/render/src/reader/ask-logic.ts',
+    ]);
     const searchChunk = local(chunks.find((chunk) => chunk !== askChunk)!.modules);
     expect(searchChunk).toContain('packages/search/src/client/index.ts');
     expect(searchChunk).toContain('packages/search/src/engine/rank.ts');

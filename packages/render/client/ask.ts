@@ -186,7 +186,7 @@ class AskPanel {
           }
         }
       }
-    } catch (error) {
+    } catch {
       if (!controller.signal.aborted) failure = this.t.askFailed;
     }
     if (frame) cancelAnimationFrame(frame);

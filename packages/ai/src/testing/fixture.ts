@@ -28,7 +28,8 @@ const files: Record<string, string> = {
     '---\ntitle: Queues\n---\n# Queues\n\nQueues run jobs.\n\n## Retrying Jobs\n\nFailed jobs retry three times with exponential backoff.\n',
   'docs/3.x/internal/roadmap.md':
     '---\ntitle: Roadmap\nvisibility: private\n---\n# Roadmap\n\nSecret plans: a zeppelin backoff for failed jobs.\n',
-  'docs/4.x/queues.md': '---\ntitle: Queues (4.x)\n---\n# Queues (4.x)\n\nUnreleased hyperdrive queues retry forever.\n',
+  'docs/4.x/queues.md':
+    '---\ntitle: Queues (4.x)\n---\n# Queues (4.x)\n\nUnreleased hyperdrive queues retry forever.\n',
 };
 
 let root: string | undefined;

@@ -156,7 +156,8 @@ function openAiEvents(turn: ScriptedTurn, call: number): string[] {
 }
 
 function anthropicEvents(turn: ScriptedTurn, call: number): string[] {
-  const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const event = (type: string, data: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   const out = [
     event('message_start', {
       message: {
@@ -174,7 +175,8 @@ function anthropicEvents(turn: ScriptedTurn, call: number): string[] {
   let index = 0;
   if (turn.text?.length) {
     out.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-    for (const piece of turn.text) out.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+    for (const piece of turn.text)
+      out.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
     out.push(event('content_block_stop', { index }));
     index += 1;
   }

@@ -19,7 +19,8 @@ describe('kit validate and Ask AI', () => {
     try {
       const report = await validateKit(kit, {
         configWarnings: true,
-        loadAsk: () => Promise.reject(Object.assign(new Error("Cannot find package '@kit/ai'"), { code: 'ERR_MODULE_NOT_FOUND' })),
+        loadAsk: () =>
+          Promise.reject(Object.assign(new Error("Cannot find package '@kit/ai'"), { code: 'ERR_MODULE_NOT_FOUND' })),
       });
       expect(report.issues.filter((issue) => issue.rule === 'ai.ask.setup')).toEqual([
         {
@@ -38,8 +39,12 @@ describe('kit validate and Ask AI', () => {
   });
 
   it('says nothing about Ask AI when it is off, and names a provider setting that cannot work', async () => {
-    const off = await runKitHere(['validate', '--json', '--jobs', '1'], { cwd: await project(files({ enabled: false })) });
-    expect(JSON.parse(off.stdout).issues.filter((issue: { rule: string }) => issue.rule === 'ai.ask.setup')).toEqual([]);
+    const off = await runKitHere(['validate', '--json', '--jobs', '1'], {
+      cwd: await project(files({ enabled: false })),
+    });
+    expect(JSON.parse(off.stdout).issues.filter((issue: { rule: string }) => issue.rule === 'ai.ask.setup')).toEqual(
+      [],
+    );
     const local = await runKitHere(['validate', '--json', '--jobs', '1'], {
       cwd: await project(files({ enabled: true, provider: 'openai-compatible' })),
     });
@@ -50,7 +55,9 @@ describe('kit validate and Ask AI', () => {
     const unknown = await runKitHere(['validate', '--json', '--jobs', '1'], {
       cwd: await project(files({ enabled: true, provider: 'openia' })),
     });
-    expect(JSON.parse(unknown.stdout).issues.find((issue: { rule: string }) => issue.rule === 'ai.ask.setup').message).toContain(
+    expect(
+      JSON.parse(unknown.stdout).issues.find((issue: { rule: string }) => issue.rule === 'ai.ask.setup').message,
+    ).toContain(
       'ai.ask.provider names "openia", which Ask AI does not know. Use one of: openai, anthropic, openai-compatible.',
     );
   });

@@ -14,9 +14,7 @@ describe('answerHtml', () => {
   const cited = new Map([['/docs/queues#retrying-jobs', '/docs/queues#retrying-jobs']]);
 
   it('links only the citations the server checked, and escapes everything', () => {
-    expect(
-      answerHtml('See [Retrying](/docs/queues#retrying-jobs) and [Evil](javascript:alert) <b>x</b>.', cited),
-    ).toBe(
+    expect(answerHtml('See [Retrying](/docs/queues#retrying-jobs) and [Evil](javascript:alert) <b>x</b>.', cited)).toBe(
       '<p>See <a href="/docs/queues#retrying-jobs">Retrying</a> and <span class="kit-ask-unlinked">Evil</span> &#60;b&#62;x&#60;/b&#62;.</p>',
     );
   });
