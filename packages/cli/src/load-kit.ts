@@ -21,7 +21,7 @@ import { createNodeRenderer } from '@kit/render/node';
 import { createRenderPool, DEFAULT_RENDER_DEADLINE_MS, defaultRenderWorkers, type RenderPool } from './render-pool.js';
 import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from '@kit/search';
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
-import { createFsSource } from '@kit/source-fs';
+import { createFsSource, createSourceHistory } from '@kit/source-fs';
 
 export type { OpenedRateLimitStore } from './rate-limit-store.js';
 export { openRateLimitStore } from './rate-limit-store.js';
@@ -38,8 +38,9 @@ export interface LoadKitOptions {
   /** Watch repository sets and refresh what changed (for `kit serve`). @default false */
   watch?: boolean;
   /**
-   * Read page provenance from git. Commands that never show provenance (`kit validate`,
-   * `kit affected`) turn it off to stay fast. @default true
+   * Read page provenance and read-time staleness (`sources:` changed after a page) from git.
+   * Commands that never show either (`kit validate`, `kit affected`) turn it off to stay fast.
+   * @default true
    */
   git?: boolean;
   /** Use this resolved config instead of loading one (tests, embedding). */
@@ -138,6 +139,15 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
           gates: config.gates,
           ...(options.origin !== undefined ? { origin: options.origin } : {}),
           ...(cache ? { cache } : {}),
+          // Read-time staleness: a page whose `sources:` changed after it says so to agents.
+          ...(options.git !== false
+            ? {
+                sourceHistory: createSourceHistory({
+                  root: config.root,
+                  ...(setConfig.source.driver === 'repository' ? { setFolder: setConfig.source.path } : {}),
+                }),
+              }
+            : {}),
         }),
       );
     }

@@ -6,6 +6,7 @@ import { registerHook } from './commands/hook.js';
 import { registerInit } from './commands/init.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerReview } from './commands/review.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
@@ -50,6 +51,10 @@ export function createProgram(context: CommandContext): Command {
   registerMcp(program, context);
   registerSearch(program, context);
   registerMigrate(program, context);
-  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
+  registerReview(program, context);
+  for (const command of program.commands) {
+    command.exitOverride().configureOutput(program.configureOutput());
+    for (const sub of command.commands) sub.exitOverride().configureOutput(program.configureOutput());
+  }
   return program;
 }

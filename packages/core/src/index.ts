@@ -68,6 +68,7 @@ export {
   withContentHashLine,
   withoutContentHashLine,
 } from './docset/docset.js';
+export { MIN_READ_CHARS } from './docset/read-parts.js';
 export type { CreateKitOptions, WarmKitOptions } from './docset/kit.js';
 export { createKit, warmKit } from './docset/kit.js';
 export { contextUrls, createRenderContext, mayIncludeSnippets } from './docset/render-context.js';
@@ -165,12 +166,38 @@ export {
 } from './outcomes/outcomes.js';
 export type { ParsedPageFile } from './pages/page-file.js';
 export { composePageFile, firstHeading, parsePageFile } from './pages/page-file.js';
+export { nearestPages, type SuggestablePage } from './pages/nearest-pages.js';
 export type * from './ports/cache-store.js';
 export type * from './ports/content-source.js';
 export type * from './ports/content-writer.js';
 export type * from './ports/docset.js';
 export type * from './ports/renderer.js';
+export type * from './ports/review-store.js';
+export type { DiffLine } from './review/diff.js';
+export { diffLines, unifiedDiff } from './review/diff.js';
+export type {
+  DraftView,
+  HistoryEntry,
+  PageHistory,
+  ReviewCall,
+  ReviewOutcome,
+  ReviewResult,
+} from './review/review.js';
+export {
+  canReview,
+  discardDraft,
+  listDrafts,
+  pageHistory,
+  publishDraft,
+  restorePageChange,
+  reviewAccess,
+  reviewOutcomes,
+  revisionDiff,
+  showDraft,
+} from './review/review.js';
 export type * from './ports/search-driver.js';
+export type * from './ports/source-history.js';
+export { STALE_SOURCES_SHOWN } from './ports/source-history.js';
 export type {
   MemoryRateLimitStoreOptions,
   RateLimitRule,

@@ -10,6 +10,7 @@ import {
   type Kit,
   KitError,
   looksLikeFile,
+  type ReadPageInput,
   mcpEndpointPath,
   normalizePrefix,
   type PageView,
@@ -25,7 +26,7 @@ import {
 import { loadOptionalPeer, projectCacheDir } from '@kit/core/node';
 import type { AskOptions } from '@kit/ai';
 import type { McpHttpOptions } from '@kit/mcp';
-import { renderNotFoundPage, renderReaderPage } from '@kit/render';
+import { renderNotFoundPage, renderReaderPage, renderSearchPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
@@ -44,7 +45,14 @@ import {
   userResolution,
 } from './middleware.js';
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
-import { readerNotFoundView, readerPageView, type ViewContext, viewerClassOf } from './reader-view.js';
+import {
+  readerNotFoundView,
+  readerPageView,
+  readerSearchView,
+  type ViewContext,
+  viewerClassOf,
+} from './reader-view.js';
+import { reviewScreen } from './review-screen.js';
 import { signInJson, signInMarkdown, signInPage } from './sign-in.js';
 import { fileUrlHash, type SetFileUrls, sendFile, setFileUrls } from './static-files.js';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableResponse } from './unavailable.js';
@@ -447,7 +455,10 @@ function setApp(
 
   app.get('/_kit/search', pageMiddleware, signInGuard, async (c) => {
     const limit = c.req.query('limit');
+    // A browser (a form sent without the script, the header's search link) gets the results page.
+    const page = wantsHtml(c.req.header('accept'));
     try {
+      if (page) return await searchPage(c, set, options, await assets, await fileUrls());
       const result = await set.search(
         {
           query: c.req.query('q') ?? '',
@@ -461,6 +472,8 @@ function setApp(
       return sendCached(c, JSON.stringify(result), {
         contentType: 'application/json; charset=utf-8',
         isPrivate: isPrivateFor(set, c),
+        // Browsers get the results page at this URL: a cache must not hand them this JSON.
+        headers: { Vary: PAGE_VARY },
       });
     } catch (error) {
       if (isKitError(error) && error.code !== 'database.unavailable')
@@ -479,6 +492,13 @@ function setApp(
     if (!index) return c.notFound();
     return sendCached(c, index.body, { contentType: index.contentType, isPrivate: isPrivateFor(set, c) });
   });
+
+  // Drafts, history and restore for people `manageKit` allows; the reader's 404 for anyone else.
+  app.use('/_kit/review/*', pageMiddleware);
+  app.route(
+    '/_kit/review',
+    reviewScreen({ kit, set, viewerOf: viewerFor, stylesheet: async () => readerStylesheet(set, await assets) }),
+  );
 
   app.get('/_kit/:file', async (c) => {
     const built = await assets;
@@ -544,6 +564,10 @@ function setApp(
     // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
     const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
     const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
+    // `?section=`, `?max_chars=` and `?cursor=` ask the Markdown twin for part of the page: built
+    // for each request, never kept under the page's address.
+    const readQuery = markdownReadQuery(c);
+    if (readQuery && (wantsMarkdown || c.req.path.endsWith('.md'))) return serveMarkdownPart(c, readQuery);
     const variant = pageResponses
       ? `${requestOrigin(c, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${c.req.path}`
       : null;
@@ -580,7 +604,9 @@ function setApp(
     if (!page) return notFound(c, set, options, await assets);
     const link = agentLinkHeader({ markdownUrl: page.markdownUrl, llmsTxtUrl: await llmsTxtUrl(set, page) });
     if (match.markdown || wantsMarkdown) {
-      return send(page.agentMarkdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
+      // The whole twin, with a note on top when the code it documents changed after it.
+      const read = await set.readPage({ ...match.ref, staleness: true }, viewer);
+      return send(read.text, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
     const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls(), asker), page);
     let html = renderReaderPage(view);
@@ -596,7 +622,58 @@ function setApp(
     return send(html, 'text/html; charset=utf-8', { Vary: PAGE_VARY, Link: link });
   }
 
+  /** Part of a page's Markdown twin, as `read_page` would answer the same request. */
+  async function serveMarkdownPart(c: Context<Env>, query: MarkdownReadQuery): Promise<Response> {
+    const viewer = viewerFor(c);
+    const match = await set.resolveUrl(c.req.path, viewer);
+    if (match.kind === 'redirect') return redirect(c, set, match.location, match.status);
+    if (match.kind === 'none') return notFound(c, set, options, await assets);
+    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
+    try {
+      const read = await set.readPage({ ...match.ref, ...query, staleness: true }, viewer);
+      return sendCached(c, read.text, {
+        contentType: 'text/markdown; charset=utf-8',
+        isPrivate,
+        headers: { Vary: PAGE_VARY },
+      });
+    } catch (error) {
+      if (!isKitError(error) || error.code === 'database.unavailable') throw error;
+      const status = error.code.endsWith('not_found') ? 404 : error.code === 'content.conflict' ? 409 : 400;
+      return c.body(`# ${error.code}\n\n${error.message}\n`, status, {
+        'Content-Type': 'text/markdown; charset=utf-8',
+        'Cache-Control': isPrivate ? 'private, no-cache' : 'no-cache',
+      });
+    }
+  }
+
   return app;
+}
+
+/** What a Markdown twin's query asks for, in `readPage`'s terms. */
+type MarkdownReadQuery = Pick<ReadPageInput, 'section' | 'subsections' | 'maxChars' | 'cursor'>;
+
+/**
+ * The read a Markdown twin's query asks for, or null when it names none of `section` (repeat it
+ * for several), `subsections`, `max_chars` and `cursor`: the whole twin. Any of them makes the
+ * read budgeted, `max_chars` defaulting to the set's `agents.markdown_budget`, as for `read_page`.
+ * Values are checked where `read_page`'s are, in core.
+ */
+function markdownReadQuery(c: Context): MarkdownReadQuery | null {
+  const sections = c.req.queries('section') ?? [];
+  const subsections = c.req.query('subsections');
+  const maxChars = c.req.query('max_chars');
+  const cursor = c.req.query('cursor');
+  if (sections.length === 0 && subsections === undefined && maxChars === undefined && cursor === undefined) {
+    return null;
+  }
+  const flag = subsections?.trim().toLowerCase();
+  return {
+    ...(sections.length > 0 ? { section: sections } : {}),
+    ...(flag === undefined ? {} : { subsections: !(flag === 'false' || flag === '0' || flag === 'no') }),
+    maxChars:
+      maxChars === undefined ? 'budget' : /^\d+$/.test(maxChars.trim()) ? Number(maxChars) : (maxChars as never),
+    ...(cursor !== undefined ? { cursor } : {}),
+  };
 }
 
 /** A kept page, encoded as the request accepts; `isPrivate` for a page kept per class of viewers. */
@@ -658,6 +735,53 @@ async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets:
   const context = await viewContext(c, set, options, assets, await setFileUrls(set)());
   const html = renderNotFoundPage(await readerNotFoundView(context, c.req.path));
   return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': cacheControl });
+}
+
+/**
+ * The server-rendered search page: the query searched in the version and locale the form sent
+ * (else the set's defaults), for this viewer, as `set.search` filters it. An empty query shows the
+ * form alone. Private to a viewer who may see private pages, like the JSON answer.
+ */
+async function searchPage(
+  c: Context,
+  set: DocSet,
+  options: KitAppOptions,
+  assets: ReaderAssets,
+  files: SetFileUrls,
+): Promise<Response> {
+  const query = (c.req.query('q') ?? '').slice(0, 500);
+  const version = c.req.query('version') || undefined;
+  const locales = await set.locales();
+  const locale =
+    locales.find((candidate) => candidate.code === c.req.query('locale'))?.code ??
+    (locales.find((candidate) => candidate.default) ?? locales[0])?.code ??
+    'en';
+  const result = query.trim()
+    ? await set.search({ query, ...(version ? { version } : {}), locale, limit: 20 }, viewerFor(c), 'http')
+    : null;
+  const versions = await set.versions(viewerFor(c));
+  const shownVersion =
+    result?.version ??
+    versions.find((candidate) => candidate.id === version)?.id ??
+    (versions.find((candidate) => candidate.default) ?? versions[0])?.id;
+  if (!shownVersion) return notFound(c, set, options, assets);
+  const context = await viewContext(c, set, options, assets, files);
+  const view = await readerSearchView(
+    context,
+    { version: shownVersion, locale },
+    query,
+    (result?.results ?? []).map((hit) => ({
+      title: hit.title,
+      url: hit.url,
+      heading: hit.heading,
+      snippet: hit.snippet,
+    })),
+  );
+  return c.body(renderSearchPage(view), 200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': isPrivateFor(set, c) ? 'private, no-cache' : 'no-cache',
+    Vary: PAGE_VARY,
+  });
 }
 
 /** The URL of the reader stylesheet under the set's prefix. */

@@ -63,10 +63,50 @@ export function pathArgument(what: string) {
     .min(1, `Send a non-empty \`path\`: ${what}`);
 }
 
-export const sectionArgument = optionalText(
-  'section',
-  'a heading text or anchor id of the page, e.g. "Retrying Jobs" or "retrying-jobs"; omit it for the whole page.',
-).describe('Return only this section: its heading text or anchor id.');
+const sectionHint =
+  'a heading text or anchor id of the page, e.g. "Retrying Jobs" or "retrying-jobs", or a list of them; omit it for the whole page.';
+const sectionName = z
+  .string({ invalid_type_error: `\`section\` must be a string or a list of strings: ${sectionHint}` })
+  .trim()
+  .min(1, `\`section\` must not be empty: ${sectionHint}`);
+export const sectionArgument = z
+  .union([sectionName, z.array(sectionName).min(1, `\`section\` must not be an empty list: ${sectionHint}`).max(50)], {
+    errorMap: () => ({ message: `\`section\` must be a string or a list of strings: ${sectionHint}` }),
+  })
+  .optional()
+  .describe(
+    'Return only these sections: one heading text or anchor id, or a list of them (read in page order). Default: the whole page.',
+  );
+
+export const subsectionsArgument = z
+  .boolean({ invalid_type_error: '`subsections` must be true or false (a boolean, not a string).' })
+  .optional()
+  .describe(
+    "Whether a section includes its subsections. false returns each section's own text only, up to its first sub-heading. Default: true.",
+  );
+
+/**
+ * `max_chars`. Its default is the set's `agents.markdown_budget`, decided in core and stated per
+ * server in the tool description.
+ */
+export function maxCharsArgument(min: number) {
+  const message = `\`max_chars\` must be a whole number of at least ${min}; omit it for the default.`;
+  return z
+    .number({ invalid_type_error: message })
+    .int(message)
+    .min(min, message)
+    .optional()
+    .describe(
+      `Most characters to return (at least ${min}). A longer page or selection comes in parts cut at headings (never inside code), with next_cursor in _meta and a last line saying how to read on. Default: the set's agents.markdown_budget (50000 unless configured).`,
+    );
+}
+
+export const cursorArgument = optionalText(
+  'cursor',
+  'the next_cursor of the previous part, exactly as given; omit it to read from the start.',
+).describe(
+  'Continue a read in parts: the next_cursor of the previous part. It carries the sections read, so send path and cursor only.',
+);
 
 export const groupArgument = optionalText(
   'group',

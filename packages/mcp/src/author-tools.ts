@@ -72,7 +72,8 @@ export interface AuthorOffer {
   validate?: ValidateDocs | undefined;
 }
 
-function authorOf(server: McpServer, context: McpContext): string {
+/** Who makes a change through this server: the signed-in user's id or e-mail, else `agent:<client name>`. */
+export function authorOf(server: McpServer, context: McpContext): string {
   const user = context.viewer.user as { id?: unknown; email?: unknown } | null;
   if (user && (typeof user.id === 'string' || typeof user.id === 'number')) return String(user.id);
   if (user && typeof user.email === 'string') return user.email;

@@ -8,6 +8,7 @@ describe('@kit/mcp public API', () => {
       'MCP_MAX_BODY_BYTES',
       'MCP_SERVER_INFO',
       'MCP_TOOL_NAMES',
+      'REVIEW_TOOL_NAMES',
       'createMcpServer',
       'docsPageUri',
       'handleMcpHttpRequest',

@@ -7,6 +7,7 @@ export { handleMcpHttpRequest, mcpErrorResponse, MCP_MAX_BODY_BYTES } from './ht
 export type { McpHttpOptions } from './http.js';
 export { MCP_TOOL_NAMES } from './tools.js';
 export { AUTHOR_TOOL_NAMES } from './author-tools.js';
+export { REVIEW_TOOL_NAMES } from './review-tools.js';
 export type { McpToolName } from './tools.js';
 export { DOCS_PAGE_URI_TEMPLATE, docsPageUri } from './resources.js';
 export type { DocsPageAddress } from './resources.js';

@@ -84,6 +84,9 @@ describe('tool lists', () => {
       'version',
       'locale',
       'section',
+      'subsections',
+      'max_chars',
+      'cursor',
       'set',
     ]);
     expect(byName.submit_feedback!.inputSchema).toMatchObject({
@@ -221,7 +224,7 @@ describe('read_page', () => {
     );
     const unknown = await client.callTool({ name: 'read_page', arguments: { page: 'queues' } });
     expect(textOf(unknown)).toBe(
-      'argument.invalid: Invalid arguments for read_page. Send `path`: the page path ("routing", "index" for the landing page), its URL or its .md URL. Unknown argument for read_page; it takes only: path, version, locale, section, set.',
+      'argument.invalid: Invalid arguments for read_page. Send `path`: the page path ("routing", "index" for the landing page), its URL or its .md URL. Unknown argument for read_page; it takes only: path, version, locale, section, subsections, max_chars, cursor, set.',
     );
   });
 });

@@ -14,9 +14,10 @@ import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './contex
 import { readableSdkRequestError, readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { StatelessJsonTransport } from './json-transport.js';
-import { registerAuthorTools } from './author-tools.js';
+import { authorOf, registerAuthorTools } from './author-tools.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
+import { offersReviewTools, registerReviewTools } from './review-tools.js';
 import { registerTools } from './tools.js';
 
 /** Name and version the server reports in `initialize`. */
@@ -215,7 +216,7 @@ export async function offersAuthorTools(
 /**
  * Builds the MCP server for one caller: the tools that caller may use (`submit_feedback` when
  * feedback is on, `validate_docs` when a check is handed in and, on the web, the caller passes
- * `manageKit`; the author tools where {@link offersAuthorTools} says), the `docs-page` resource template, the two prompts and the connect instructions.
+ * `manageKit`; the author tools where {@link offersAuthorTools} says, and beside them the review tools on a set that keeps drafts), the `docs-page` resource template, the two prompts and the connect instructions.
  * Every tool call fires `McpToolCalled` on `kit.events`.
  *
  * @example
@@ -253,7 +254,11 @@ export async function buildMcpServer(
   // affected_pages reads the working tree: never on a web endpoint.
   const affected = scope.kind === 'local' ? options.affected : undefined;
   registerTools(server, context, { feedback, validate, affected });
-  if (await offersAuthorTools(options)) registerAuthorTools(server, context, { validate: options.validate });
+  if (await offersAuthorTools(options)) {
+    registerAuthorTools(server, context, { validate: options.validate });
+    // Review tools stand beside the author tools, on sets that keep drafts.
+    if (offersReviewTools(kit, scope)) registerReviewTools(server, context, () => authorOf(server, context));
+  }
   registerResources(server, context);
   registerPrompts(server, context);
   return { server, context };

@@ -1,4 +1,4 @@
-import { KitError, type PageListing, type SearchResult } from '@kit/core';
+import { KitError, MIN_READ_CHARS, type PageListing, type SearchResult } from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -10,8 +10,11 @@ import {
   localeArgument,
   pathArgument,
   queryArgument,
+  cursorArgument,
+  maxCharsArgument,
   sectionArgument,
   setArgument,
+  subsectionsArgument,
   toolArguments,
   versionArgument,
 } from './arguments.js';
@@ -170,7 +173,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
     {
       title: 'Read a docs page',
       description:
-        'Reads one page as Markdown: by path ("routing"), page URL or .md URL, optionally one section. The text ends with the content_hash line; _meta carries title, path, version, locale, url, markdown_url and content_hash.',
+        'Reads one page as Markdown: by path ("routing"), page URL or .md URL, optionally some of its sections. A page longer than max_chars comes in parts: call again with the same path and the next_cursor from _meta (the last line of a part says so too) until no cursor is left. The text ends with the content_hash line; _meta carries title, path, version, locale, url, markdown_url and content_hash, plus range and next_cursor for a part, and stale when the code the page documents changed after it.',
       inputSchema: toolArguments('read_page', {
         path: pathArgument('the page path ("routing", "index" for the landing page), its URL or its .md URL.').describe(
           'Page path, or its URL or .md URL.',
@@ -178,6 +181,9 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         version: versionArgument,
         locale: localeArgument,
         section: sectionArgument,
+        subsections: subsectionsArgument,
+        max_chars: maxCharsArgument(MIN_READ_CHARS),
+        cursor: cursorArgument,
         set,
       }),
       annotations: READ_TOOL,
@@ -186,7 +192,16 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
       guarded(context, async () => {
         const docSet = await resolveSet(context, args.set);
         const page = await docSet.readPage(
-          { path: args.path, version: args.version, locale: args.locale, section: args.section },
+          {
+            path: args.path,
+            version: args.version,
+            locale: args.locale,
+            section: args.section,
+            subsections: args.subsections,
+            maxChars: args.max_chars ?? 'budget',
+            cursor: args.cursor,
+            staleness: true,
+          },
           context.viewer,
         );
         return {

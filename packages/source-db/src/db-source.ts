@@ -3,6 +3,7 @@ import {
   type ContentChange,
   type ContentSource,
   type ContentWriter,
+  type ReviewStore,
   contentHash,
   isServableFileName,
   KitError,
@@ -17,6 +18,7 @@ import {
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
 import { databaseAnswered, databaseFailure, guardDatabaseCalls } from './database-errors.js';
+import { createDbReview } from './db-review.js';
 import { createDbWriter, type DocsMigrationOptions } from './db-writer.js';
 import type { AssetDisk } from './disk.js';
 import type { KitTables } from './schema/tables.js';
@@ -67,6 +69,8 @@ export interface DbContentSource extends ContentSource {
    * has `migrations`. Watch listeners of this source hear a committed change before the call returns.
    */
   readonly writer: ContentWriter;
+  /** Drafts, revision history and restores (see `createDbReview`); changes that go live reach watch listeners like the writer's. */
+  readonly review: ReviewStore;
 }
 
 const SKILL_PREFIX = 'skills/';
@@ -96,23 +100,25 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
   const stops = new Set<() => void>();
   // Watchers of this source, each with the revisions this process announced before its poll saw them.
   const watchers = new Set<{ listener: (change: ContentChange) => void; announced: Set<number> }>();
+  const announce = (revisions: RevisionRecord[]) => {
+    for (const watcher of [...watchers]) {
+      for (const revision of revisions) {
+        watcher.announced.add(Number(revision.id));
+        try {
+          watcher.listener(toChange(revision));
+        } catch {
+          // A listener's failure is its own; the change is committed.
+        }
+      }
+    }
+  };
   const unguardedWriter = createDbWriter({
     db,
     setKey,
     ...(options.migrations ? { migrations: options.migrations } : {}),
-    announce: (revisions: RevisionRecord[]) => {
-      for (const watcher of [...watchers]) {
-        for (const revision of revisions) {
-          watcher.announced.add(Number(revision.id));
-          try {
-            watcher.listener(toChange(revision));
-          } catch {
-            // A listener's failure is its own; the change is committed.
-          }
-        }
-      }
-    },
+    announce,
   });
+  const review = guardDatabaseCalls(db, createDbReview({ db, setKey, announce }), warn);
   const writer = guardDatabaseCalls(db, unguardedWriter, warn);
   // The last list read of each version and locale, with the digest it was read under.
   const lists = new Map<string, { digest: string; pages: SourcePage[] }>();
@@ -158,6 +164,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     setKey,
     db,
     writer,
+    review,
 
     async readManifest(): Promise<SourceFile | null> {
       const [row] = await db.orm

@@ -6,6 +6,7 @@ export type { KitDatabase, OpenDatabaseOptions } from './database.js';
 export { attachDatabase, openDatabase } from './database.js';
 export type { DbContentSource, DbSourceOptions } from './db-source.js';
 export { createDbSource } from './db-source.js';
+export { createDbReview } from './db-review.js';
 export type { DocsMigrationOptions } from './db-writer.js';
 export type { AssetDisk } from './disk.js';
 export { createLocalDisk } from './disk.js';
@@ -30,7 +31,7 @@ export type {
   RevisionStatus,
   TableOptions,
 } from './schema/tables.js';
-export { createKitTables, DEFAULT_TABLE_NAMES, MODEL_NAMES } from './schema/tables.js';
+export { createKitTables, DEFAULT_TABLE_NAMES, MODEL_NAMES, REVISION_STATUSES } from './schema/tables.js';
 export type {
   AssetWrite,
   ChangeOptions,
@@ -40,12 +41,14 @@ export type {
   NavigationWrite,
   PageRef,
   PageWrite,
+  PublishResult,
   RevisionQuery,
   RevisionRecord,
 } from './writes.js';
 export {
   deleteAsset,
   deletePage,
+  discardRevision,
   listRevisions,
   movePage,
   publishRevision,

@@ -378,7 +378,7 @@ function writeSuite(name: string, open: () => Promise<KitDatabase>) {
       const named = await rejection(restorePage(db, setKey, { ...page, revisionId: draft.revision!.id }));
       expect(named.code).toBe('argument.invalid');
       expect(named.message).toContain('is a draft');
-      expect(named.message).toContain('publishRevision');
+      expect(named.message).toContain('kit drafts publish');
       expect((await source.getPage('current', 'en', page.path))?.contentHash).toBe(v1.contentHash);
       expect(await listRevisions(db, setKey, { status: 'draft' })).toHaveLength(1);
     });

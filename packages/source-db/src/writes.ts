@@ -9,7 +9,7 @@ import {
   parseNavigation,
   parsePageFile,
 } from '@kit/core';
-import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
 import { checkPagePath } from './page-path.js';
@@ -194,7 +194,7 @@ export async function restorePage(
   setKey: string,
   ref: PageRef & { revisionId?: string | number },
   options: ChangeOptions = {},
-): Promise<ChangeResult> {
+): Promise<ChangeResult & { restoredFrom: string }> {
   checkChange(setKey, options);
   checkRef(ref);
   const revisionId = ref.revisionId === undefined ? undefined : parseRevisionId(ref.revisionId);
@@ -213,10 +213,12 @@ export async function restorePage(
     // A named revision is looked up whatever its status, so a draft gets its own refusal.
     const where = revisionId === undefined ? and(scope, eq(r.status, 'published')) : and(scope, eq(r.id, revisionId));
     const [source] = await tx.select().from(r).where(where).orderBy(desc(r.id)).limit(1);
-    if (source?.status === 'draft') {
+    if (source && source.status !== 'published') {
       throw new KitError(
         'argument.invalid',
-        `Revision ${source.id} is a draft, never published, so it cannot be restored. Publish it with publishRevision(db, "${setKey}", "${source.id}") to make it live, or name a published revision of page "${ref.path}".`,
+        source.status === 'draft'
+          ? `Revision ${source.id} is a draft, never published, so it cannot be restored. Publish the draft (kit drafts publish ${source.id}) to make it live, or name a published revision of page "${ref.path}".`
+          : `Revision ${source.id} is a ${source.status} draft, not a published revision; name a published revision of page "${ref.path}" (kit history lists them).`,
       );
     }
     if (!source?.snapshot) {
@@ -227,10 +229,11 @@ export async function restorePage(
           : `Revision ${revisionId} is not a revision of page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}". List its revisions to pick one.`,
       );
     }
-    return writePageIn(tx, t, setKey, target, source.snapshot, 'restore', {
+    const result = await writePageIn(tx, t, setKey, target, source.snapshot, 'restore', {
       summary: `Restored revision ${source.id}`,
       ...options,
     });
+    return { ...result, restoredFrom: String(source.id) };
   });
 }
 
@@ -337,63 +340,169 @@ export async function deleteAsset(
   });
 }
 
+/** What {@link publishRevision} did: the change made live, with every revision it recorded. */
+export interface PublishResult extends ChangeResult {
+  outcome: 'published' | 'unchanged';
+  /** The published revisions the change recorded, in order (a drafted move: the write at `to`, then the delete at `from`). */
+  published: RevisionRecord[];
+  /** The drafts that made up the change, now `applied`. */
+  drafts: RevisionRecord[];
+}
+
 /**
- * Applies a draft (a revision recorded with `status: 'draft'`): its change is made live, checked
- * against the content it was written on, and the draft becomes a published revision (a new id,
- * the draft's summary, `author` or else the draft's author).
+ * The drafts that make up the change `revisionId` belongs to, locked for the rest of the
+ * transaction: one draft, or every draft recorded in the same transaction (the two halves of a
+ * drafted move, which are published or discarded together). Ordered by id, so two callers acting on
+ * the same change, whichever id they name, lock its rows in the same order. Throws
+ * `argument.invalid` when the set has no such revision, `review.decided` when the change was
+ * published or discarded already (details: `status`), and `argument.invalid` for a revision that was
+ * never a draft.
+ */
+async function lockDraftChange(tx: Executor, t: KitTables, setKey: string, revisionId: string | number) {
+  const id = parseRevisionId(revisionId);
+  const r = t.revisions;
+  const [named] = await tx
+    .select({ id: r.id, txid: r.txid })
+    .from(r)
+    .where(and(eq(r.setKey, setKey), eq(r.id, id)));
+  if (!named) {
+    throw new KitError(
+      'argument.invalid',
+      `Set "${setKey}" has no revision ${revisionId}. List the drafts (kit drafts, list_drafts) to find its id.`,
+    );
+  }
+  const group =
+    named.txid === null
+      ? eq(r.id, id)
+      : and(eq(r.txid, named.txid), sql`(${r.status} <> 'published' OR ${r.id} = ${id})`);
+  const rows = await tx
+    .select()
+    .from(r)
+    .where(and(eq(r.setKey, setKey), group))
+    .orderBy(r.id)
+    .for('update');
+  const self = rows.find((row) => row.id === id)!;
+  if (self.status === 'published') {
+    throw new KitError(
+      'argument.invalid',
+      `Revision ${revisionId} of set "${setKey}" is a published change, not a draft. List the drafts (kit drafts, list_drafts) to find one.`,
+    );
+  }
+  if (self.status !== 'draft') {
+    throw new KitError(
+      'review.decided',
+      `Draft ${revisionId} of set "${setKey}" was ${self.status === 'applied' ? 'published' : 'discarded'} already.`,
+      { details: { status: self.status } },
+    );
+  }
+  // A draft shares its transaction only with the other half of its change.
+  return rows.filter((row) => row.status === 'draft');
+}
+
+/**
+ * Publishes a draft change (revisions recorded with `status: 'draft'`): its change is made live,
+ * checked against the content it was written on (`content.conflict` when that moved on since,
+ * nothing written), and each draft becomes `applied` while the change is recorded again as
+ * published revisions (new ids, the draft's summary, `author` or else the draft's author). A
+ * drafted move publishes as one change: both halves or neither. Two callers publishing the same
+ * draft at once: one publishes, the other gets `review.decided`.
  */
 export async function publishRevision(
   db: KitDatabase,
   setKey: string,
   revisionId: string | number,
   options: { author?: string | null } = {},
-): Promise<ChangeResult> {
+): Promise<PublishResult> {
   checkChange(setKey, options);
-  const id = parseRevisionId(revisionId);
   const t = db.tables;
   return db.orm.transaction(async (tx) => {
-    const [draft] = await tx
-      .select()
-      .from(t.revisions)
-      .where(and(eq(t.revisions.setKey, setKey), eq(t.revisions.id, id)))
-      .for('update');
-    if (draft?.status !== 'draft') {
-      throw new KitError(
-        'argument.invalid',
-        `Set "${setKey}" has no draft revision ${revisionId}${draft ? ' (it is published already)' : ''}. List the drafts with listRevisions({ status: 'draft' }).`,
-      );
+    const drafts = await lockDraftChange(tx, t, setKey, revisionId);
+    const published: RevisionRecord[] = [];
+    let main: ChangeResult | null = null;
+    for (const draft of drafts) {
+      const result = await applyDraft(tx, t, setKey, draft, options);
+      if (result.revision) published.push(result.revision);
+      if (String(draft.id) === String(revisionId).trim() || main === null) main = result;
     }
-    const change: ChangeOptions = {
-      // A draft recorded where nothing existed (older rows hold null) creates its record only if
-      // nothing exists still; anything else would overwrite a change it never saw.
-      basedOn: draft.basedOn || ABSENT,
-      summary: draft.summary,
-      author: options.author ?? draft.author,
-      status: 'published',
+    await tx
+      .update(t.revisions)
+      .set({ status: 'applied' })
+      .where(
+        and(
+          eq(t.revisions.setKey, setKey),
+          inArray(
+            t.revisions.id,
+            drafts.map((draft) => draft.id),
+          ),
+        ),
+      );
+    return {
+      ...main!,
+      outcome: published.length > 0 ? 'published' : 'unchanged',
+      published,
+      drafts: drafts.map((draft) => toRecord({ ...draft, status: 'applied' })),
     };
-    let result: ChangeResult;
-    const ref = { version: draft.version ?? '', locale: draft.locale ?? '', path: draft.path ?? '' };
-    if (draft.kind === 'page' && draft.action === 'delete') {
-      const current = await livePage(tx, t, setKey, ref);
-      if (!current) throw new KitError('page.not_found', `The page "${ref.path}" the draft deletes is gone already.`);
-      checkBase(draft.basedOn, current.contentHash, `page "${ref.path}"`);
-      const revision = await deleteLivePageIn(tx, t, setKey, ref, current, change);
-      result = { outcome: 'published', contentHash: current.contentHash, revision };
-    } else if (draft.kind === 'page') {
-      result = await writePageIn(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
-    } else if (draft.kind === 'navigation') {
-      result = await writeNavigationIn(tx, t, setKey, ref, draft.snapshot ?? '', change);
-    } else if (draft.kind === 'manifest') {
-      result = await writeManifestIn(tx, t, setKey, draft.snapshot ?? '', change);
-    } else {
-      throw new KitError(
-        'argument.invalid',
-        `Revision ${revisionId} changes an asset; asset changes are never drafts.`,
-      );
-    }
-    await tx.delete(t.revisions).where(eq(t.revisions.id, draft.id));
-    return result;
   });
+}
+
+/**
+ * Discards a draft change: nothing live changes, and each of its drafts is kept as `discarded`, so
+ * the history shows what was proposed and dropped. A drafted move is discarded whole. Throws like
+ * {@link publishRevision} for a revision that is no pending draft.
+ */
+export async function discardRevision(
+  db: KitDatabase,
+  setKey: string,
+  revisionId: string | number,
+): Promise<RevisionRecord[]> {
+  checkText(setKey, 'The set key');
+  const t = db.tables;
+  return db.orm.transaction(async (tx) => {
+    const drafts = await lockDraftChange(tx, t, setKey, revisionId);
+    await tx
+      .update(t.revisions)
+      .set({ status: 'discarded' })
+      .where(
+        and(
+          eq(t.revisions.setKey, setKey),
+          inArray(
+            t.revisions.id,
+            drafts.map((draft) => draft.id),
+          ),
+        ),
+      );
+    return drafts.map((draft) => toRecord({ ...draft, status: 'discarded' }));
+  });
+}
+
+/** Makes one locked draft live, checked against what it was written on. */
+async function applyDraft(
+  tx: Executor,
+  t: KitTables,
+  setKey: string,
+  draft: RevisionRow,
+  options: { author?: string | null },
+): Promise<ChangeResult> {
+  const change: ChangeOptions = {
+    // A draft recorded where nothing existed (older rows hold null) creates its record only if
+    // nothing exists still; anything else would overwrite a change it never saw.
+    basedOn: draft.basedOn || ABSENT,
+    summary: draft.summary,
+    author: options.author ?? draft.author,
+    status: 'published',
+  };
+  const ref = { version: draft.version ?? '', locale: draft.locale ?? '', path: draft.path ?? '' };
+  if (draft.kind === 'page' && draft.action === 'delete') {
+    const current = await livePage(tx, t, setKey, ref);
+    checkBase(draft.basedOn, current?.contentHash ?? null, `page "${ref.path}"`);
+    if (!current) throw new KitError('page.not_found', `The page "${ref.path}" the draft deletes is gone already.`);
+    const revision = await deleteLivePageIn(tx, t, setKey, ref, current, change);
+    return { outcome: 'published', contentHash: current.contentHash, revision };
+  }
+  if (draft.kind === 'page') return writePageIn(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
+  if (draft.kind === 'navigation') return writeNavigationIn(tx, t, setKey, ref, draft.snapshot ?? '', change);
+  if (draft.kind === 'manifest') return writeManifestIn(tx, t, setKey, draft.snapshot ?? '', change);
+  throw new KitError('argument.invalid', `Revision ${draft.id} changes an asset; asset changes are never drafts.`);
 }
 
 /** Filters of {@link listRevisions}; every field narrows the list. */
@@ -968,7 +1077,8 @@ async function recordRevision(
 
 type RevisionRow = KitTables['revisions']['$inferSelect'];
 
-function toRecord(row: RevisionRow): RevisionRecord {
+/** A revision row as a {@link RevisionRecord}. */
+export function toRecord(row: RevisionRow): RevisionRecord {
   return {
     id: String(row.id),
     setKey: row.setKey,

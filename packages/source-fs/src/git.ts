@@ -328,3 +328,57 @@ export function createGitHistory(folder: string, cacheDir?: string): GitHistory 
     },
   };
 }
+
+/** Every commit touching files under a folder, newest first, and the newest commit of each file. */
+export interface FileHistory {
+  /** Commits in `git log` order (newest first): full hash and commit date (ISO 8601). */
+  commits: Array<{ commit: string; date: string }>;
+  /** Each file (relative to the folder, `/` separators) and the index in `commits` of its newest change. */
+  latest: Map<string, number>;
+}
+
+/**
+ * The history of every file under `folder` from ONE `git log` (commit dates, which order commits
+ * as they landed, unlike author dates a rebase keeps). A file deleted since is listed too: its
+ * deletion is its newest change.
+ */
+export async function readFileHistory(folder: string, location: GitLocation): Promise<FileHistory> {
+  const output = await runGit(folder, [
+    '-c',
+    'core.quotepath=off',
+    '-c',
+    'log.showSignature=false',
+    'log',
+    '--no-color',
+    '--no-renames',
+    '--format=%x1e%H%x1f%cI',
+    '--name-only',
+    '-z',
+    '--',
+    '.',
+  ]);
+  return parseFileHistory(output, location.prefix);
+}
+
+/** Parses the `git log` output of {@link readFileHistory}; exported for its tests. */
+export function parseFileHistory(output: string, prefix: string): FileHistory {
+  const commits: FileHistory['commits'] = [];
+  const latest = new Map<string, number>();
+  for (const record of output.split('\x1e')) {
+    const headerEnd = record.indexOf('\0');
+    const header = headerEnd === -1 ? record.replace(/\n+$/, '') : record.slice(0, headerEnd);
+    const [commit, date] = header.split('\x1f');
+    if (!commit || !date) continue;
+    const index = commits.push({ commit, date: date.trim() }) - 1;
+    if (headerEnd === -1) continue;
+    for (const name of record
+      .slice(headerEnd + 1)
+      .replace(/^\n/, '')
+      .split('\0')) {
+      if (!name?.startsWith(prefix)) continue;
+      const file = name.slice(prefix.length);
+      if (file !== '' && !latest.has(file)) latest.set(file, index);
+    }
+  }
+  return { commits, latest };
+}

@@ -1,4 +1,6 @@
-import picomatch from 'picomatch';
+import { sourcesMatcher, sourcesOf } from '@kit/source-fs';
+
+export { sourcesOf };
 
 /** A page that declares the source files it documents (frontmatter `sources:`). */
 export interface SourcedPage {
@@ -30,15 +32,6 @@ export interface AffectedPage {
   matched: string[];
 }
 
-/** The `sources:` frontmatter as a list of globs; anything else is no sources. */
-export function sourcesOf(frontmatter: Record<string, unknown>): string[] {
-  const raw = frontmatter.sources;
-  const list = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : [];
-  return list
-    .filter((item): item is string => typeof item === 'string' && item.trim() !== '')
-    .map((glob) => glob.trim().replace(/^\.\//, '').replace(/^\/+/, ''));
-}
-
 /**
  * Pages whose `sources:` globs match changed files: the pure part of `kit affected` and the
  * `affected_pages` tool. A page whose own file is among the changes is `updated`, else `stale`.
@@ -54,20 +47,11 @@ export function sourcesOf(frontmatter: Record<string, unknown>): string[] {
 export function matchAffectedPages(pages: SourcedPage[], changedFiles: Iterable<string>): AffectedPage[] {
   const changed = [...new Set([...changedFiles].map(normalizeFile))];
   const changedSet = new Set(changed);
-  const matchers = new Map<string, (file: string) => boolean>();
-  const matcherOf = (glob: string) => {
-    let matcher = matchers.get(glob);
-    if (!matcher) {
-      matcher = picomatch(glob, { dot: true });
-      matchers.set(glob, matcher);
-    }
-    return matcher;
-  };
   const affected: AffectedPage[] = [];
   for (const page of pages) {
     if (page.sources.length === 0) continue;
-    const tests = page.sources.map(matcherOf);
-    const matched = changed.filter((file) => file !== page.file && tests.some((test) => test(file)));
+    const matches = sourcesMatcher(page.sources);
+    const matched = changed.filter((file) => file !== page.file && matches(file));
     if (matched.length === 0) continue;
     affected.push({
       set: page.set,

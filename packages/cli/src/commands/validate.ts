@@ -47,9 +47,10 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | frontmatter.schema | error | frontmatter that is not valid YAML (aliases expanding past 100 included) or breaks the frontmatter schema (\`title\` and \`description\` text, \`sources\` a path or list of paths, \`inserts\` true, false or a map of insert points) |
 | components.unknown | warning | a PascalCase component nobody registered, on a page or in the manifest's \`inserts\` (reported on kit.json) |
 | components.invalid | warning | a registered component that cannot be rendered: an opening tag never closed, or a closing tag without an opening tag in the same block |
+| html.filtered | warning | raw HTML (under \`html_input: 'allow'\`) holding an element GitHub's tagfilter names (style, script, iframe, title, textarea, xmp, noembed, noframes, plaintext): left out of the page with its content |
 | snippets.missing | warning | a snippet include (\`<<< @/path\`) that cannot be read |
 | anchors.duplicate | warning | two headings on a page with the same id (a repeated \`{#id}\` or \`<a name>\`) |
-| markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget |
+| markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget (50000 characters by default), named with its size: agents get it in parts (\`read_page\` with \`max_chars\`/\`cursor\`, the twin's \`?cursor=\`), the whole twin stays one long file |
 | markdown.complexity | warning | a page past a complexity limit (nesting, delimiters, brackets, footnotes, table cells, references, tags, autolinks, headings, lines or size: see the Markdown guide), shown as its text under a notice naming the construct |
 | search.budget | warning | a client search index larger than search.budget_kb gzipped |
 

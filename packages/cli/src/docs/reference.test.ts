@@ -16,7 +16,22 @@ describe('the CLI reference page', () => {
   });
 
   it('documents every command with its options', () => {
-    for (const command of ['init', 'serve', 'validate', 'affected', 'agents', 'hook', 'mcp', 'migrate', 'search']) {
+    for (const command of [
+      'init',
+      'serve',
+      'validate',
+      'affected',
+      'agents',
+      'hook',
+      'mcp',
+      'migrate',
+      'search',
+      'drafts',
+      'drafts publish',
+      'drafts discard',
+      'history',
+      'restore',
+    ]) {
       expect(generated).toContain(`## kit ${command}\n`);
     }
     expect(generated).toContain('| `--drift` |');

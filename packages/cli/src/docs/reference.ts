@@ -31,14 +31,19 @@ export function renderCliReference(program: Command): string {
     ...optionTable(program.options.filter((option) => option.long !== '--help')),
     '',
   ];
-  for (const command of program.commands) {
+  // Subcommands (`kit drafts publish`) follow their parent, each with its own section.
+  const sections = program.commands.flatMap((command) => [
+    { name: command.name(), command },
+    ...command.commands.map((sub) => ({ name: `${command.name()} ${sub.name()}`, command: sub })),
+  ]);
+  for (const { name, command } of sections) {
     out.push(
-      `## kit ${command.name()}`,
+      `## kit ${name}`,
       '',
       sentence(command.description()),
       '',
       '```sh',
-      `kit ${command.name()} ${command.usage()}`.trim(),
+      `kit ${name} ${command.usage()}`.trim(),
       '```',
       '',
     );

@@ -35,6 +35,7 @@ import type {
 } from '../ports/docset.js';
 import type { PageRenderer, RenderContext, RenderedPage } from '../ports/renderer.js';
 import type { SearchDriver, SearchResult, SearchScope, SearchSection } from '../ports/search-driver.js';
+import type { SourceHistory, StaleSources } from '../ports/source-history.js';
 import { matchRedirect } from '../redirects/redirects.js';
 import {
   candidatePaths,
@@ -47,11 +48,21 @@ import {
   restrictVersions,
   type UrlLayout,
 } from '../urls/set-urls.js';
-import { editDistance } from '../util/nearest-key.js';
+import { nearestPages } from '../pages/nearest-pages.js';
 import { createRenderContext, mayIncludeSnippets } from './render-context.js';
 import { MAX_SEARCH_LIMIT, normalizeSearchLimit } from './search-limit.js';
 import { searchSectionsOf } from './search-sections.js';
-import { extractRenderedSection, sectionNames } from './sections.js';
+import {
+  cursorHash,
+  decodeReadCursor,
+  encodeReadCursor,
+  MIN_READ_CHARS,
+  nextPart,
+  partLimit,
+  type ReadCursor,
+  type ReadSelection,
+  selectedText,
+} from './read-parts.js';
 
 export interface CreateDocSetOptions {
   /** Set key; default `config.key`. */
@@ -74,6 +85,12 @@ export interface CreateDocSetOptions {
    * keys, so a process sharing the store (Redis) uses what another one rendered. Default: none.
    */
   cache?: CacheStore;
+  /**
+   * The history of the project the set documents (`createSourceHistory` of `@kit/source-fs`): a
+   * read asked for with `staleness` says when the page's `sources:` files changed after the page.
+   * Default: none (no read is ever marked stale).
+   */
+  sourceHistory?: SourceHistory;
 }
 
 /** A doc set built by {@link createDocSet}: the `DocSet` port plus `close()`, which stops watching the source. */
@@ -765,6 +782,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     }
   }
 
+  /** The page's stale sources, or null; a history that fails costs the note, never the read. */
+  async function staleSourcesOf(page: SourcePage): Promise<StaleSources | null> {
+    if (!options.sourceHistory) return null;
+    return options.sourceHistory.staleSources(page).catch(() => null);
+  }
+
   const docSet: RuntimeDocSet = {
     key,
     config,
@@ -868,6 +891,9 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
           'read_page needs a path: a page path such as "routing", its URL or its .md URL.',
         );
       }
+      const asked = readSections(input.section);
+      const cursor = input.cursor === undefined ? null : decodeReadCursor(String(input.cursor).trim());
+      checkMaxChars(input.maxChars);
       const wanted = await pageInput(input.path, input, viewer);
       const scope = await scopeFor(wanted, viewer, 'current');
       const located = await locate(viewer, scope.version, scope.locale.code, wanted.paths);
@@ -882,23 +908,77 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         markdown_url: origin + page.markdownUrl,
         content_hash: located.page.contentHash,
       };
-      const section = input.section?.trim() || (located.page.path === wanted.whole ? undefined : wanted.fragment);
-      if (!section) return { text: page.agentMarkdown, meta };
-      const part = extractRenderedSection(page.rendered, section);
-      if (part === null) {
-        if (!input.section && wanted.fragment) return { text: page.agentMarkdown, meta };
-        const names = sectionNames(page.rendered);
+      const hash = located.page.contentHash;
+      let selection: ReadSelection;
+      let start = 0;
+      if (cursor) {
+        if (asked.length > 0 && !sameSelection(asked, input.subsections !== false, cursor)) {
+          throw new KitError(
+            'argument.invalid',
+            'This `cursor` continues another section selection than `section` names. Pass the cursor alone (it carries its sections), or omit it to start a new read.',
+          );
+        }
+        if (cursor.hash !== cursorHash(hash)) {
+          throw new KitError(
+            'content.conflict',
+            `Page "${located.page.path}" changed since this cursor was handed out (content_hash is now ${hash}). Read it again without cursor.`,
+            { details: { path: located.page.path, content_hash: hash } },
+          );
+        }
+        selection = { sections: cursor.sections, subsections: cursor.subsections };
+        start = cursor.offset;
+      } else if (asked.length > 0) {
+        selection = { sections: asked, subsections: input.subsections !== false };
+      } else {
+        const fragment = located.page.path === wanted.whole ? undefined : wanted.fragment;
+        // A URL's #fragment that names no section still reads the page, as a browser would show it.
+        const named = fragment !== undefined && selectionFinds(page.rendered, fragment);
+        selection = { sections: named ? [fragment] : null, subsections: input.subsections !== false };
+      }
+      const text = selectedText(page.rendered, selection, located.page.path);
+      const stale = input.staleness === true ? await staleSourcesOf(located.page) : null;
+      const note = stale ? staleNote(stale) : '';
+      const resultMeta = { ...meta, ...(stale ? { stale } : {}) };
+      const whole = `${note}${withContentHashLine(text, hash)}`;
+      // A cursor keeps the max_chars its read began with, unless this call names another.
+      const askedMax = typeof input.maxChars === 'number' ? input.maxChars : (cursor?.maxChars ?? input.maxChars);
+      const maxChars = askedMax === 'budget' ? config.agents.markdown_budget : askedMax;
+      // The budget is measured as `markdown.size` measures it, so a page that passes validation comes whole.
+      if (!cursor && (maxChars === undefined || whole.length - note.length <= maxChars)) {
+        return { text: whole, meta: resultMeta };
+      }
+      if (start >= text.length) {
         throw new KitError(
-          'section.not_found',
-          `Page "${located.page.path}" has no section "${section}".${
-            names.length > 0
-              ? ` Its ${names.length} ${names.length === 1 ? 'section' : 'sections'}: ${names.join('; ')}.`
-              : ' It has no headings.'
-          } Pass a heading text or anchor id, or omit section to read the whole page.`,
-          { details: { path: located.page.path, section, sections: names } },
+          'argument.invalid',
+          '`cursor` points past the end of the page. Pass the cursor from the last part exactly as given.',
         );
       }
-      return { text: withContentHashLine(part, located.page.contentHash), meta };
+      const part = nextPart(text, start, partLimit(maxChars ?? config.agents.markdown_budget, note.length));
+      const body = text.slice(part.start, part.end);
+      const range = { start: part.start, end: part.end, total: text.length };
+      if (part.end >= text.length) {
+        return { text: `${note}${withContentHashLine(body, hash)}`, meta: { ...resultMeta, range } };
+      }
+      const next = encodeReadCursor({
+        ...selection,
+        offset: part.end,
+        hash: cursorHash(hash),
+        maxChars: typeof askedMax === 'number' ? askedMax : null,
+      });
+      const what = selection.sections === null ? 'the page' : 'the sections asked for';
+      const continuation =
+        `> **Continued:** this part holds characters ${part.start}–${part.end} of the ${text.length} of ${what}. ` +
+        `Read the rest with read_page, the same path and cursor "${next}", or GET ${meta.markdown_url}?cursor=${next}` +
+        `${part.nextSection ? `. It goes on at the section "${part.nextSection}".` : '.'}`;
+      return {
+        text: `${note}${body}${body.endsWith('\n') ? '' : '\n'}\n${continuation}\n\ncontent_hash: ${hash}\n`,
+        meta: {
+          ...resultMeta,
+          range,
+          next_cursor: next,
+          ...(part.nextSection ? { next_section: part.nextSection } : {}),
+        },
+      };
     },
 
     async listPages(input, viewer): Promise<PageListing> {
@@ -1130,6 +1210,62 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   return docSet;
 }
 
+/** `section` as a list of names: one string or several, trimmed, empty ones left out. */
+function readSections(section: unknown): string[] {
+  if (section === undefined || section === null) return [];
+  const list = Array.isArray(section) ? section : [section];
+  if (!list.every((name) => typeof name === 'string')) {
+    throw new KitError(
+      'argument.invalid',
+      '`section` must be a heading text or anchor id, or a list of them, e.g. ["Retrying Jobs", "priorities"].',
+    );
+  }
+  return [...new Set((list as string[]).map((name) => name.trim()).filter((name) => name !== ''))];
+}
+
+function checkMaxChars(maxChars: unknown): void {
+  if (maxChars === undefined || maxChars === 'budget') return;
+  if (typeof maxChars !== 'number' || !Number.isInteger(maxChars) || maxChars < MIN_READ_CHARS) {
+    throw new KitError(
+      'argument.invalid',
+      `\`max_chars\` must be a whole number of at least ${MIN_READ_CHARS} (got ${JSON.stringify(maxChars)}); omit it for the set's budget (agents.markdown_budget).`,
+    );
+  }
+}
+
+function sameSelection(asked: string[], subsections: boolean, cursor: ReadCursor): boolean {
+  return (
+    cursor.sections !== null &&
+    cursor.subsections === subsections &&
+    cursor.sections.length === asked.length &&
+    cursor.sections.every((name, index) => name === asked[index])
+  );
+}
+
+/** Whether a page has the section a URL fragment names. */
+function selectionFinds(rendered: RenderedPage, fragment: string): boolean {
+  try {
+    selectedText(rendered, { sections: [fragment], subsections: true }, '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The note on top of a page whose `sources:` changed after it, for clients that show only text.
+ *
+ * @example
+ * staleNote({ sources: ['src/queue.ts'], total: 1, commit: 'a1b2c3…', date: '2026-01-02T10:00:00Z' });
+ * // '> **Possibly out of date:** code this page documents changed after the page did: `src/queue.ts` (newest: commit a1b2c3d4e5f6, 2026-01-02). Check the code before relying on it.\n\n'
+ */
+export function staleNote(stale: StaleSources): string {
+  const shown = stale.sources.slice(0, 5).map((file) => `\`${file}\``);
+  const more = stale.total - shown.length;
+  const files = more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+  return `> **Possibly out of date:** code this page documents changed after the page did: ${files} (newest: commit ${stale.commit.slice(0, 12)}, ${stale.date.slice(0, 10)}). Check the code before relying on it.\n\n`;
+}
+
 /**
  * Agent Markdown as `read_page` and `.md` twins serve it: the Markdown, a blank line, and the line
  * `content_hash: sha256:...` for clients that show only text.
@@ -1199,18 +1335,8 @@ function filterNavigation(file: NavigationFile, visible: (path: string) => boole
 
 /** Up to three page paths close to a mistyped one: same last segment, containment, or few edits. */
 function closestPaths(wanted: string, paths: string[]): string[] {
-  const target = wanted.toLowerCase();
-  const lastOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-  const scored = paths.map((path) => {
-    const lower = path.toLowerCase();
-    let score = Math.min(editDistance(target, lower), editDistance(lastOf(target), lastOf(lower)) + 1);
-    if (lower.includes(lastOf(target)) || target.includes(lastOf(lower))) score = Math.min(score, 2);
-    return { path, score };
-  });
-  const limit = Math.max(2, Math.floor(target.length / 3));
-  return scored
-    .filter((candidate) => candidate.score <= limit)
-    .sort((a, b) => a.score - b.score || a.path.localeCompare(b.path))
-    .slice(0, 3)
-    .map((candidate) => candidate.path);
+  return nearestPages(
+    wanted,
+    paths.map((path) => ({ path })),
+  ).map((page) => page.path);
 }

@@ -9,21 +9,41 @@ import type { PageSection, RenderedPage } from '../ports/renderer.js';
  * is cut at its ATX and setext headings outside fenced code blocks.
  */
 export function extractRenderedSection(rendered: RenderedPage, wanted: string): string | null {
+  const lines = rendered.markdown.split('\n');
+  const range = sectionRange(rendered, lines, markdownHeadings(lines), wanted, true);
+  return range ? lines.slice(range.start, range.end).join('\n').trim() : null;
+}
+
+/** Lines `[start, end)` of a page's agent Markdown that one section covers. */
+export interface SectionLines {
+  start: number;
+  end: number;
+  /** The heading text as the page shows it. */
+  heading: string;
+}
+
+/**
+ * Where one section sits in the agent Markdown split into `lines`: from its heading down to the
+ * next heading of the same or a higher level, or, without `subsections`, down to the next heading
+ * of any level (the section's own text only). Null when the page has no such section.
+ */
+export function sectionRange(
+  rendered: RenderedPage,
+  lines: string[],
+  headings: MarkdownHeading[],
+  wanted: string,
+  subsections: boolean,
+): SectionLines | null {
   const target = findSection(rendered, wanted);
   if (!target) return null;
-  const lines = rendered.markdown.split('\n');
-  const headings = markdownHeadings(lines);
   const candidates = headings.filter((heading) => sameText(heading.text, target.heading));
   const occurrence = rendered.sections
     .filter((section) => section.heading !== '' && sameText(section.heading, target.heading))
     .indexOf(target);
   const start = candidates[Math.max(0, occurrence)] ?? candidates[0];
   if (!start) return null;
-  const end = headings.find((heading) => heading.line > start.line && heading.depth <= start.depth);
-  return lines
-    .slice(start.line, end ? end.line : lines.length)
-    .join('\n')
-    .trim();
+  const end = headings.find((heading) => heading.line > start.line && (!subsections || heading.depth <= start.depth));
+  return { start: start.line, end: end ? end.line : lines.length, heading: target.heading };
 }
 
 /** Heading texts a caller may ask for, for the error that lists them. */
@@ -47,7 +67,8 @@ function findSection(rendered: RenderedPage, wanted: string): PageSection | null
   return named.find((section) => slug(section.heading) === slug(asked)) ?? null;
 }
 
-interface MarkdownHeading {
+/** A heading of agent Markdown: its line index, level and plain text. */
+export interface MarkdownHeading {
   line: number;
   depth: number;
   text: string;
@@ -72,7 +93,7 @@ const HTML_BLOCK =
  * its text and its underline. Under a list item or quote, or after a blank line, `---` is a
  * thematic break, not a heading.
  */
-function markdownHeadings(lines: string[]): MarkdownHeading[] {
+export function markdownHeadings(lines: string[]): MarkdownHeading[] {
   const headings: MarkdownHeading[] = [];
   let fence: string | null = null;
   /** First line of the paragraph being read, or null between paragraphs. */

@@ -29,6 +29,10 @@ export type KitErrorCode =
   | 'access.denied'
   | 'rate_limited'
   | 'content.conflict'
+  /** A draft was published or discarded already (`details.status`: `applied` or `discarded`). */
+  | 'review.decided'
+  /** The set keeps no drafts or revisions: a repository set, whose changes are reviewed in pull requests. */
+  | 'review.unavailable'
   | 'source.error'
   /** The docs database cannot be reached (restarting, failing over, connection cut): retry shortly. */
   | 'database.unavailable'

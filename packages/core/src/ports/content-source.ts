@@ -1,5 +1,6 @@
 import type { SkillFile, SourcePage, SourceProblem } from '../model/types.js';
 import type { ContentWriter } from './content-writer.js';
+import type { ReviewStore } from './review-store.js';
 
 /** A raw file a source read: its text and, for repository sets, its path relative to the set folder. */
 export interface SourceFile {
@@ -69,5 +70,7 @@ export interface ContentSource {
   watch?(listener: (change: ContentChange) => void): () => void;
   /** The write side the author tools use; absent on a source that cannot be written. */
   readonly writer?: ContentWriter;
+  /** Drafts, revision history and restores; only a database set keeps them (a repository set's history is git's). */
+  readonly review?: ReviewStore;
   close?(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import type {
 import type { ContentSource, SourceFileContent } from './content-source.js';
 import type { RenderedPage, TocEntry } from './renderer.js';
 import type { SearchResult } from './search-driver.js';
+import type { StaleSources } from './source-history.js';
 
 /** Who is asking: the user the application's resolver returned (null for a guest) and their address. */
 export interface Viewer {
@@ -78,9 +79,31 @@ export interface PageListing {
   }>;
 }
 
+/** What `read_page` and the `.md` twin's query parameters ask for. */
+export interface ReadPageInput {
+  /** Page path, its URL or its `.md` URL (a `#fragment` names a section). */
+  path: string;
+  version?: string;
+  locale?: string;
+  /** One section or several, by heading text or anchor id; read in page order. */
+  section?: string | string[];
+  /** Whether a section includes its subsections. @default true */
+  subsections?: boolean;
+  /**
+   * Most characters of text to return; a longer selection comes in parts, cut at headings, then
+   * blocks, never inside code, with a cursor to the rest. `'budget'` is the set's
+   * `agents.markdown_budget`. Default: no limit (the whole selection).
+   */
+  maxChars?: number | 'budget';
+  /** The `next_cursor` of the previous part; it carries the section selection, so pass it alone. */
+  cursor?: string;
+  /** Say whether the page's `sources:` files changed after it (`meta.stale` and a note on top). @default false */
+  staleness?: boolean;
+}
+
 /** `read_page` result. */
 export interface ReadPageResult {
-  /** Agent Markdown (or one section of it) ending with the `content_hash` line. */
+  /** Agent Markdown (or the part asked for) ending with the `content_hash` line. */
   text: string;
   meta: {
     title: string;
@@ -90,6 +113,14 @@ export interface ReadPageResult {
     url: string;
     markdown_url: string;
     content_hash: string;
+    /** Characters `[start, end)` of `total` this part holds, when the read came in parts. */
+    range?: { start: number; end: number; total: number };
+    /** Where the next part starts: pass it as `cursor`. Absent on the last part. */
+    next_cursor?: string;
+    /** The heading the next part opens with, when it opens with one. */
+    next_section?: string;
+    /** The page's `sources:` files changed after it did (asked for with `staleness`). */
+    stale?: StaleSources;
   };
 }
 
@@ -132,10 +163,7 @@ export interface DocSet {
   /** A page the viewer may see, rendered, or null. `version`/`locale` default to the set's defaults. */
   getPage(ref: { version?: string; locale?: string; path: string }, viewer: Viewer): Promise<PageView | null>;
   /** `read_page`: `path` may be a page path, its URL or its `.md` URL; throws `KitError` with a fix. */
-  readPage(
-    input: { path: string; version?: string; locale?: string; section?: string },
-    viewer: Viewer,
-  ): Promise<ReadPageResult>;
+  readPage(input: ReadPageInput, viewer: Viewer): Promise<ReadPageResult>;
   /** `list_pages`. */
   listPages(input: { version?: string; locale?: string; group?: string }, viewer: Viewer): Promise<PageListing>;
   navigation(input: { version?: string; locale?: string }, viewer: Viewer): Promise<NavigationView>;

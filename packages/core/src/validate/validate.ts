@@ -120,6 +120,7 @@ export const VALIDATION_RULES = [
   'frontmatter.schema',
   'components.unknown',
   'components.invalid',
+  'html.filtered',
   'snippets.missing',
   'anchors.duplicate',
   'markdown.size',
@@ -369,7 +370,7 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
             {
               rule: 'markdown.size',
               severity: 'warning',
-              message: `The agent Markdown of "${page.path}" has ${agentMarkdown.length} characters, more than agents.markdown_budget (${budget}); agents reading it spend that much context.`,
+              message: `The agent Markdown of "${page.path}" has ${agentMarkdown.length} characters, more than agents.markdown_budget (${budget}); read_page hands it out in ${Math.ceil(agentMarkdown.length / budget)} or more parts, and agents fetching the whole .md twin spend that much context.`,
               ...(page.file ? { file: page.file } : {}),
               fix: 'Split the page into smaller pages, or raise agents.markdown_budget for this set.',
             },

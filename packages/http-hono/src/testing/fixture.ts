@@ -13,7 +13,7 @@ import {
 } from '@kit/core';
 import { createRenderer } from '@kit/render';
 import { createClientSearch, createServerSearch } from '@kit/search';
-import { createFsSource } from '@kit/source-fs';
+import { createFsSource, createSourceHistory } from '@kit/source-fs';
 
 export interface TestUser {
   id: string;
@@ -92,6 +92,8 @@ export function fixtureKit(
     root?: string;
     /** Read git history for provenance (off by default: the fixture is not a repository of its own). */
     git?: boolean;
+    /** Tell reads when a page's `sources:` changed after it, from the git history of `root`. */
+    staleness?: boolean;
   } = {},
 ): Kit {
   const config = resolveConfig(
@@ -131,6 +133,9 @@ export function fixtureKit(
         search: setConfig.search.driver === 'client' ? createClientSearch({ budgetKb: 300 }) : createServerSearch(),
         events,
         gates: config.gates,
+        ...(options.staleness
+          ? { sourceHistory: createSourceHistory({ root: config.root, setFolder: setConfig.source.path }) }
+          : {}),
       }),
     ),
   });

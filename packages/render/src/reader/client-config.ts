@@ -33,6 +33,7 @@ export interface ReaderClientConfig {
     searchLoading: string;
     copy: string;
     copied: string;
+    copyFailed: string;
     thanks: string;
     feedbackFailed: string;
     colorModeSystem: string;

@@ -1,7 +1,7 @@
 import { KitError } from '@kit/core';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { type KitTables, MODEL_NAMES, type ModelName } from './tables.js';
+import { type KitTables, MODEL_NAMES, type ModelName, REVISION_STATUSES } from './tables.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: drizzle's node-postgres and PGlite databases differ only in their result type.
 export type AnyPgDatabase = PgDatabase<PgQueryResultHKT, any>;
@@ -51,6 +51,9 @@ const REQUIRED_COLUMNS: Record<ModelName, string[]> = {
   asset: ['id', 'set_key', 'name', 'content_hash', 'size', 'bytes', 'disk', 'disk_path', 'updated_at'],
   docs_migration: ['id', 'set_key', 'name', 'applied_at'],
 };
+
+/** The revision statuses the table accepts; a table made before drafts could be decided accepts fewer (see widenRevisionStatus). */
+const STATUS_CHECK = `status IN (${REVISION_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 
 /** The writing transaction's id, as a revision records it (PostgreSQL 13 or later). */
 const TXID_DEFAULT = '(pg_current_xact_id()::text::bigint)';
@@ -122,7 +125,7 @@ function createStatements(tables: KitTables): string[] {
       based_on text,
       summary text,
       author text,
-      status text NOT NULL DEFAULT 'published' CHECK (status IN ('published', 'draft')),
+      status text NOT NULL DEFAULT 'published' CONSTRAINT ${quote(`${tables.names.revision}_status_check`)} CHECK (${STATUS_CHECK}),
       created_at timestamptz NOT NULL DEFAULT now(),
       txid bigint DEFAULT ${TXID_DEFAULT}
     )`,
@@ -176,6 +179,7 @@ export async function migrateKitTables(db: AnyPgDatabase, tables: KitTables): Pr
       else if (tables.custom.includes('revision')) await checkColumns(tx, tables, 'revision');
       else await addRevisionTxid(tx, tables);
     }
+    if (!tables.custom.includes('revision')) await widenRevisionStatus(tx, tables);
   });
   for (const model of tables.custom) await checkColumns(db, tables, model);
 }
@@ -189,6 +193,29 @@ async function addRevisionTxid(tx: AnyPgDatabase, tables: KitTables): Promise<vo
   const present = await columnsOf(tx, tables, 'revision');
   if (present.has('txid')) return;
   for (const statement of txidStatements(tables)) await tx.execute(sql.raw(statement));
+}
+
+/**
+ * Lets a revision table made before drafts could be decided hold `applied` and `discarded`: its
+ * status check is replaced. Looked up first, like txid, so a current table takes no lock.
+ */
+async function widenRevisionStatus(tx: AnyPgDatabase, tables: KitTables): Promise<void> {
+  const table = `${quote(tables.schema)}.${quote(tables.names.revision)}`;
+  const result = await tx.execute(
+    sql`SELECT conname, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ${table}::regclass AND contype = 'c'` as SQL,
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+    conname: string;
+    definition: string;
+  }>;
+  const narrow = rows.filter((row) => row.definition.includes('status') && !row.definition.includes('discarded'));
+  if (narrow.length === 0) return;
+  for (const row of narrow) await tx.execute(sql.raw(`ALTER TABLE ${table} DROP CONSTRAINT ${quote(row.conname)}`));
+  await tx.execute(
+    sql.raw(
+      `ALTER TABLE ${table} ADD CONSTRAINT ${quote(`${tables.names.revision}_status_check`)} CHECK (${STATUS_CHECK})`,
+    ),
+  );
 }
 
 async function columnsOf(db: AnyPgDatabase, tables: KitTables, model: ModelName): Promise<Set<string>> {

@@ -198,7 +198,15 @@ function defineTables(schemaName: string, names: Record<ModelName, string>) {
 
 export type RevisionKind = 'page' | 'navigation' | 'manifest' | 'asset';
 export type RevisionAction = 'write' | 'delete' | 'restore';
-export type RevisionStatus = 'published' | 'draft';
+/**
+ * `published`: a live change. `draft`: a change waiting for a person. A decided draft keeps its row:
+ * `applied` once published (the change itself is recorded again as a new `published` revision),
+ * `discarded` once a person threw it away.
+ */
+export type RevisionStatus = 'published' | 'draft' | 'applied' | 'discarded';
+
+/** Every {@link RevisionStatus}, as the table's check constraint lists them. */
+export const REVISION_STATUSES: readonly RevisionStatus[] = ['published', 'draft', 'applied', 'discarded'];
 
 /** Kit's drizzle tables for one schema and set of names, plus where they live. */
 export type KitTables = ReturnType<typeof defineTables> & {
