@@ -10,8 +10,9 @@ const allowed: Record<string, string[]> = {
   'source-fs': ['core'],
   'source-db': ['core'],
   mcp: ['core'],
-  'http-hono': ['core', 'render', 'search', 'mcp'],
-  cli: ['core', 'render', 'search', 'source-fs', 'source-db', 'mcp', 'http-hono'],
+  ai: ['core'],
+  'http-hono': ['core', 'render', 'search', 'mcp', 'ai'],
+  cli: ['core', 'render', 'search', 'source-fs', 'source-db', 'mcp', 'ai', 'http-hono'],
 };
 
 const root = join(import.meta.dirname, '..');

@@ -62,7 +62,12 @@ export type * from './config/types.js';
 export type { ConfigCheck, ConfigIssue } from './config/validate.js';
 export { checkConfig } from './config/validate.js';
 export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
-export { createDocSet, FEEDBACK_COMMENT_LIMIT, withContentHashLine } from './docset/docset.js';
+export {
+  createDocSet,
+  FEEDBACK_COMMENT_LIMIT,
+  withContentHashLine,
+  withoutContentHashLine,
+} from './docset/docset.js';
 export { MIN_READ_CHARS } from './docset/read-parts.js';
 export type { CreateKitOptions, WarmKitOptions } from './docset/kit.js';
 export { createKit, warmKit } from './docset/kit.js';

@@ -24,7 +24,8 @@ import {
   schemas,
   type Viewer,
 } from '@kit/core';
-import { projectCacheDir } from '@kit/core/node';
+import { loadOptionalPeer, projectCacheDir } from '@kit/core/node';
+import type { AskOptions } from '@kit/ai';
 import type { McpHttpOptions } from '@kit/mcp';
 import { renderNotFoundPage, renderReaderPage, renderSearchPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
@@ -88,6 +89,12 @@ export interface KitAppOptions {
    * reader sources does not build them again. Default `<root>/.kit/cache`; null keeps nothing on disk.
    */
   cacheDir?: string | null;
+  /**
+   * Ask AI's settings that are not configuration: the providers' environment (default
+   * `process.env`), the clock of the daily budget, the wait for a silent provider. Its counts live
+   * in `rateLimitStore`.
+   */
+  ask?: Omit<AskOptions, 'kit' | 'store'>;
 }
 
 type Env = { Variables: KitVariables };
@@ -146,8 +153,11 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const sets = [...kit.sets.values()].filter((set) => !options.sets || options.sets.includes(set.key));
   // Longer prefixes first so `/docs/api` is not swallowed by `/docs`; a root-mounted set last.
   sets.sort((a, b) => normalizePrefix(b.config.route.prefix).length - normalizePrefix(a.config.route.prefix).length);
+  const asker = askLoader(options, rateLimits);
+  // Loaded in the background when a set turns Ask AI on, so pages know whether to offer it.
+  if (sets.some((set) => set.config.ai.ask.enabled)) void asker.get();
   for (const set of sets)
-    app.route(normalizePrefix(set.config.route.prefix) || '/', setApp(set, options, rateLimits, assets));
+    app.route(normalizePrefix(set.config.route.prefix) || '/', setApp(set, options, rateLimits, assets, asker));
 
   const findSet = (c: Context) => sets.find((candidate) => servesPath(candidate, c.req.path, requestHost(c))) ?? null;
   app.notFound(async (c) => {
@@ -187,7 +197,13 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   return markPackageRoutes(app, '@kit/http-hono');
 }
 
-function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore, assets: Promise<ReaderAssets>) {
+function setApp(
+  set: DocSet,
+  options: KitAppOptions,
+  rateLimits: RateLimitStore,
+  assets: Promise<ReaderAssets>,
+  asker: AskLoader,
+) {
   const { kit } = options;
   const config = set.config;
   const app = new Hono<Env>();
@@ -350,6 +366,95 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     return c.json({ ok: true });
   });
 
+  // Ask AI: checked and counted before any provider is called; the answer streams as server-sent
+  // events (`Accept: text/event-stream`, what the reader UI sends), or arrives whole as JSON.
+  app.post('/_kit/ask', pageMiddleware, signInGuard, async (c) => {
+    const ask = config.ai.ask;
+    if (!ask.enabled) {
+      return c.json(
+        { error: 'ask.disabled', message: `Ask AI is off for the "${set.key}" docs (ai.ask.enabled is false).` },
+        404,
+      );
+    }
+    const service = await asker.get();
+    if (!service.ok) return c.json({ error: 'ask.unavailable', message: service.message }, 503);
+    // Room for the longest question and history the limits allow, each character escaped in JSON.
+    const maxBytes = 6 * (ask.max_question_length + ask.max_history_length) + 64 * ask.max_messages + 1024;
+    const body = await readJson(c, maxBytes, {
+      type: 'Send the question as JSON with Content-Type: application/json.',
+      size: `The body is larger than ${maxBytes} bytes: the conversation is longer than ai.ask.max_question_length and ai.ask.max_history_length allow. Start a new conversation.`,
+      shape: 'The body is not a JSON object like {"messages":[{"role":"user","content":"How do I retry jobs?"}]}.',
+    });
+    if (!body.ok) {
+      const headers: Record<string, string> = body.status === 413 ? { Connection: 'close' } : {};
+      return c.json({ error: 'ask.invalid', message: body.message }, body.status, headers);
+    }
+    const result = await service.ask.ask({
+      set: set.key,
+      viewer: viewerFor(c),
+      caller: callerKey(c),
+      body: body.value,
+      signal: c.req.raw.signal,
+      origin: requestOrigin(c, options),
+    });
+    if (!result.ok) {
+      const headers: Record<string, string> =
+        result.retryAfterSeconds !== undefined ? { 'Retry-After': String(result.retryAfterSeconds) } : {};
+      return c.json(
+        { error: result.code, message: result.message, ...(result.limit ? { limit: result.limit } : {}) },
+        result.status,
+        headers,
+      );
+    }
+    if (!/\btext\/event-stream\b/i.test(c.req.header('accept') ?? '')) {
+      // An agent without a stream reader gets the answer whole.
+      let answer = '';
+      for await (const event of result.events) {
+        if (event.type === 'text') answer += event.delta;
+        else if (event.type === 'error') return c.json({ error: event.code, message: event.message }, 502);
+        else if (event.type === 'done') {
+          const { type: _type, ...rest } = event;
+          return c.json({ answer, ...rest }, 200, { 'Cache-Control': 'no-store' });
+        }
+      }
+      return c.json({ error: 'ask.provider_failed', message: 'The answer ended early. Ask again.' }, 502);
+    }
+    // Sent as it is written: never compressed (which would hold text back) nor kept.
+    c.set('kitEncoded', true);
+    const encoder = new TextEncoder();
+    const events = result.events[Symbol.asyncIterator]();
+    // The reader may stop (or leave) while an event is on its way: nothing is written after that.
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let chunk: string | null;
+        try {
+          const next = await events.next();
+          chunk = next.done ? null : `data: ${JSON.stringify(next.value)}\n\n`;
+        } catch (error) {
+          console.error(error);
+          chunk = `data: ${JSON.stringify({ type: 'error', code: 'internal', message: 'Something went wrong on the server.' })}\n\n`;
+          if (!cancelled) controller.enqueue(encoder.encode(chunk));
+          chunk = null;
+        }
+        if (cancelled) return;
+        if (chunk === null) controller.close();
+        else controller.enqueue(encoder.encode(chunk));
+      },
+      async cancel() {
+        cancelled = true;
+        await events.return?.(undefined);
+      },
+    });
+    return new Response(stream, {
+      headers: {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+      },
+    });
+  });
+
   app.get('/_kit/search', pageMiddleware, signInGuard, async (c) => {
     const limit = c.req.query('limit');
     // A browser (a form sent without the script, the header's search link) gets the results page.
@@ -505,7 +610,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
       const read = await set.readPage({ ...match.ref, staleness: true }, viewer);
       return send(read.text, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
-    const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls()), page);
+    const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls(), asker), page);
     let html = renderReaderPage(view);
     if (options.injectHtml) html = html.replace('</body>', `${options.injectHtml}</body>`);
     if (page.highlightPending) {
@@ -692,9 +797,12 @@ async function viewContext(
   options: KitAppOptions,
   assets: ReaderAssets,
   files: SetFileUrls,
+  asker?: AskLoader,
 ): Promise<ViewContext> {
   const base = normalizePrefix(set.config.route.prefix);
+  const askAvailable = set.config.ai.ask.enabled && asker ? (await asker.get()).ok : false;
   return {
+    askAvailable,
     kit: options.kit,
     set,
     viewer: viewerFor(c),
@@ -823,28 +931,61 @@ function wantsHtml(accept: string | undefined): boolean {
   return /\btext\/html\b/i.test(accept ?? '') && !prefersMarkdown(accept);
 }
 
+/** What {@link readJson} says about a body it refuses. */
+interface BodyMessages {
+  type: string;
+  size: string;
+  shape: string;
+}
+
+const FEEDBACK_BODY: BodyMessages = {
+  type: 'Send the feedback as JSON with Content-Type: application/json.',
+  size: `The body is larger than ${FEEDBACK_MAX_BODY_BYTES} bytes; keep comments under 2000 characters.`,
+  shape: 'The body is not a JSON object like {"path":"intro","helpful":true}.',
+};
+
 async function readJson(
   c: Context,
   maxBytes: number,
+  messages: BodyMessages = FEEDBACK_BODY,
 ): Promise<{ ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; message: string }> {
   if (!(c.req.header('content-type') ?? '').includes('application/json')) {
-    return { ok: false, status: 415, message: 'Send the feedback as JSON with Content-Type: application/json.' };
+    return { ok: false, status: 415, message: messages.type };
   }
   const body = await readBoundedText(c.req.raw, maxBytes);
-  if (!body.ok) {
-    return {
-      ok: false,
-      status: 413,
-      message: `The body is larger than ${maxBytes} bytes; keep comments under 2000 characters.`,
-    };
-  }
+  if (!body.ok) return { ok: false, status: 413, message: messages.size };
   try {
     const value = JSON.parse(body.text) as unknown;
     if (!value || typeof value !== 'object') throw new KitError('argument.invalid', 'not an object');
     return { ok: true, value };
   } catch {
-    return { ok: false, status: 400, message: 'The body is not a JSON object like {"path":"intro","helpful":true}.' };
+    return { ok: false, status: 400, message: messages.shape };
   }
+}
+
+/** The Ask AI service of an app, loaded with `@kit/ai` on the first question. */
+interface AskLoader {
+  get(): Promise<{ ok: true; ask: import('@kit/ai').AskService } | { ok: false; message: string }>;
+}
+
+/** The command that installs Ask AI with its default provider (kept equal to `ASK_INSTALL_COMMAND`). */
+const ASK_INSTALL = 'npm install @kit/ai ai @ai-sdk/openai';
+
+function askLoader(options: KitAppOptions, store: RateLimitStore): AskLoader {
+  let loaded: ReturnType<AskLoader['get']> | undefined;
+  return {
+    get() {
+      loaded ??= loadOptionalPeer(() => import('@kit/ai'), '@kit/ai', 'Ask AI').then(
+        ({ createAsk }) => ({ ok: true as const, ask: createAsk({ ...options.ask, kit: options.kit, store }) }),
+        (error: unknown) => {
+          const message = `Ask AI needs the optional package @kit/ai, which is not installed on this server. Install it (${ASK_INSTALL}) and restart.`;
+          console.warn(`[kit] ${message} (${(error as Error).message})`);
+          return { ok: false as const, message };
+        },
+      );
+      return loaded;
+    },
+  };
 }
 
 export type { MiddlewareHandler };

@@ -23,7 +23,7 @@ const served = () =>
   });
 
 describe('the reader script a browser downloads', () => {
-  it('keeps a first page load under 25 KB gzipped and fetches the search engine only on first use', async () => {
+  it('keeps a first page load under 25 KB gzipped and fetches the search engine and Ask AI only on first use', async () => {
     const app = createKitApp({ kit: fixtureKit(), cacheDir: null });
     const page = await (await app.request('/docs')).text();
     const src = /<script type="module" src="(\/docs\/_kit\/reader\.[0-9a-f]+\.js)"><\/script>/.exec(page)?.[1];
@@ -33,12 +33,20 @@ describe('the reader script a browser downloads', () => {
     // Nothing imported up front: every other file is behind import(), fetched when first used.
     expect(/(?:^|[;}])import\s*[{*"'\w]/m.test(script), 'the script imports a file up front').toBe(false);
     const later = [...script.matchAll(/import\("\.\/(reader-[\w-]+\.js)"\)/g)].map((match) => match[1]!);
-    expect(later).toHaveLength(1);
-    const chunk = await app.request(`/docs/_kit/${later[0]}`);
-    expect(chunk.status).toBe(200);
-    expect(chunk.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(await chunk.text()).toContain('queryClientIndex');
+    expect(later).toHaveLength(2);
+    const bodies: string[] = [];
+    for (const name of later) {
+      const chunk = await app.request(`/docs/_kit/${name}`);
+      expect(chunk.status).toBe(200);
+      expect(chunk.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const body = await chunk.text();
+      // Each chunk stands alone: loading one fetches nothing more.
+      expect(/(?:^|[;}])import\s*[{*"'\w]/m.test(body), `${name} imports a file`).toBe(false);
+      bodies.push(body);
+    }
+    expect(bodies.filter((body) => body.includes('queryClientIndex'))).toHaveLength(1);
+    expect(bodies.filter((body) => body.includes('kit-ask-log'))).toHaveLength(1);
   });
 
   it('bundles the page script from the reader sources only, and the search chunk from the search engine', async () => {
@@ -63,8 +71,13 @@ describe('the reader script a browser downloads', () => {
       'packages/render/src/reader/client-config.ts',
       'packages/render/src/reader/client-logic.ts',
     ]);
-    expect(chunks).toHaveLength(1);
-    const searchChunk = local(chunks[0]!.modules);
+    expect(chunks).toHaveLength(2);
+    const askChunk = chunks.find((chunk) => chunk.modules.some((module) => module.endsWith('client/ask.ts')))!;
+    expect(local(askChunk.modules)).toEqual([
+      'packages/render/client/ask.ts',
+      'packages/render/src/reader/ask-logic.ts',
+    ]);
+    const searchChunk = local(chunks.find((chunk) => chunk !== askChunk)!.modules);
     expect(searchChunk).toContain('packages/search/src/client/index.ts');
     expect(searchChunk).toContain('packages/search/src/engine/rank.ts');
     // Of @kit/core only the search limits (and the barrel they are imported through) come along.

@@ -43,6 +43,8 @@ export interface ViewContext {
   stylesheets: string[];
   /** The manifest's logo and favicon as served URLs; absent ones are not shown. */
   branding?: { logo?: { light: string; dark: string }; favicon?: string };
+  /** True when Ask AI can answer on this server (`ai.ask.enabled` and the optional package installed). */
+  askAvailable?: boolean;
 }
 
 /** The page and version/locale the view is for. */
@@ -268,6 +270,7 @@ async function siteView(
     locales: localeLinks,
     currentLocale: place.locale,
     inserts: await insertsFor(manifest, page),
+    ask: config.ai.ask.enabled && context.askAvailable ? { endpoint: `${context.base}/_kit/ask` } : null,
     feedback: config.feedback.enabled
       ? { enabled: true, endpoint: `${context.base}/_kit/feedback` }
       : { enabled: false },
@@ -322,6 +325,7 @@ function anonymousSite(site: ReaderSiteView): ReaderSiteView {
     theme: { radius: MANIFEST_DEFAULTS.theme.radius, mode: MANIFEST_DEFAULTS.theme.mode, fonts: {} },
     feedback: { enabled: false },
     search: null,
+    ask: null,
   };
 }
 

@@ -147,6 +147,16 @@ export function initSearch(
     if (event.target === dialog) dialog.close();
   });
   dialog.querySelector('[data-kit-search-close]')?.addEventListener('click', () => dialog.close());
+  // Ask AI's panel is its own chunk, fetched on this first use, so pages never carry it.
+  const askButton = dialog.querySelector<HTMLButtonElement>('[data-kit-ask-open]');
+  if (askButton && config.ask) {
+    askButton.addEventListener('click', () => {
+      import('./ask.js').then(
+        ({ openAsk }) => openAsk(dialog, config, input.value),
+        () => setUiText(status, config, 'searchUnavailable'),
+      );
+    });
+  }
   for (const button of document.querySelectorAll('[data-kit-search-open]')) {
     button.addEventListener('click', () => open());
   }

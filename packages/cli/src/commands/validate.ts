@@ -29,6 +29,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | manifest.schema | error / warning | kit.json is not valid JSON or breaks the schema (errors); no manifest, or a top-level key within two edits of a known key (warnings, with the rename) |
 | manifest.integrations | warning | a database set whose manifest has integrations (read from configuration only) |
 | config.ignored | warning | a key in kit.config.ts that has no effect where it is written (a set's \`ai.ask.rate_limit\`, \`mcp.web.author_tools\` on a repository set, \`html_input: 'allow'\` on a database set) |
+| ai.ask.setup | warning | a set with \`ai.ask.enabled\` on where Ask AI cannot answer: the optional package @kit/ai is not installed (so \`ai.ask\` has no effect; the fix names the install command), a provider package the failover order needs is missing, \`ai.ask.provider\` names an unknown provider, or a provider has no model to default to |
 | source.read | error | the set folder, or a folder in it, cannot be read |
 | source.missing_folder | warning | a version the manifest declares has no folder, so it has no pages |
 | source.symlink | warning | a symbolic link leading outside the set folder (or nowhere), ignored |

@@ -49,7 +49,15 @@ export interface ValidateKitOptions {
   components?: readonly string[];
   /** Only these pages get their own checks (`ValidateDocSetOptions.pages`); needs `set` and `version`. */
   pages?: readonly string[];
+  /**
+   * Loads the optional Ask AI package, to check sets with `ai.ask.enabled` (reported with the
+   * config warnings, as `ai.ask.setup`). Default: `import('@kit/ai')`.
+   */
+  loadAsk?: () => Promise<AskPackage>;
 }
+
+/** What `kit validate` uses of `@kit/ai`. */
+type AskPackage = Pick<typeof import('@kit/ai'), 'askSetupProblems' | 'ASK_INSTALL_COMMAND'>;
 
 /**
  * Validates the sets of a kit and returns one report (`schemas/validate.json`): what
@@ -102,7 +110,48 @@ export async function validateKit(kit: ValidatableKit, options: ValidateKitOptio
     );
   }
   const report = mergeValidationReports(reports);
-  return options.configWarnings ? withConfigWarnings(report, kit, options.set) : report;
+  if (!options.configWarnings) return report;
+  const askIssues = await askSetupIssues(kit, keys, options.loadAsk ?? (() => import('@kit/ai')));
+  return withConfigWarnings(report, kit, options.set, askIssues);
+}
+
+/** The command that installs Ask AI with its default provider (`ASK_INSTALL_COMMAND` of @kit/ai). */
+const ASK_INSTALL = 'npm install @kit/ai ai @ai-sdk/openai';
+
+/**
+ * `ai.ask.setup` warnings for the sets among `keys` that turn Ask AI on: the optional package is
+ * missing (so `ai.ask` has no effect), or a provider package or setting the failover order needs is.
+ */
+async function askSetupIssues(kit: Kit, keys: string[], load: () => Promise<AskPackage>): Promise<ValidationIssue[]> {
+  const asking = keys.filter((key) => kit.set(key).config.ai.ask.enabled);
+  if (asking.length === 0) return [];
+  const file = kit.config.file ? relative(kit.config.root, kit.config.file).split('\\').join('/') : undefined;
+  const where = file !== undefined ? { file } : {};
+  let ask: AskPackage;
+  try {
+    ask = await load();
+  } catch {
+    return asking.map((key) => ({
+      rule: 'ai.ask.setup',
+      severity: 'warning' as const,
+      message: `Ask AI is on for the set "${key}" (ai.ask.enabled), but the optional package @kit/ai is not installed, so ai.ask has no effect.`,
+      ...where,
+      fix: `Install it with its default provider: ${ASK_INSTALL}. Or turn ai.ask.enabled off.`,
+    }));
+  }
+  const issues: ValidationIssue[] = [];
+  for (const key of asking) {
+    for (const problem of await ask.askSetupProblems(kit.set(key).config.ai.ask, null)) {
+      issues.push({
+        rule: 'ai.ask.setup',
+        severity: 'warning',
+        message: `Ask AI on the set "${key}" cannot answer as configured: ${problem}`,
+        ...where,
+        fix: 'Install the package or set the key the message names; until then Ask AI answers 503 for this set.',
+      });
+    }
+  }
+  return issues;
 }
 
 /**
@@ -136,9 +185,14 @@ async function setsWithVersion(kit: Kit, keys: string[], version: string): Promi
  * Adds the config's warnings as `config.ignored` issues naming the config file. With one set
  * chosen, warnings about other sets are left out.
  */
-function withConfigWarnings(report: ValidationReport, kit: Kit, set?: string): ValidationReport {
+function withConfigWarnings(
+  report: ValidationReport,
+  kit: Kit,
+  set: string | undefined,
+  more: ValidationIssue[] = [],
+): ValidationReport {
   const file = kit.config.file ? relative(kit.config.root, kit.config.file).split('\\').join('/') : undefined;
-  const extra: ValidationIssue[] = [];
+  const extra: ValidationIssue[] = [...more];
   for (const warning of kit.config.warnings ?? []) {
     const about = /`sets\.([^.`]+)/.exec(warning)?.[1];
     if (set !== undefined && about !== undefined && about !== set) continue;

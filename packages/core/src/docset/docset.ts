@@ -1278,6 +1278,18 @@ export function withContentHashLine(markdown: string, hash: string): string {
   return `${markdown.trimEnd()}\n\ncontent_hash: ${hash}\n`;
 }
 
+/**
+ * Agent Markdown without the `content_hash` line {@link withContentHashLine} added: what Ask AI
+ * reads (the specification gives it pages without that line). Text without the line passes unchanged.
+ *
+ * @example
+ * withoutContentHashLine('# Routing\n\ncontent_hash: sha256:ab…\n', 'sha256:ab…'); // '# Routing\n'
+ */
+export function withoutContentHashLine(text: string, hash: string): string {
+  const line = `\n\ncontent_hash: ${hash}\n`;
+  return text.endsWith(line) ? `${text.slice(0, -line.length)}\n` : text;
+}
+
 /** Whether a value read from a cache store has the shape of a render (a shared store may hold anything). */
 function isRenderedPage(value: unknown): value is RenderedPage {
   const page = value as Partial<RenderedPage> | null | undefined;

@@ -20,6 +20,13 @@ export interface ReaderClientConfig {
     serverSearchUrl: string | null;
   } | null;
   feedbackEndpoint: string | null;
+  /** Ask AI: where questions go and the chat panel's strings (in `lang`/`dir`), or null when off. */
+  ask?: {
+    endpoint: string;
+    strings: AskStrings;
+    /** Set when the strings are in another language than the page. */
+    language?: UiLanguage;
+  } | null;
   strings: {
     searchNoResults: string;
     searchUnavailable: string;
@@ -38,6 +45,24 @@ export interface ReaderClientConfig {
    * writes those inside an element carrying them, isolated from the page's direction.
    */
   stringLanguages?: Partial<Record<keyof ReaderClientConfig['strings'], UiLanguage>>;
+}
+
+/** The chat panel's interface strings. */
+export interface AskStrings {
+  askAi: string;
+  askPlaceholder: string;
+  askSend: string;
+  askStop: string;
+  askNew: string;
+  askCopy: string;
+  askBack: string;
+  askSources: string;
+  askWorking: string;
+  askDone: string;
+  askUnsupported: string;
+  askFailed: string;
+  askNotice: string;
+  copied: string;
 }
 
 /** The language of an interface string and its writing direction. */

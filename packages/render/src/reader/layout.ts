@@ -1,6 +1,6 @@
 import { DERIVED_ROOT_GROUP_LABEL, type InsertPoint, localeDirection, type TocEntry } from '@kit/core';
 import { enhanceArticleHtml } from './article.js';
-import { CLIENT_CONFIG_ID, type ReaderClientConfig, type UiLanguage } from './client-config.js';
+import { type AskStrings, CLIENT_CONFIG_ID, type ReaderClientConfig, type UiLanguage } from './client-config.js';
 import { escapeHtml, isExternal, jsonForScript, nonceAttr, safeHref } from './html.js';
 import { icon } from './icons.js';
 import { DEFAULT_READER_STRINGS, DEFAULT_READER_STRINGS_LANG, inLanguage } from './strings.js';
@@ -537,6 +537,10 @@ function searchDialog(ctx: Context): string {
     // Named by its content ("Close Esc") so the name holds the visible "Esc" key.
     `<button type="button" class="kit-search-close" data-kit-search-close><span class="kit-sr-only">${ui(ctx, 'close')} </span><kbd class="kit-kbd">Esc</kbd></button>` +
     `</form>` +
+    (view.ask
+      ? // Opens the chat panel, a chunk of the reader script loaded on this first use.
+        `<button type="button" class="kit-ask-open" data-kit-ask-open>${icon('sparkle', { size: 16 })}<span>${ui(ctx, 'askAi')}</span></button>`
+      : '') +
     `<ul class="kit-search-results" id="kit-search-results" role="listbox" aria-label="${escapeHtml(t.search)}"></ul>` +
     `<p class="kit-search-status" role="status" aria-live="polite"></p>` +
     `<footer class="kit-search-footer" aria-hidden="true">` +
@@ -575,6 +579,7 @@ function clientConfig(ctx: Context, page: { path: string | null; updatedAt: stri
         }
       : null,
     feedbackEndpoint: view.feedback.enabled ? view.feedback.endpoint : null,
+    ask: view.ask && view.search ? askConfig(ctx, view.ask.endpoint) : null,
     strings: {
       searchNoResults: t.searchNoResults,
       searchUnavailable: t.searchUnavailable,
@@ -597,6 +602,30 @@ function clientConfig(ctx: Context, page: { path: string | null; updatedAt: stri
   }
   if (Object.keys(foreign).length > 0) config.stringLanguages = foreign;
   return `<script type="application/json" id="${CLIENT_CONFIG_ID}">${jsonForScript(config)}</script>`;
+}
+
+const ASK_STRINGS = [
+  'askAi',
+  'askPlaceholder',
+  'askSend',
+  'askStop',
+  'askNew',
+  'askCopy',
+  'askBack',
+  'askSources',
+  'askWorking',
+  'askDone',
+  'askUnsupported',
+  'askFailed',
+  'askNotice',
+  'copied',
+] as const satisfies ReadonlyArray<keyof AskStrings & keyof ReaderStrings>;
+
+function askConfig(ctx: Context, endpoint: string): NonNullable<ReaderClientConfig['ask']> {
+  const strings = Object.fromEntries(ASK_STRINGS.map((key) => [key, ctx.t[key]])) as unknown as AskStrings;
+  // The panel is written in one language: the page's, or the strings' own when they are foreign.
+  const language = ctx.foreign.askAi;
+  return { endpoint, strings, ...(language ? { language } : {}) };
 }
 
 function htmlOpen(view: ReaderSiteView): string {

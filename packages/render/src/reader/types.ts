@@ -140,6 +140,11 @@ export interface ReaderSiteView {
   inserts?: Partial<Record<InsertPoint, string>>;
   feedback: { enabled: false } | { enabled: true; endpoint: string };
   search?: ReaderSearch | null;
+  /**
+   * Ask AI (`ai.ask.enabled` with the optional package installed): the search dialog offers it,
+   * and its chat panel posts questions to `endpoint`. Absent or null: no Ask AI entry.
+   */
+  ask?: { endpoint: string } | null;
   /** Script tags from {@link analyticsScripts} / {@link analyticsForSet}, placed in the head. */
   analytics?: string;
   theme: ReaderTheme;
@@ -282,6 +287,19 @@ export interface ReaderStrings {
   credit: string;
   /** Label of a heading's anchor link; `{heading}` is replaced by the heading text. */
   headingAnchor: string;
+  askAi: string;
+  askPlaceholder: string;
+  askSend: string;
+  askStop: string;
+  askNew: string;
+  askCopy: string;
+  askBack: string;
+  askSources: string;
+  askWorking: string;
+  askDone: string;
+  askUnsupported: string;
+  askFailed: string;
+  askNotice: string;
   /** Label of the page actions menu button (screen readers). */
   pageActions: string;
   copyPage: string;

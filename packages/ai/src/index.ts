@@ -1,0 +1,24 @@
+/**
+ * Ask AI: readers ask the docs a question and get an answer that cites the pages it read. An
+ * optional package: the web server loads it when `ai.ask.enabled` is on, and `kit validate` warns
+ * when it is missing.
+ */
+export { type AskEvent, type AskOptions, type AskQuestion, type AskService, createAsk } from './ask.js';
+export { type CheckedCitations, type Citation, checkCitations } from './citations.js';
+export { type AskMessage, type AskRefusal, budgetDay, checkConversation, countQuestion } from './limits.js';
+export { NO_ANSWER_TEXT, systemPrompt } from './prompt.js';
+export {
+  type AskEnv,
+  DEFAULT_PROVIDER,
+  type LoadedModel,
+  PROVIDERS,
+  type ProviderChoice,
+  providerChain,
+  providerProblem,
+  redactCredentials,
+} from './providers.js';
+export { askSetupProblems } from './setup.js';
+export { ASK_TOOL_NAMES, askTools, type ReadPage } from './tools.js';
+
+/** The command that installs Ask AI with its default provider. */
+export const ASK_INSTALL_COMMAND = 'npm install @kit/ai ai @ai-sdk/openai';
