@@ -69,8 +69,11 @@ export { contextUrls, createRenderContext, mayIncludeSnippets } from './docset/r
 export {
   assertSearchQuery,
   DEFAULT_SEARCH_LIMIT,
+  DEFAULT_SEARCH_SECTIONS,
   MAX_SEARCH_LIMIT,
+  MAX_SEARCH_SECTIONS,
   normalizeSearchLimit,
+  normalizeSearchSections,
 } from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
 export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';

@@ -342,6 +342,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
 
   app.get('/_kit/search', pageMiddleware, signInGuard, async (c) => {
     const limit = c.req.query('limit');
+    const sections = c.req.query('sections');
     try {
       const result = await set.search(
         {
@@ -349,6 +350,7 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
           ...(c.req.query('version') ? { version: c.req.query('version')! } : {}),
           ...(c.req.query('locale') ? { locale: c.req.query('locale')! } : {}),
           ...(limit !== undefined ? { limit: Number(limit) } : {}),
+          ...(sections !== undefined ? { sections: Number(sections) } : {}),
         },
         viewerFor(c),
         'http',

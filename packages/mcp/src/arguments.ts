@@ -1,4 +1,10 @@
-import { DEFAULT_SEARCH_LIMIT, FEEDBACK_COMMENT_LIMIT, MAX_SEARCH_LIMIT } from '@kit/core';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  DEFAULT_SEARCH_SECTIONS,
+  FEEDBACK_COMMENT_LIMIT,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_SECTIONS,
+} from '@kit/core';
 import { z } from 'zod';
 
 /**
@@ -52,6 +58,17 @@ export const limitArgument = z
   .max(MAX_SEARCH_LIMIT, limitMessage)
   .default(8)
   .describe('How many results to return, 1 to 20. Default: 8.');
+
+const sectionsMessage = `\`sections\` must be a whole number from 1 to ${MAX_SEARCH_SECTIONS}; omit it for ${DEFAULT_SEARCH_SECTIONS}, send 1 for one section per page.`;
+export const sectionsArgument = z
+  .number({ invalid_type_error: sectionsMessage })
+  .int(sectionsMessage)
+  .min(1, sectionsMessage)
+  .max(MAX_SEARCH_SECTIONS, sectionsMessage)
+  .default(DEFAULT_SEARCH_SECTIONS)
+  .describe(
+    `Most sections listed per page, 1 to ${MAX_SEARCH_SECTIONS}: the best one, then other sections of the same page that match well (in each result's \`sections\`). Default: ${DEFAULT_SEARCH_SECTIONS}.`,
+  );
 
 export function pathArgument(what: string) {
   return z

@@ -11,6 +11,7 @@ import {
   pathArgument,
   queryArgument,
   sectionArgument,
+  sectionsArgument,
   setArgument,
   toolArguments,
   versionArgument,
@@ -51,6 +52,9 @@ const searchOutput = z.object({
       snippet: z.string(),
       description: z.string().nullable(),
       score: z.number(),
+      sections: z.array(
+        z.object({ heading: z.string().nullable(), url: z.string(), snippet: z.string(), score: z.number() }),
+      ),
     }),
   ),
 });
@@ -91,7 +95,7 @@ export async function guarded(context: McpContext, run: () => Promise<CallToolRe
 
 function searchText(result: SearchResult): string {
   if (result.results.length === 0) {
-    return `No pages match "${result.query}" in ${result.set} ${result.version}. Try other words, or call list_pages to browse.`;
+    return `Nothing in the ${result.set} ${result.version} docs matches "${result.query}": these docs may not cover it. Try the docs' own words for it, or call list_pages to browse.`;
   }
   const lines = [
     `${count(result.results.length, 'result')} for "${result.query}" in ${result.set} ${result.version}:`,
@@ -101,6 +105,10 @@ function searchText(result: SearchResult): string {
     lines.push(`${index + 1}. ${hit.heading ? `${hit.title} › ${hit.heading}` : hit.title} (path: ${hit.path})`);
     lines.push(`   ${hit.url}`);
     if (hit.snippet) lines.push(`   ${hit.snippet.replace(/\s+/g, ' ')}`);
+    for (const section of hit.sections ?? []) {
+      lines.push(`   Also on this page: ${section.heading ?? hit.title} (${section.url})`);
+      if (section.snippet) lines.push(`     ${section.snippet.replace(/\s+/g, ' ')}`);
+    }
   });
   lines.push('', 'Call read_page with a path (or URL) to read a page before citing it.');
   return lines.join('\n');
@@ -131,12 +139,13 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
     {
       title: 'Search the docs',
       description:
-        'Finds the best matching pages for a query, with the matching section and a snippet. Search first, then read_page the results you use.',
+        'Finds the best matching pages for a query, each with its best matching section and a snippet, and other sections of the same page that match well (`sections`). No results means nothing in these docs matches. Search first, then read_page the results you use.',
       inputSchema: toolArguments('search_docs', {
         query: queryArgument,
         version: versionArgument,
         locale: localeArgument,
         limit: limitArgument,
+        sections: sectionsArgument,
         set,
       }),
       outputSchema: searchOutput,
@@ -146,7 +155,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
       guarded(context, async () => {
         const docSet = await resolveSet(context, args.set);
         const found = await docSet.search(
-          { query: args.query, version: args.version, locale: args.locale, limit: args.limit },
+          { query: args.query, version: args.version, locale: args.locale, limit: args.limit, sections: args.sections },
           context.viewer,
           'mcp',
         );
@@ -156,6 +165,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
             ...hit,
             url: absoluteUrl(hit.url, origin),
             markdown_url: absoluteUrl(hit.markdown_url, origin),
+            sections: (hit.sections ?? []).map((section) => ({ ...section, url: absoluteUrl(section.url, origin) })),
           })),
         };
         return {
