@@ -76,7 +76,7 @@ describe('tool lists', () => {
       properties: Record<string, Record<string, unknown>>;
       required: string[];
     };
-    expect(Object.keys(search.properties)).toEqual(['query', 'version', 'locale', 'limit', 'set']);
+    expect(Object.keys(search.properties)).toEqual(['query', 'version', 'locale', 'limit', 'sections', 'set']);
     expect(search.required).toEqual(['query']);
     expect(search.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 20, default: 8 });
     expect(Object.keys((byName.read_page!.inputSchema as { properties: object }).properties)).toEqual([
@@ -143,7 +143,32 @@ describe('search_docs', () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
     const result = await client.callTool({ name: 'search_docs', arguments: { query: 'kubernetes' } });
     expect(result.structuredContent).toMatchObject({ results: [] });
-    expect(textOf(result)).toMatch(/^No pages match "kubernetes" in docs 3\.x/);
+    expect(textOf(result)).toMatch(/^Nothing in the docs 3\.x docs matches "kubernetes": these docs may not cover it\./);
+  });
+
+  it('answers nothing for a random token and for a question from another field', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
+    for (const query of ['xK9qvT2mLp8RzW4nB7cY', 'kubernetes pod autoscaling yaml', 'how do I bake a chocolate cake']) {
+      const result = await client.callTool({ name: 'search_docs', arguments: { query } });
+      expect(result.structuredContent, query).toMatchObject({ results: [] });
+    }
+  });
+
+  it('lists other matching sections of a page with its best one, and one section a page when asked', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
+    const result = await client.callTool({ name: 'search_docs', arguments: { query: 'jobs' } });
+    const [first] = (result.structuredContent as { results: Array<{ path: string; heading: string; sections: Array<{ heading: string; url: string }> }> }).results;
+    expect(first).toMatchObject({ path: 'queues', heading: 'Retrying Jobs' });
+    expect(first!.sections.length).toBeGreaterThan(0);
+    expect(first!.sections[0]!.url).toMatch(/\/docs\/queues/);
+    expect(textOf(result)).toContain('Also on this page:');
+    const one = await client.callTool({ name: 'search_docs', arguments: { query: 'jobs', sections: 1 } });
+    for (const hit of (one.structuredContent as { results: Array<{ sections: unknown[] }> }).results) {
+      expect(hit.sections).toEqual([]);
+    }
+    const bad = await client.callTool({ name: 'search_docs', arguments: { query: 'queues', sections: 9 } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/`sections` must be a whole number from 1 to 5/);
   });
 
   it('fires SearchPerformed with source mcp through the DocSet', async () => {
@@ -328,20 +353,31 @@ describe('validate_docs', () => {
 
   it('is refused to a web caller manageKit does not allow', async () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: staff, validate });
-    const result = await client.callTool({ name: 'validate_docs', arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^argument\.invalid: There is no tool "validate_docs" for you/);
+    const error = await client.callTool({ name: 'validate_docs', arguments: {} }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
+    expect((error as Error).message).toMatch(/argument\.invalid: There is no tool "validate_docs" for you/);
   });
 });
 
 describe('a tool name the server does not have', () => {
-  it('answers with an isError result that names the tool and tools/list, not a JSON-RPC error', async () => {
-    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: staff, validate });
-    const result = await client.callTool({ name: 'serch_docs', arguments: { query: 'queues' } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(
-      /^argument\.invalid: There is no tool "serch_docs" for you on this server\. Call tools\/list/,
+  it('answers with JSON-RPC error -32602 (invalid params, as the MCP specification says) naming the tool and tools/list', async () => {
+    const kit = createFixtureKit();
+    const calls: Array<{ tool: string; ok: boolean }> = [];
+    kit.events.on('McpToolCalled', (payload) => {
+      calls.push({ tool: payload.tool, ok: payload.ok });
+    });
+    const client = await connectClient({ kit, scope: web, viewer: staff, validate });
+    const error = await client
+      .callTool({ name: 'serch_docs', arguments: { query: 'queues' } })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
+    expect((error as Error).message).toMatch(
+      /argument\.invalid: There is no tool "serch_docs" for you on this server\. Call tools\/list/,
     );
+    expect(calls).toEqual([{ tool: 'serch_docs', ok: false }]);
+    // The connection goes on: the next call is answered.
+    const next = await client.callTool({ name: 'search_docs', arguments: { query: 'queues' } });
+    expect(next.isError).toBeFalsy();
   });
 });
 

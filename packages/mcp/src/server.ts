@@ -83,9 +83,24 @@ function malformedToolCall(params: unknown): string | null {
  * before a tool runs (bad arguments, unknown tool), and rewrites the SDK's own error text (for
  * tools, resources and prompts) so the agent reads a stable code and what to send instead.
  */
-function observeToolCalls(transport: Transport, context: McpContext, transportName: 'stdio' | 'http'): void {
+function observeToolCalls(
+  transport: Transport,
+  context: McpContext,
+  transportName: 'stdio' | 'http',
+  hasTool: (name: string) => boolean,
+): void {
   const pending = new Map<RequestId, PendingCall>();
   const reads = new Set<RequestId>();
+  // Requests answered here, before the SDK: its own later answer to the same id is dropped.
+  const answered = new Set<RequestId>();
+  const refuse = (id: RequestId, message: string) => {
+    answered.add(id);
+    void transport.send({
+      jsonrpc: '2.0',
+      id,
+      error: { code: ErrorCode.InvalidParams, message: `argument.invalid: ${message}`, data: { code: 'argument.invalid' } },
+    });
+  };
   const { kit, scope } = context;
   const earlier = transport.onmessage;
   transport.onmessage = (message, extra) => {
@@ -105,15 +120,17 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
       // The SDK answers a call of the wrong shape with -32603 and its schema library's issue dump.
       const malformed = malformedToolCall(message.params);
       if (malformed) {
-        void transport.send({
-          jsonrpc: '2.0',
-          id: message.id,
-          error: {
-            code: ErrorCode.InvalidParams,
-            message: `argument.invalid: ${malformed}`,
-            data: { code: 'argument.invalid' },
-          },
-        });
+        refuse(message.id, malformed);
+        return;
+      }
+      // The MCP specification answers an unknown tool with -32602 (a protocol error), where the SDK
+      // returns an isError result.
+      const name = String(params.name);
+      if (!hasTool(name)) {
+        refuse(
+          message.id,
+          `There is no tool "${name}" for you on this server. Call tools/list to see the tools you may use.`,
+        );
         return;
       }
     }
@@ -122,6 +139,10 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage, options) => {
     const id = 'id' in message && !('method' in message) ? message.id : undefined;
+    if (id !== undefined && answered.has(id) && !pending.has(id)) {
+      answered.delete(id);
+      return Promise.resolve();
+    }
     if (id !== undefined && reads.delete(id) && 'error' in message) {
       return send({ ...message, error: readableSdkRequestError(message.error) }, options);
     }
@@ -159,6 +180,9 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
 const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
 class KitMcpServer extends McpServer {
+  /** Names of the tools registered for this caller. */
+  private readonly toolNames = new Set<string>();
+
   constructor(
     private readonly instructions: string,
     private readonly context: McpContext,
@@ -171,10 +195,15 @@ class KitMcpServer extends McpServer {
       // Kit's arguments are a handful of flat fields; anything larger is not a real call.
       maxToolInputElements: 1000,
     });
+    const register = this.registerTool.bind(this);
+    this.registerTool = ((name: string, ...rest: unknown[]) => {
+      this.toolNames.add(name);
+      return (register as (...args: unknown[]) => ReturnType<McpServer['registerTool']>)(name, ...rest);
+    }) as McpServer['registerTool'];
   }
 
   override async connect(transport: Transport): Promise<void> {
-    observeToolCalls(transport, this.context, this.transportName);
+    observeToolCalls(transport, this.context, this.transportName, (name) => this.toolNames.has(name));
     const observe = transport.onmessage;
     await super.connect(transport);
     if (!(transport instanceof StatelessJsonTransport)) return;
