@@ -34,6 +34,12 @@ async function hashOf(client: Client, path: string, extra: Record<string, unknow
 }
 
 describe('author tools on the local server', () => {
+  it('come with the writing steps in the instructions: read before writing, validate after', async () => {
+    const { client } = await localClient();
+    const instructions = client.getInstructions()!;
+    for (const step of ['Read before writing', 'based_on', 'Validate after writing']) expect(instructions).toContain(step);
+  });
+
   it('lists the five author tools after the read tools, annotated as destructive', async () => {
     const { client } = await localClient();
     const { tools } = await client.listTools();

@@ -146,7 +146,11 @@ async function acquireServer(
   const manages = options.validate !== undefined && (authors || (await docSet.canManage(viewer)));
   // A caller who may read no version is not told whose docs these are.
   const named = await seesAnyVersion(docSet, viewer);
-  const instructions = await mcpInstructions(kit, scope, { named });
+  const instructions = await mcpInstructions(kit, scope, {
+    named,
+    writes: authors,
+    feedback: docSet.config.feedback.enabled,
+  });
   const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${named ? 1 : 0}\u0000${origin}`;
   let byKey = idleServers.get(kit);
   if (!byKey) {

@@ -571,15 +571,11 @@ describe('instructions', () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: local, viewer: admin });
     const instructions = client.getInstructions()!;
     expect(instructions).toContain('- `docs`: Acme Docs (default)\n- `api`: Acme API');
-    for (const step of [
-      'Search first',
-      'Read before writing',
-      'Validate after writing',
-      'Cite page URLs',
-      'submit_feedback',
-    ]) {
+    // This fixture's sets cannot be written: no author tools, so no writing steps (see author-tools.test.ts).
+    for (const step of ['Search first', 'Read before answering', 'Cite page URLs', 'submit_feedback']) {
       expect(instructions).toContain(step);
     }
+    expect(instructions).not.toContain('Validate after writing');
   });
 
   it('name only the endpoint set on the web', async () => {
@@ -587,6 +583,16 @@ describe('instructions', () => {
     const instructions = client.getInstructions()!;
     expect(instructions).toContain('Acme Docs documentation (set "docs")');
     expect(instructions).not.toContain('Acme API');
+  });
+
+  it('tell a read-only guest nothing about writing or validating', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest, validate });
+    const instructions = client.getInstructions()!;
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).not.toContain('validate_docs');
+    expect(tools).not.toContain('write_page');
+    for (const step of ['Search first', 'Read before answering', 'Cite page URLs']) expect(instructions).toContain(step);
+    for (const word of ['writing', 'validate', 'based_on', 'change the page']) expect(instructions).not.toContain(word);
   });
 });
 

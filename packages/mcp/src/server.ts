@@ -272,9 +272,12 @@ export async function buildMcpServer(
       ? options.validate
       : undefined;
 
+  const authors = await offersAuthorTools(options);
   const server = new KitMcpServer(
     await mcpInstructions(kit, scope, {
       named: scope.kind === 'local' || (await seesAnyVersion(kit.set(scope.set), viewer)),
+      writes: authors,
+      feedback,
     }),
     context,
     options.transport ?? (scope.kind === 'local' ? 'stdio' : 'http'),
@@ -282,7 +285,7 @@ export async function buildMcpServer(
   // affected_pages reads the working tree: never on a web endpoint.
   const affected = scope.kind === 'local' ? options.affected : undefined;
   registerTools(server, context, { feedback, validate, affected });
-  if (await offersAuthorTools(options)) registerAuthorTools(server, context, { validate: options.validate });
+  if (authors) registerAuthorTools(server, context, { validate: options.validate });
   registerResources(server, context);
   registerPrompts(server, context);
   return { server, context };
