@@ -64,7 +64,7 @@ export { checkConfig } from './config/validate.js';
 export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export { createDocSet, FEEDBACK_COMMENT_LIMIT, withContentHashLine } from './docset/docset.js';
 export type { CreateKitOptions, WarmKitOptions } from './docset/kit.js';
-export { createKit, warmKit } from './docset/kit.js';
+export { createKit, setOfUrl, warmKit } from './docset/kit.js';
 export { contextUrls, createRenderContext, mayIncludeSnippets } from './docset/render-context.js';
 export {
   assertSearchQuery,

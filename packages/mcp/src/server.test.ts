@@ -180,6 +180,33 @@ describe('search_docs', () => {
   });
 });
 
+describe('a page URL of another set', () => {
+  it('is refused on a web endpoint with set.foreign naming that set and its endpoint', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
+    for (const path of ['/api/tokens', '/api/tokens.md', '/api']) {
+      const result = await client.callTool({ name: 'read_page', arguments: { path } });
+      expect(result.isError, path).toBe(true);
+      expect(textOf(result)).toMatch(/^set\.foreign: ".*" is a page of the set "api", not of "docs".*\/api\/mcp/);
+    }
+    const feedback = await client.callTool({
+      name: 'submit_feedback',
+      arguments: { path: '/api/tokens', helpful: true },
+    });
+    expect(textOf(feedback)).toMatch(/^set\.foreign: /);
+    // The endpoint's own URLs still read.
+    const own = await client.callTool({ name: 'read_page', arguments: { path: '/docs/installation.md' } });
+    expect(own.isError).toBeFalsy();
+  });
+
+  it('is read from its own set on the local server', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: local, viewer: admin });
+    const result = await client.callTool({ name: 'read_page', arguments: { path: '/api/tokens' } });
+    expect(result._meta).toMatchObject({ path: 'tokens', url: '/api/tokens' });
+    const clash = await client.callTool({ name: 'read_page', arguments: { path: '/api/tokens', set: 'docs' } });
+    expect(textOf(clash)).toMatch(/^set\.foreign: "\/api\/tokens" is a page of the set "api", not of "docs"/);
+  });
+});
+
 describe('read_page', () => {
   it('returns agent Markdown ending with the content_hash line and the page facts in _meta', async () => {
     const client = await connectClient({

@@ -16,7 +16,14 @@ import {
   toolArguments,
   versionArgument,
 } from './arguments.js';
-import { type AffectedPages, absoluteUrl, type McpContext, resolveSet, type ValidateDocs } from './context.js';
+import {
+  type AffectedPages,
+  absoluteUrl,
+  type McpContext,
+  resolvePageSet,
+  resolveSet,
+  type ValidateDocs,
+} from './context.js';
 import { toolError } from './errors.js';
 
 /** The names of every tool this package serves, in the order `tools/list` shows them. */
@@ -194,7 +201,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
     },
     (args) =>
       guarded(context, async () => {
-        const docSet = await resolveSet(context, args.set);
+        const docSet = await resolvePageSet(context, args.set, args.path);
         const page = await docSet.readPage(
           { path: args.path, version: args.version, locale: args.locale, section: args.section },
           context.viewer,
@@ -260,7 +267,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
       },
       (args) =>
         guarded(context, async () => {
-          const docSet = await resolveSet(context, args.set);
+          const docSet = await resolvePageSet(context, args.set, args.path);
           if (!docSet.config.feedback.enabled) {
             throw new KitError(
               'argument.invalid',
