@@ -1,4 +1,5 @@
 import { type DocSet, type Kit, KitError, mcpEndpointPath, setOfUrl, type Viewer } from '@kit/core';
+import type { ArgumentExamples } from './arguments.js';
 
 /** Which sets a server answers for: every set (the local stdio server) or one set (a web endpoint). */
 export type McpScope = { kind: 'local' } | { kind: 'web'; set: string };
@@ -39,6 +40,34 @@ export interface McpContext {
   viewer: Viewer;
   /** Absolute origin (`https://example.com`) that URL paths in results are prefixed with, if known. */
   origin: string | undefined;
+  /** Version ids and locale codes the tool descriptions quote: the served sets' own (see {@link argumentExamples}). */
+  examples: ArgumentExamples;
+}
+
+/**
+ * The version ids and locale codes tool descriptions quote: those of the served sets (the default
+ * set first) that `viewer` may see, so a guest is never shown a private version's name.
+ */
+export async function argumentExamples(kit: Kit, scope: McpScope, viewer: Viewer): Promise<ArgumentExamples> {
+  const keys =
+    scope.kind === 'web'
+      ? [scope.set]
+      : [kit.config.default, ...[...kit.sets.keys()].filter((key) => key !== kit.config.default)];
+  const versions = new Set<string>();
+  const locales = new Set<string>();
+  for (const key of keys) {
+    const docSet = kit.sets.get(key);
+    if (!docSet) continue;
+    const visible = await docSet.versions(viewer);
+    // A set without versions answers one, "current": nothing to quote.
+    if ((await docSet.manifest()).versioned) {
+      for (const version of [...visible.filter((v) => v.default), ...visible.filter((v) => !v.default)])
+        versions.add(version.id);
+    }
+    if (visible.length === 0) continue;
+    for (const locale of await docSet.locales()) locales.add(locale.code);
+  }
+  return { versions: [...versions], locales: [...locales] };
 }
 
 /**

@@ -180,6 +180,31 @@ describe('search_docs', () => {
   });
 });
 
+describe('argument descriptions', () => {
+  const describedVersion = async (client: Awaited<ReturnType<typeof connectClient>>) => {
+    const search = (await client.listTools()).tools.find((tool) => tool.name === 'search_docs')!;
+    const properties = search.inputSchema.properties as Record<string, { description: string }>;
+    return { version: properties.version!.description, locale: properties.locale!.description };
+  };
+
+  it("quote the set's own versions and locales, only those the caller may see", async () => {
+    const guestClient = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
+    const seen = await describedVersion(guestClient);
+    expect(seen.version).toMatch(/^Docs version, e\.g\. "3\.x"/);
+    expect(seen.version).toContain('"2.x"');
+    expect(seen.version).not.toContain('4.x');
+    expect(seen.locale).toContain('"ar"');
+    const adminClient = await connectClient({ kit: createFixtureKit(), scope: web, viewer: admin });
+    expect((await describedVersion(adminClient)).version).toContain('"4.x"');
+  });
+
+  it('quote no version for a set without versions', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: { kind: 'web', set: 'api' }, viewer: guest });
+    const seen = await describedVersion(client);
+    expect(seen.version).toBe('Docs version. Default: the current version.');
+  });
+});
+
 describe('a page URL of another set', () => {
   it('is refused on a web endpoint with set.foreign naming that set and its endpoint', async () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });

@@ -10,7 +10,8 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './context.js';
+import type { ArgumentExamples } from './arguments.js';
+import { type AffectedPages, argumentExamples, type McpContext, type McpScope, type ValidateDocs } from './context.js';
 import { readableSdkRequestError, readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { StatelessJsonTransport } from './json-transport.js';
@@ -43,6 +44,8 @@ export interface CreateMcpServerOptions {
   transport?: 'stdio' | 'http';
   /** Absolute origin (`https://example.com`) to prefix URL paths in results with. */
   origin?: string;
+  /** Versions and locales the tool descriptions quote. Default: those of the served sets `viewer` may see. */
+  examples?: ArgumentExamples;
 }
 
 /** Requests whose SDK-made errors are rewritten like tool errors. */
@@ -264,7 +267,13 @@ export async function buildMcpServer(
   options: CreateMcpServerOptions,
 ): Promise<{ server: McpServer; context: McpContext }> {
   const { kit, scope, viewer } = options;
-  const context: McpContext = { kit, scope, viewer, origin: options.origin?.replace(/\/$/, '') };
+  const context: McpContext = {
+    kit,
+    scope,
+    viewer,
+    origin: options.origin?.replace(/\/$/, ''),
+    examples: options.examples ?? (await argumentExamples(kit, scope, viewer)),
+  };
   const served = scope.kind === 'web' ? [kit.set(scope.set)] : [...kit.sets.values()];
   const feedback = served.some((docSet) => docSet.config.feedback.enabled);
   const validate =

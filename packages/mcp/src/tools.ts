@@ -149,8 +149,8 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         'Finds the best matching pages for a query, each with its best matching section and a snippet, and other sections of the same page that match well (`sections`). No results means nothing in these docs matches. Search first, then read_page the results you use.',
       inputSchema: toolArguments('search_docs', {
         query: queryArgument,
-        version: versionArgument,
-        locale: localeArgument,
+        version: versionArgument(context.examples),
+        locale: localeArgument(context.examples),
         limit: limitArgument,
         sections: sectionsArgument,
         set,
@@ -192,8 +192,8 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         path: pathArgument('the page path ("routing", "index" for the landing page), its URL or its .md URL.').describe(
           'Page path, or its URL or .md URL.',
         ),
-        version: versionArgument,
-        locale: localeArgument,
+        version: versionArgument(context.examples),
+        locale: localeArgument(context.examples),
         section: sectionArgument,
         set,
       }),
@@ -224,8 +224,8 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
       description:
         'Lists the docs as the navigation shows them: groups in order, then their pages with title, path and description.',
       inputSchema: toolArguments('list_pages', {
-        version: versionArgument,
-        locale: localeArgument,
+        version: versionArgument(context.examples),
+        locale: localeArgument(context.examples),
         group: groupArgument,
         set,
       }),
@@ -259,8 +259,8 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
           ),
           helpful: helpfulArgument,
           comment: commentArgument,
-          version: versionArgument,
-          locale: localeArgument,
+          version: versionArgument(context.examples),
+          locale: localeArgument(context.examples),
           set,
         }),
         annotations: FEEDBACK_TOOL,
@@ -301,7 +301,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         description:
           'Checks broken links and anchors, navigation entries without pages, schema errors in the manifest, navigation and frontmatter, unknown components, missing snippets and more. Each issue has a stable rule id and often a fix. Run it after writing.',
         inputSchema: toolArguments('validate_docs', {
-          version: versionArgument.describe('Only this version, e.g. "3.x". Default: every version.'),
+          version: versionArgument(context.examples, 'Only this version. Default: every version.'),
           set,
         }),
         annotations: READ_TOOL,
