@@ -339,7 +339,9 @@ describe('author tools on the web', () => {
     const client = await connectClient({ kit, scope: { kind: 'web', set: 'docs' }, viewer: admin });
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('write_page');
-    const call = await client.callTool({ name: 'write_page', arguments: { path: 'x', body: '# X\n' } });
-    expect(call.isError).toBe(true);
+    const call = await client
+      .callTool({ name: 'write_page', arguments: { path: 'x', body: '# X\n' } })
+      .catch((caught: unknown) => caught);
+    expect(call).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
   });
 });
