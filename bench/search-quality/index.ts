@@ -131,7 +131,9 @@ for (const { name, summary } of results) {
 for (const driver of [server, client]) {
   let empty = 0;
   for (const query of NO_MATCH_QUERIES) if ((await driver.search(scope, query, { limit: 10 })).length === 0) empty++;
-  console.log(`${driver.name} driver: ${empty} of ${NO_MATCH_QUERIES.length} no-match questions answered with no results`);
+  console.log(
+    `${driver.name} driver: ${empty} of ${NO_MATCH_QUERIES.length} no-match questions answered with no results`,
+  );
 }
 const serverAll = results[0]!.summary.all.mrr10;
 const clientAll = results[1]!.summary.all.mrr10;

@@ -37,7 +37,8 @@ describe('author tools on the local server', () => {
   it('come with the writing steps in the instructions: read before writing, validate after', async () => {
     const { client } = await localClient();
     const instructions = client.getInstructions()!;
-    for (const step of ['Read before writing', 'based_on', 'Validate after writing']) expect(instructions).toContain(step);
+    for (const step of ['Read before writing', 'based_on', 'Validate after writing'])
+      expect(instructions).toContain(step);
   });
 
   it('lists the five author tools after the read tools, annotated as destructive', async () => {

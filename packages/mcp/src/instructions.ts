@@ -41,7 +41,9 @@ export async function mcpInstructions(
       ? 'Read before writing: call read_page on every page you rely on, cite or change. Its text ends with a content_hash line; pass that hash as based_on when you change the page.'
       : 'Read before answering: call read_page on every page you rely on or cite.',
     ...(writes
-      ? ['Validate after writing: call validate_docs (or run `kit validate`) after changing docs and fix every error it reports.']
+      ? [
+          'Validate after writing: call validate_docs (or run `kit validate`) after changing docs and fix every error it reports.',
+        ]
       : []),
     'Cite page URLs: point the user to the url of each page you used, so they can read it themselves.',
     ...(feedback

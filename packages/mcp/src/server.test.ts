@@ -143,7 +143,9 @@ describe('search_docs', () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
     const result = await client.callTool({ name: 'search_docs', arguments: { query: 'kubernetes' } });
     expect(result.structuredContent).toMatchObject({ results: [] });
-    expect(textOf(result)).toMatch(/^Nothing in the docs 3\.x docs matches "kubernetes": these docs may not cover it\./);
+    expect(textOf(result)).toMatch(
+      /^Nothing in the docs 3\.x docs matches "kubernetes": these docs may not cover it\./,
+    );
   });
 
   it('answers nothing for a random token and for a question from another field', async () => {
@@ -157,7 +159,11 @@ describe('search_docs', () => {
   it('lists other matching sections of a page with its best one, and one section a page when asked', async () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
     const result = await client.callTool({ name: 'search_docs', arguments: { query: 'jobs' } });
-    const [first] = (result.structuredContent as { results: Array<{ path: string; heading: string; sections: Array<{ heading: string; url: string }> }> }).results;
+    const [first] = (
+      result.structuredContent as {
+        results: Array<{ path: string; heading: string; sections: Array<{ heading: string; url: string }> }>;
+      }
+    ).results;
     expect(first).toMatchObject({ path: 'queues', heading: 'Retrying Jobs' });
     expect(first!.sections.length).toBeGreaterThan(0);
     expect(first!.sections[0]!.url).toMatch(/\/docs\/queues/);
@@ -643,7 +649,8 @@ describe('instructions', () => {
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     expect(tools).not.toContain('validate_docs');
     expect(tools).not.toContain('write_page');
-    for (const step of ['Search first', 'Read before answering', 'Cite page URLs']) expect(instructions).toContain(step);
+    for (const step of ['Search first', 'Read before answering', 'Cite page URLs'])
+      expect(instructions).toContain(step);
     for (const word of ['writing', 'validate', 'based_on', 'change the page']) expect(instructions).not.toContain(word);
   });
 });

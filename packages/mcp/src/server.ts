@@ -101,7 +101,11 @@ function observeToolCalls(
     void transport.send({
       jsonrpc: '2.0',
       id,
-      error: { code: ErrorCode.InvalidParams, message: `argument.invalid: ${message}`, data: { code: 'argument.invalid' } },
+      error: {
+        code: ErrorCode.InvalidParams,
+        message: `argument.invalid: ${message}`,
+        data: { code: 'argument.invalid' },
+      },
     });
   };
   const { kit, scope } = context;

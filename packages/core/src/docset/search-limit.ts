@@ -56,12 +56,7 @@ export const MAX_SEARCH_SECTIONS = 5;
  */
 export function normalizeSearchSections(sections: number | undefined | null): number {
   if (sections === undefined || sections === null) return DEFAULT_SEARCH_SECTIONS;
-  if (
-    typeof sections !== 'number' ||
-    !Number.isInteger(sections) ||
-    sections < 1 ||
-    sections > MAX_SEARCH_SECTIONS
-  ) {
+  if (typeof sections !== 'number' || !Number.isInteger(sections) || sections < 1 || sections > MAX_SEARCH_SECTIONS) {
     throw new KitError(
       'argument.invalid',
       `Sections per page must be a whole number from 1 to ${MAX_SEARCH_SECTIONS}, got ${String(sections)}. Omit it for ${DEFAULT_SEARCH_SECTIONS}; 1 gives one section per page.`,

@@ -183,11 +183,11 @@ describe('several sections of one page', () => {
     page('', 'Queues run slow work in the background.', []),
     page('Specifying the queue', 'Dispatch a job to a specific queue with onQueue.'),
     page('Dealing with failed jobs', ''),
-    page(
+    page('Retrying failed jobs', 'Retry every failed job of a specific queue with queue:retry --queue.', [
+      'Queues',
+      'Dealing with failed jobs',
       'Retrying failed jobs',
-      'Retry every failed job of a specific queue with queue:retry --queue.',
-      ['Queues', 'Dealing with failed jobs', 'Retrying failed jobs'],
-    ),
+    ]),
     page('Job batching', 'Batches group jobs; a batch can be cancelled.'),
   ]);
   const headingsOf = (hit: { heading: string | null; sections?: Array<{ heading: string | null }> }) => [
@@ -196,7 +196,10 @@ describe('several sections of one page', () => {
   ];
 
   it('lists the other sections of a page that match with its best one', () => {
-    const [hit] = toSearchHits(index, rankSections(index, 'retry failed jobs for a specific queue', 8, undefined, { sections: 3 }));
+    const [hit] = toSearchHits(
+      index,
+      rankSections(index, 'retry failed jobs for a specific queue', 8, undefined, { sections: 3 }),
+    );
     expect(hit!.path).toBe('queues');
     expect(headingsOf(hit!)).toContain('Retrying failed jobs');
     // A section that matches only through the page title is not listed.

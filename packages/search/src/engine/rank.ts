@@ -121,7 +121,6 @@ export interface RankOptions {
  */
 export const MORE_SECTION_SHARE = 0.5;
 
-
 /** Work one ranking took. */
 export interface RankStats {
   /** Pages any query word occurs on. */
