@@ -70,13 +70,16 @@ export {
 } from './docset/docset.js';
 export { MIN_READ_CHARS } from './docset/read-parts.js';
 export type { CreateKitOptions, WarmKitOptions } from './docset/kit.js';
-export { createKit, warmKit } from './docset/kit.js';
+export { createKit, setOfUrl, warmKit } from './docset/kit.js';
 export { contextUrls, createRenderContext, mayIncludeSnippets } from './docset/render-context.js';
 export {
   assertSearchQuery,
   DEFAULT_SEARCH_LIMIT,
+  DEFAULT_SEARCH_SECTIONS,
   MAX_SEARCH_LIMIT,
+  MAX_SEARCH_SECTIONS,
   normalizeSearchLimit,
+  normalizeSearchSections,
 } from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
 export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';

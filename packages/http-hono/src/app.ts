@@ -457,6 +457,7 @@ function setApp(
 
   app.get('/_kit/search', pageMiddleware, signInGuard, async (c) => {
     const limit = c.req.query('limit');
+    const sections = c.req.query('sections');
     // A browser (a form sent without the script, the header's search link) gets the results page.
     const page = wantsHtml(c.req.header('accept'));
     try {
@@ -467,6 +468,7 @@ function setApp(
           ...(c.req.query('version') ? { version: c.req.query('version')! } : {}),
           ...(c.req.query('locale') ? { locale: c.req.query('locale')! } : {}),
           ...(limit !== undefined ? { limit: Number(limit) } : {}),
+          ...(sections !== undefined ? { sections: Number(sections) } : {}),
         },
         viewerFor(c),
         'http',
@@ -759,7 +761,7 @@ async function searchPage(
     (locales.find((candidate) => candidate.default) ?? locales[0])?.code ??
     'en';
   const result = query.trim()
-    ? await set.search({ query, ...(version ? { version } : {}), locale, limit: 20 }, viewerFor(c), 'http')
+    ? await set.search({ query, ...(version ? { version } : {}), locale, limit: 20, sections: 1 }, viewerFor(c), 'http')
     : null;
   const versions = await set.versions(viewerFor(c));
   const shownVersion =

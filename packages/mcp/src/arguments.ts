@@ -1,4 +1,10 @@
-import { DEFAULT_SEARCH_LIMIT, FEEDBACK_COMMENT_LIMIT, MAX_SEARCH_LIMIT } from '@kit/core';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  DEFAULT_SEARCH_SECTIONS,
+  FEEDBACK_COMMENT_LIMIT,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_SECTIONS,
+} from '@kit/core';
 import { z } from 'zod';
 
 /**
@@ -15,15 +21,44 @@ export function optionalText(name: string, hint: string) {
     .optional();
 }
 
-export const versionArgument = optionalText(
-  'version',
-  'a version id such as "3.x"; omit it for the current version.',
-).describe('Docs version, e.g. "3.x". Default: the current version.');
+/**
+ * The version ids and locale codes tool descriptions quote as examples: those of the served sets
+ * the caller may see (never a private version for a guest), not Kit's own.
+ */
+export interface ArgumentExamples {
+  versions: string[];
+  locales: string[];
+}
 
-export const localeArgument = optionalText(
-  'locale',
-  'a locale code such as "en" or "ar"; omit it for the main language.',
-).describe('Locale code, e.g. "ar". Default: the main language.');
+/** Most example values a description quotes. */
+const MAX_EXAMPLES = 3;
+
+function quoted(values: readonly string[]): string {
+  const shown = values.slice(0, MAX_EXAMPLES).map((value) => `"${value}"`);
+  if (shown.length <= 1) return shown.join('');
+  return `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
+}
+
+/**
+ * The `version` argument, with the served sets' own version ids as examples.
+ *
+ * @example
+ * versionArgument({ versions: ['13.x', '12.x'], locales: ['en'] }); // 'Docs version, e.g. "13.x" or "12.x". …'
+ */
+export function versionArgument(examples: ArgumentExamples, defaults = 'Default: the current version.') {
+  const example = examples.versions.length > 0 ? ` such as ${quoted(examples.versions)}` : ' (list_pages shows it)';
+  return optionalText('version', `a version id${example}; omit it for the default.`).describe(
+    `Docs version${examples.versions.length > 0 ? `, e.g. ${quoted(examples.versions)}` : ''}. ${defaults}`,
+  );
+}
+
+/** The `locale` argument, with the served sets' own locale codes as examples. */
+export function localeArgument(examples: ArgumentExamples, defaults = 'Default: the main language.') {
+  const example = examples.locales.length > 0 ? ` such as ${quoted(examples.locales)}` : '';
+  return optionalText('locale', `a locale code${example}; omit it for the main language.`).describe(
+    `Locale code${examples.locales.length > 0 ? `, e.g. ${quoted(examples.locales)}` : ''}. ${defaults}`,
+  );
+}
 
 export function setArgument(scope: { kind: 'local'; defaultSet: string } | { kind: 'web'; set: string }) {
   return scope.kind === 'local'
@@ -52,6 +87,17 @@ export const limitArgument = z
   .max(MAX_SEARCH_LIMIT, limitMessage)
   .default(8)
   .describe('How many results to return, 1 to 20. Default: 8.');
+
+const sectionsMessage = `\`sections\` must be a whole number from 1 to ${MAX_SEARCH_SECTIONS}; omit it for ${DEFAULT_SEARCH_SECTIONS}, send 1 for one section per page.`;
+export const sectionsArgument = z
+  .number({ invalid_type_error: sectionsMessage })
+  .int(sectionsMessage)
+  .min(1, sectionsMessage)
+  .max(MAX_SEARCH_SECTIONS, sectionsMessage)
+  .default(DEFAULT_SEARCH_SECTIONS)
+  .describe(
+    `Most sections listed per page, 1 to ${MAX_SEARCH_SECTIONS}: the best one, then other sections of the same page that match well (in each result's \`sections\`). Default: ${DEFAULT_SEARCH_SECTIONS}.`,
+  );
 
 export function pathArgument(what: string) {
   return z

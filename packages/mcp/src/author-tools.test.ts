@@ -34,6 +34,13 @@ async function hashOf(client: Client, path: string, extra: Record<string, unknow
 }
 
 describe('author tools on the local server', () => {
+  it('come with the writing steps in the instructions: read before writing, validate after', async () => {
+    const { client } = await localClient();
+    const instructions = client.getInstructions()!;
+    for (const step of ['Read before writing', 'based_on', 'Validate after writing'])
+      expect(instructions).toContain(step);
+  });
+
   it('lists the five author tools after the read tools, annotated as destructive', async () => {
     const { client } = await localClient();
     const { tools } = await client.listTools();
@@ -333,7 +340,9 @@ describe('author tools on the web', () => {
     const client = await connectClient({ kit, scope: { kind: 'web', set: 'docs' }, viewer: admin });
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('write_page');
-    const call = await client.callTool({ name: 'write_page', arguments: { path: 'x', body: '# X\n' } });
-    expect(call.isError).toBe(true);
+    const call = await client
+      .callTool({ name: 'write_page', arguments: { path: 'x', body: '# X\n' } })
+      .catch((caught: unknown) => caught);
+    expect(call).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
   });
 });

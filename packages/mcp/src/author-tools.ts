@@ -50,8 +50,6 @@ const authorOutput = z.object({
   docs_migration: z.object({ file: z.string() }).passthrough().nullable(),
 });
 
-const authorVersion = versionArgument.describe('Docs version, e.g. "3.x". Default: the default version.');
-const authorLocale = localeArgument.describe('Locale code, e.g. "ar". Default: the default locale.');
 const summaryArgument = optionalText('summary', 'one line saying what the change does, or omit it.')
   .pipe(z.string().max(500, '`summary` is one line: at most 500 characters.').optional())
   .describe('One line describing the change, for the revision list and the pull request.');
@@ -103,7 +101,12 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
   const { kit, scope } = context;
   const set = setArgument(scope.kind === 'local' ? { kind: 'local', defaultSet: kit.config.default } : scope);
   // Every author tool but update_manifest takes these; each adds its own based_on.
-  const common = { version: authorVersion, locale: authorLocale, summary: summaryArgument, set };
+  const common = {
+    version: versionArgument(context.examples, 'Default: the default version.'),
+    locale: localeArgument(context.examples, 'Default: the default locale.'),
+    summary: summaryArgument,
+    set,
+  };
 
   const run = (
     requestedSet: string | undefined,

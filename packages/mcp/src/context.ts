@@ -1,4 +1,5 @@
-import { type DocSet, type Kit, KitError, type Viewer } from '@kit/core';
+import { type DocSet, type Kit, KitError, mcpEndpointPath, setOfUrl, type Viewer } from '@kit/core';
+import type { ArgumentExamples } from './arguments.js';
 
 /** Which sets a server answers for: every set (the local stdio server) or one set (a web endpoint). */
 export type McpScope = { kind: 'local' } | { kind: 'web'; set: string };
@@ -39,6 +40,34 @@ export interface McpContext {
   viewer: Viewer;
   /** Absolute origin (`https://example.com`) that URL paths in results are prefixed with, if known. */
   origin: string | undefined;
+  /** Version ids and locale codes the tool descriptions quote: the served sets' own (see {@link argumentExamples}). */
+  examples: ArgumentExamples;
+}
+
+/**
+ * The version ids and locale codes tool descriptions quote: those of the served sets (the default
+ * set first) that `viewer` may see, so a guest is never shown a private version's name.
+ */
+export async function argumentExamples(kit: Kit, scope: McpScope, viewer: Viewer): Promise<ArgumentExamples> {
+  const keys =
+    scope.kind === 'web'
+      ? [scope.set]
+      : [kit.config.default, ...[...kit.sets.keys()].filter((key) => key !== kit.config.default)];
+  const versions = new Set<string>();
+  const locales = new Set<string>();
+  for (const key of keys) {
+    const docSet = kit.sets.get(key);
+    if (!docSet) continue;
+    const visible = await docSet.versions(viewer);
+    // A set without versions answers one, "current": nothing to quote.
+    if ((await docSet.manifest()).versioned) {
+      for (const version of [...visible.filter((v) => v.default), ...visible.filter((v) => !v.default)])
+        versions.add(version.id);
+    }
+    if (visible.length === 0) continue;
+    for (const locale of await docSet.locales()) locales.add(locale.code);
+  }
+  return { versions: [...versions], locales: [...locales] };
 }
 
 /**
@@ -60,6 +89,37 @@ export async function resolveSet(context: McpContext, requested: string | undefi
     throw new KitError('access.denied', `You may no longer read the set "${scope.set}". Sign in again and retry.`);
   }
   return docSet;
+}
+
+/**
+ * The set a call about one page reads, when the page is given as a URL: a URL of another set
+ * (same site, another prefix) is refused on a web endpoint with `set.foreign` naming that set's
+ * own endpoint; the local server reads it from that set unless `set` names another. A page path
+ * or a URL of this set resolves as {@link resolveSet} does.
+ */
+export async function resolvePageSet(
+  context: McpContext,
+  requested: string | undefined,
+  page: string,
+): Promise<DocSet> {
+  const owner = setOfUrl(context.kit, page);
+  const { scope } = context;
+  if (owner && scope.kind === 'web' && owner.key !== scope.set) {
+    const endpoint = absoluteUrl(mcpEndpointPath(owner.config.route.prefix, owner.config.mcp.web.path), context.origin);
+    throw new KitError(
+      'set.foreign',
+      `"${page}" is a page of the set "${owner.key}", not of "${scope.set}" that this endpoint serves. Read it through that set's own MCP endpoint, ${endpoint}, or pass a page path of "${scope.set}".`,
+      { details: { set: owner.key, endpoint } },
+    );
+  }
+  if (owner && scope.kind === 'local' && requested !== undefined && requested !== owner.key) {
+    throw new KitError(
+      'set.foreign',
+      `"${page}" is a page of the set "${owner.key}", not of "${requested}". Send set "${owner.key}", or omit set.`,
+      { details: { set: owner.key } },
+    );
+  }
+  return resolveSet(context, scope.kind === 'local' && owner ? owner.key : requested);
 }
 
 /** Makes a site URL path absolute when the server knows its origin; absolute URLs pass unchanged. */

@@ -227,7 +227,7 @@ describe('the web MCP endpoint over real HTTP', () => {
     expect(body.result.structuredContent.groups).toHaveLength(1);
   });
 
-  it('answers a tools/call of a tool it does not have with an isError result over HTTP', async () => {
+  it('answers a tools/call of a tool it does not have with JSON-RPC error -32602 over HTTP', async () => {
     const response = await fetch(`${base}/docs/mcp`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -239,12 +239,12 @@ describe('the web MCP endpoint over real HTTP', () => {
       }),
     });
     const body = (await response.json()) as {
-      error?: unknown;
-      result?: { isError?: boolean; content: Array<{ text: string }> };
+      error?: { code: number; message: string; data?: unknown };
+      result?: unknown;
     };
-    expect(body.error).toBeUndefined();
-    expect(body.result?.isError).toBe(true);
-    expect(body.result?.content[0]?.text).toMatch(/^argument\.invalid: There is no tool "serch_docs"/);
+    expect(body.result).toBeUndefined();
+    expect(body.error).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
+    expect(body.error?.message).toMatch(/^argument\.invalid: There is no tool "serch_docs"/);
   });
 
   for (const bad of ['queues', 42, ['queues'], null]) {

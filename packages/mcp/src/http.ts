@@ -8,7 +8,7 @@ import {
   type Viewer,
 } from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { McpContext, ValidateDocs } from './context.js';
+import { argumentExamples, type McpContext, type ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
 import { jsonResponse, StatelessJsonTransport } from './json-transport.js';
 import type { CacheScope } from './modern.js';
@@ -146,8 +146,14 @@ async function acquireServer(
   const manages = options.validate !== undefined && (authors || (await docSet.canManage(viewer)));
   // A caller who may read no version is not told whose docs these are.
   const named = await seesAnyVersion(docSet, viewer);
-  const instructions = await mcpInstructions(kit, scope, { named });
-  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${named ? 1 : 0}\u0000${origin}`;
+  const instructions = await mcpInstructions(kit, scope, {
+    named,
+    writes: authors,
+    feedback: docSet.config.feedback.enabled,
+  });
+  // Tool descriptions quote the versions this caller may see: callers who see other versions get other servers.
+  const examples = await argumentExamples(kit, scope, viewer);
+  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${named ? 1 : 0}\u0000${origin}\u0000${examples.versions.join(',')}\u0000${examples.locales.join(',')}`;
   let byKey = idleServers.get(kit);
   if (!byKey) {
     byKey = new Map();
@@ -170,6 +176,7 @@ async function acquireServer(
       validate: manages ? options.validate : undefined,
       transport: 'http',
       origin,
+      examples,
     });
     const transport = new StatelessJsonTransport();
     await built.server.connect(transport);

@@ -173,8 +173,8 @@ export function registerReviewTools(server: McpServer, context: McpContext, auth
         "Lists a page's recorded changes, newest first: published changes, deletions, restores, and drafts (waiting, applied or discarded), with author, summary and content_hash. Works for a deleted page too. current_hash is the live page's hash (null when deleted): pass it as based_on to restore_page.",
       inputSchema: toolArguments('list_revisions', {
         path: pathArgument('the page path without .md, e.g. "guides/webhooks".').describe('Page path without .md.'),
-        version: versionArgument,
-        locale: localeArgument,
+        version: versionArgument(context.examples),
+        locale: localeArgument(context.examples),
         set,
       }),
       annotations: READ,
@@ -210,8 +210,8 @@ export function registerReviewTools(server: McpServer, context: McpContext, auth
         based_on: optionalText('based_on', "the live page's content_hash, or omit it.").describe(
           'Content hash of the live page the restore is made against; refused as conflicted if the page changed since.',
         ),
-        version: versionArgument,
-        locale: localeArgument,
+        version: versionArgument(context.examples),
+        locale: localeArgument(context.examples),
         set,
       }),
       outputSchema: reviewOutput,

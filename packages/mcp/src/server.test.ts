@@ -76,7 +76,7 @@ describe('tool lists', () => {
       properties: Record<string, Record<string, unknown>>;
       required: string[];
     };
-    expect(Object.keys(search.properties)).toEqual(['query', 'version', 'locale', 'limit', 'set']);
+    expect(Object.keys(search.properties)).toEqual(['query', 'version', 'locale', 'limit', 'sections', 'set']);
     expect(search.required).toEqual(['query']);
     expect(search.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 20, default: 8 });
     expect(Object.keys((byName.read_page!.inputSchema as { properties: object }).properties)).toEqual([
@@ -146,7 +146,38 @@ describe('search_docs', () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
     const result = await client.callTool({ name: 'search_docs', arguments: { query: 'kubernetes' } });
     expect(result.structuredContent).toMatchObject({ results: [] });
-    expect(textOf(result)).toMatch(/^No pages match "kubernetes" in docs 3\.x/);
+    expect(textOf(result)).toMatch(
+      /^Nothing in the docs 3\.x docs matches "kubernetes": these docs may not cover it\./,
+    );
+  });
+
+  it('answers nothing for a random token and for a question from another field', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
+    for (const query of ['xK9qvT2mLp8RzW4nB7cY', 'kubernetes pod autoscaling yaml', 'how do I bake a chocolate cake']) {
+      const result = await client.callTool({ name: 'search_docs', arguments: { query } });
+      expect(result.structuredContent, query).toMatchObject({ results: [] });
+    }
+  });
+
+  it('lists other matching sections of a page with its best one, and one section a page when asked', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
+    const result = await client.callTool({ name: 'search_docs', arguments: { query: 'jobs' } });
+    const [first] = (
+      result.structuredContent as {
+        results: Array<{ path: string; heading: string; sections: Array<{ heading: string; url: string }> }>;
+      }
+    ).results;
+    expect(first).toMatchObject({ path: 'queues', heading: 'Retrying Jobs' });
+    expect(first!.sections.length).toBeGreaterThan(0);
+    expect(first!.sections[0]!.url).toMatch(/\/docs\/queues/);
+    expect(textOf(result)).toContain('Also on this page:');
+    const one = await client.callTool({ name: 'search_docs', arguments: { query: 'jobs', sections: 1 } });
+    for (const hit of (one.structuredContent as { results: Array<{ sections: unknown[] }> }).results) {
+      expect(hit.sections).toEqual([]);
+    }
+    const bad = await client.callTool({ name: 'search_docs', arguments: { query: 'queues', sections: 9 } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/`sections` must be a whole number from 1 to 5/);
   });
 
   it('fires SearchPerformed with source mcp through the DocSet', async () => {
@@ -155,6 +186,58 @@ describe('search_docs', () => {
     const client = await connectClient({ kit, scope: web, viewer: guest });
     await client.callTool({ name: 'search_docs', arguments: { query: 'queue', limit: 1 } });
     expect(searches).toMatchObject([{ set: 'docs', query: 'queue', results: 1, source: 'mcp' }]);
+  });
+});
+
+describe('argument descriptions', () => {
+  const describedVersion = async (client: Awaited<ReturnType<typeof connectClient>>) => {
+    const search = (await client.listTools()).tools.find((tool) => tool.name === 'search_docs')!;
+    const properties = search.inputSchema.properties as Record<string, { description: string }>;
+    return { version: properties.version!.description, locale: properties.locale!.description };
+  };
+
+  it("quote the set's own versions and locales, only those the caller may see", async () => {
+    const guestClient = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
+    const seen = await describedVersion(guestClient);
+    expect(seen.version).toMatch(/^Docs version, e\.g\. "3\.x"/);
+    expect(seen.version).toContain('"2.x"');
+    expect(seen.version).not.toContain('4.x');
+    expect(seen.locale).toContain('"ar"');
+    const adminClient = await connectClient({ kit: createFixtureKit(), scope: web, viewer: admin });
+    expect((await describedVersion(adminClient)).version).toContain('"4.x"');
+  });
+
+  it('quote no version for a set without versions', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: { kind: 'web', set: 'api' }, viewer: guest });
+    const seen = await describedVersion(client);
+    expect(seen.version).toBe('Docs version. Default: the current version.');
+  });
+});
+
+describe('a page URL of another set', () => {
+  it('is refused on a web endpoint with set.foreign naming that set and its endpoint', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest });
+    for (const path of ['/api/tokens', '/api/tokens.md', '/api']) {
+      const result = await client.callTool({ name: 'read_page', arguments: { path } });
+      expect(result.isError, path).toBe(true);
+      expect(textOf(result)).toMatch(/^set\.foreign: ".*" is a page of the set "api", not of "docs".*\/api\/mcp/);
+    }
+    const feedback = await client.callTool({
+      name: 'submit_feedback',
+      arguments: { path: '/api/tokens', helpful: true },
+    });
+    expect(textOf(feedback)).toMatch(/^set\.foreign: /);
+    // The endpoint's own URLs still read.
+    const own = await client.callTool({ name: 'read_page', arguments: { path: '/docs/installation.md' } });
+    expect(own.isError).toBeFalsy();
+  });
+
+  it('is read from its own set on the local server', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: local, viewer: admin });
+    const result = await client.callTool({ name: 'read_page', arguments: { path: '/api/tokens' } });
+    expect(result._meta).toMatchObject({ path: 'tokens', url: '/api/tokens' });
+    const clash = await client.callTool({ name: 'read_page', arguments: { path: '/api/tokens', set: 'docs' } });
+    expect(textOf(clash)).toMatch(/^set\.foreign: "\/api\/tokens" is a page of the set "api", not of "docs"/);
   });
 });
 
@@ -331,20 +414,31 @@ describe('validate_docs', () => {
 
   it('is refused to a web caller manageKit does not allow', async () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: staff, validate });
-    const result = await client.callTool({ name: 'validate_docs', arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^argument\.invalid: There is no tool "validate_docs" for you/);
+    const error = await client.callTool({ name: 'validate_docs', arguments: {} }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
+    expect((error as Error).message).toMatch(/argument\.invalid: There is no tool "validate_docs" for you/);
   });
 });
 
 describe('a tool name the server does not have', () => {
-  it('answers with an isError result that names the tool and tools/list, not a JSON-RPC error', async () => {
-    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: staff, validate });
-    const result = await client.callTool({ name: 'serch_docs', arguments: { query: 'queues' } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(
-      /^argument\.invalid: There is no tool "serch_docs" for you on this server\. Call tools\/list/,
+  it('answers with JSON-RPC error -32602 (invalid params, as the MCP specification says) naming the tool and tools/list', async () => {
+    const kit = createFixtureKit();
+    const calls: Array<{ tool: string; ok: boolean }> = [];
+    kit.events.on('McpToolCalled', (payload) => {
+      calls.push({ tool: payload.tool, ok: payload.ok });
+    });
+    const client = await connectClient({ kit, scope: web, viewer: staff, validate });
+    const error = await client
+      .callTool({ name: 'serch_docs', arguments: { query: 'queues' } })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
+    expect((error as Error).message).toMatch(
+      /argument\.invalid: There is no tool "serch_docs" for you on this server\. Call tools\/list/,
     );
+    expect(calls).toEqual([{ tool: 'serch_docs', ok: false }]);
+    // The connection goes on: the next call is answered.
+    const next = await client.callTool({ name: 'search_docs', arguments: { query: 'queues' } });
+    expect(next.isError).toBeFalsy();
   });
 });
 
@@ -538,15 +632,11 @@ describe('instructions', () => {
     const client = await connectClient({ kit: createFixtureKit(), scope: local, viewer: admin });
     const instructions = client.getInstructions()!;
     expect(instructions).toContain('- `docs`: Acme Docs (default)\n- `api`: Acme API');
-    for (const step of [
-      'Search first',
-      'Read before writing',
-      'Validate after writing',
-      'Cite page URLs',
-      'submit_feedback',
-    ]) {
+    // This fixture's sets cannot be written: no author tools, so no writing steps (see author-tools.test.ts).
+    for (const step of ['Search first', 'Read before answering', 'Cite page URLs', 'submit_feedback']) {
       expect(instructions).toContain(step);
     }
+    expect(instructions).not.toContain('Validate after writing');
   });
 
   it('name only the endpoint set on the web', async () => {
@@ -554,6 +644,17 @@ describe('instructions', () => {
     const instructions = client.getInstructions()!;
     expect(instructions).toContain('Acme Docs documentation (set "docs")');
     expect(instructions).not.toContain('Acme API');
+  });
+
+  it('tell a read-only guest nothing about writing or validating', async () => {
+    const client = await connectClient({ kit: createFixtureKit(), scope: web, viewer: guest, validate });
+    const instructions = client.getInstructions()!;
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).not.toContain('validate_docs');
+    expect(tools).not.toContain('write_page');
+    for (const step of ['Search first', 'Read before answering', 'Cite page URLs'])
+      expect(instructions).toContain(step);
+    for (const word of ['writing', 'validate', 'based_on', 'change the page']) expect(instructions).not.toContain(word);
   });
 });
 

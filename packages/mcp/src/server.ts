@@ -10,7 +10,8 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './context.js';
+import type { ArgumentExamples } from './arguments.js';
+import { type AffectedPages, argumentExamples, type McpContext, type McpScope, type ValidateDocs } from './context.js';
 import { readableSdkRequestError, readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { StatelessJsonTransport } from './json-transport.js';
@@ -44,6 +45,8 @@ export interface CreateMcpServerOptions {
   transport?: 'stdio' | 'http';
   /** Absolute origin (`https://example.com`) to prefix URL paths in results with. */
   origin?: string;
+  /** Versions and locales the tool descriptions quote. Default: those of the served sets `viewer` may see. */
+  examples?: ArgumentExamples;
 }
 
 /** Requests whose SDK-made errors are rewritten like tool errors. */
@@ -84,9 +87,28 @@ function malformedToolCall(params: unknown): string | null {
  * before a tool runs (bad arguments, unknown tool), and rewrites the SDK's own error text (for
  * tools, resources and prompts) so the agent reads a stable code and what to send instead.
  */
-function observeToolCalls(transport: Transport, context: McpContext, transportName: 'stdio' | 'http'): void {
+function observeToolCalls(
+  transport: Transport,
+  context: McpContext,
+  transportName: 'stdio' | 'http',
+  hasTool: (name: string) => boolean,
+): void {
   const pending = new Map<RequestId, PendingCall>();
   const reads = new Set<RequestId>();
+  // Requests answered here, before the SDK: its own later answer to the same id is dropped.
+  const answered = new Set<RequestId>();
+  const refuse = (id: RequestId, message: string) => {
+    answered.add(id);
+    void transport.send({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ErrorCode.InvalidParams,
+        message: `argument.invalid: ${message}`,
+        data: { code: 'argument.invalid' },
+      },
+    });
+  };
   const { kit, scope } = context;
   const earlier = transport.onmessage;
   transport.onmessage = (message, extra) => {
@@ -106,15 +128,17 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
       // The SDK answers a call of the wrong shape with -32603 and its schema library's issue dump.
       const malformed = malformedToolCall(message.params);
       if (malformed) {
-        void transport.send({
-          jsonrpc: '2.0',
-          id: message.id,
-          error: {
-            code: ErrorCode.InvalidParams,
-            message: `argument.invalid: ${malformed}`,
-            data: { code: 'argument.invalid' },
-          },
-        });
+        refuse(message.id, malformed);
+        return;
+      }
+      // The MCP specification answers an unknown tool with -32602 (a protocol error), where the SDK
+      // returns an isError result.
+      const name = String(params.name);
+      if (!hasTool(name)) {
+        refuse(
+          message.id,
+          `There is no tool "${name}" for you on this server. Call tools/list to see the tools you may use.`,
+        );
         return;
       }
     }
@@ -123,6 +147,10 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage, options) => {
     const id = 'id' in message && !('method' in message) ? message.id : undefined;
+    if (id !== undefined && answered.has(id) && !pending.has(id)) {
+      answered.delete(id);
+      return Promise.resolve();
+    }
     if (id !== undefined && reads.delete(id) && 'error' in message) {
       return send({ ...message, error: readableSdkRequestError(message.error) }, options);
     }
@@ -160,6 +188,9 @@ function observeToolCalls(transport: Transport, context: McpContext, transportNa
 const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
 class KitMcpServer extends McpServer {
+  /** Names of the tools registered for this caller. */
+  private readonly toolNames = new Set<string>();
+
   constructor(
     private readonly instructions: string,
     private readonly context: McpContext,
@@ -172,10 +203,15 @@ class KitMcpServer extends McpServer {
       // Kit's arguments are a handful of flat fields; anything larger is not a real call.
       maxToolInputElements: 1000,
     });
+    const register = this.registerTool.bind(this);
+    this.registerTool = ((name: string, ...rest: unknown[]) => {
+      this.toolNames.add(name);
+      return (register as (...args: unknown[]) => ReturnType<McpServer['registerTool']>)(name, ...rest);
+    }) as McpServer['registerTool'];
   }
 
   override async connect(transport: Transport): Promise<void> {
-    observeToolCalls(transport, this.context, this.transportName);
+    observeToolCalls(transport, this.context, this.transportName, (name) => this.toolNames.has(name));
     const observe = transport.onmessage;
     await super.connect(transport);
     if (!(transport instanceof StatelessJsonTransport)) return;
@@ -236,7 +272,13 @@ export async function buildMcpServer(
   options: CreateMcpServerOptions,
 ): Promise<{ server: McpServer; context: McpContext }> {
   const { kit, scope, viewer } = options;
-  const context: McpContext = { kit, scope, viewer, origin: options.origin?.replace(/\/$/, '') };
+  const context: McpContext = {
+    kit,
+    scope,
+    viewer,
+    origin: options.origin?.replace(/\/$/, ''),
+    examples: options.examples ?? (await argumentExamples(kit, scope, viewer)),
+  };
   const served = scope.kind === 'web' ? [kit.set(scope.set)] : [...kit.sets.values()];
   const feedback = served.some((docSet) => docSet.config.feedback.enabled);
   const validate =
@@ -244,9 +286,12 @@ export async function buildMcpServer(
       ? options.validate
       : undefined;
 
+  const authors = await offersAuthorTools(options);
   const server = new KitMcpServer(
     await mcpInstructions(kit, scope, {
       named: scope.kind === 'local' || (await seesAnyVersion(kit.set(scope.set), viewer)),
+      writes: authors,
+      feedback,
     }),
     context,
     options.transport ?? (scope.kind === 'local' ? 'stdio' : 'http'),
@@ -254,7 +299,7 @@ export async function buildMcpServer(
   // affected_pages reads the working tree: never on a web endpoint.
   const affected = scope.kind === 'local' ? options.affected : undefined;
   registerTools(server, context, { feedback, validate, affected });
-  if (await offersAuthorTools(options)) {
+  if (authors) {
     registerAuthorTools(server, context, { validate: options.validate });
     // Review tools stand beside the author tools, on sets that keep drafts.
     if (offersReviewTools(kit, scope)) registerReviewTools(server, context, () => authorOf(server, context));

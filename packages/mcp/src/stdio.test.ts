@@ -54,6 +54,15 @@ describe('runStdioServer', () => {
     expect(read.result.content[0]!.text).toContain('Create API tokens in settings.');
     expect(calls).toMatchObject([{ tool: 'read_page', transport: 'stdio', ok: true }]);
 
+    // An unknown tool: one JSON-RPC error -32602, and nothing more for that id (the next line
+    // answers the next request).
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'serch_docs', arguments: {} } });
+    const unknown = (await nextLine(stdout)) as { id: number; error: { code: number; message: string } };
+    expect(unknown).toMatchObject({ id: 3, error: { code: -32602 } });
+    expect(unknown.error.message).toMatch(/^argument\.invalid: There is no tool "serch_docs"/);
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
+    expect(await nextLine(stdout)).toMatchObject({ id: 4, result: { tools: expect.any(Array) } });
+
     stdin.end();
     await closed;
   });

@@ -13,12 +13,20 @@ import {
   cursorArgument,
   maxCharsArgument,
   sectionArgument,
+  sectionsArgument,
   setArgument,
   subsectionsArgument,
   toolArguments,
   versionArgument,
 } from './arguments.js';
-import { type AffectedPages, absoluteUrl, type McpContext, resolveSet, type ValidateDocs } from './context.js';
+import {
+  type AffectedPages,
+  absoluteUrl,
+  type McpContext,
+  resolvePageSet,
+  resolveSet,
+  type ValidateDocs,
+} from './context.js';
 import { toolError } from './errors.js';
 
 /** The names of every tool this package serves, in the order `tools/list` shows them. */
@@ -54,6 +62,9 @@ const searchOutput = z.object({
       snippet: z.string(),
       description: z.string().nullable(),
       score: z.number(),
+      sections: z.array(
+        z.object({ heading: z.string().nullable(), url: z.string(), snippet: z.string(), score: z.number() }),
+      ),
     }),
   ),
 });
@@ -94,7 +105,7 @@ export async function guarded(context: McpContext, run: () => Promise<CallToolRe
 
 function searchText(result: SearchResult): string {
   if (result.results.length === 0) {
-    return `No pages match "${result.query}" in ${result.set} ${result.version}. Try other words, or call list_pages to browse.`;
+    return `Nothing in the ${result.set} ${result.version} docs matches "${result.query}": these docs may not cover it. Try the docs' own words for it, or call list_pages to browse.`;
   }
   const lines = [
     `${count(result.results.length, 'result')} for "${result.query}" in ${result.set} ${result.version}:`,
@@ -104,6 +115,10 @@ function searchText(result: SearchResult): string {
     lines.push(`${index + 1}. ${hit.heading ? `${hit.title} › ${hit.heading}` : hit.title} (path: ${hit.path})`);
     lines.push(`   ${hit.url}`);
     if (hit.snippet) lines.push(`   ${hit.snippet.replace(/\s+/g, ' ')}`);
+    for (const section of hit.sections ?? []) {
+      lines.push(`   Also on this page: ${section.heading ?? hit.title} (${section.url})`);
+      if (section.snippet) lines.push(`     ${section.snippet.replace(/\s+/g, ' ')}`);
+    }
   });
   lines.push('', 'Call read_page with a path (or URL) to read a page before citing it.');
   return lines.join('\n');
@@ -134,12 +149,13 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
     {
       title: 'Search the docs',
       description:
-        'Finds the best matching pages for a query, with the matching section and a snippet. Search first, then read_page the results you use.',
+        'Finds the best matching pages for a query, each with its best matching section and a snippet, and other sections of the same page that match well (`sections`). No results means nothing in these docs matches. Search first, then read_page the results you use.',
       inputSchema: toolArguments('search_docs', {
         query: queryArgument,
-        version: versionArgument,
-        locale: localeArgument,
+        version: versionArgument(context.examples),
+        locale: localeArgument(context.examples),
         limit: limitArgument,
+        sections: sectionsArgument,
         set,
       }),
       outputSchema: searchOutput,
@@ -149,7 +165,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
       guarded(context, async () => {
         const docSet = await resolveSet(context, args.set);
         const found = await docSet.search(
-          { query: args.query, version: args.version, locale: args.locale, limit: args.limit },
+          { query: args.query, version: args.version, locale: args.locale, limit: args.limit, sections: args.sections },
           context.viewer,
           'mcp',
         );
@@ -159,6 +175,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
             ...hit,
             url: absoluteUrl(hit.url, origin),
             markdown_url: absoluteUrl(hit.markdown_url, origin),
+            sections: (hit.sections ?? []).map((section) => ({ ...section, url: absoluteUrl(section.url, origin) })),
           })),
         };
         return {
@@ -178,8 +195,8 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         path: pathArgument('the page path ("routing", "index" for the landing page), its URL or its .md URL.').describe(
           'Page path, or its URL or .md URL.',
         ),
-        version: versionArgument,
-        locale: localeArgument,
+        version: versionArgument(context.examples),
+        locale: localeArgument(context.examples),
         section: sectionArgument,
         subsections: subsectionsArgument,
         max_chars: maxCharsArgument(MIN_READ_CHARS),
@@ -190,7 +207,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
     },
     (args) =>
       guarded(context, async () => {
-        const docSet = await resolveSet(context, args.set);
+        const docSet = await resolvePageSet(context, args.set, args.path);
         const page = await docSet.readPage(
           {
             path: args.path,
@@ -222,8 +239,8 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
       description:
         'Lists the docs as the navigation shows them: groups in order, then their pages with title, path and description.',
       inputSchema: toolArguments('list_pages', {
-        version: versionArgument,
-        locale: localeArgument,
+        version: versionArgument(context.examples),
+        locale: localeArgument(context.examples),
         group: groupArgument,
         set,
       }),
@@ -257,15 +274,15 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
           ),
           helpful: helpfulArgument,
           comment: commentArgument,
-          version: versionArgument,
-          locale: localeArgument,
+          version: versionArgument(context.examples),
+          locale: localeArgument(context.examples),
           set,
         }),
         annotations: FEEDBACK_TOOL,
       },
       (args) =>
         guarded(context, async () => {
-          const docSet = await resolveSet(context, args.set);
+          const docSet = await resolvePageSet(context, args.set, args.path);
           if (!docSet.config.feedback.enabled) {
             throw new KitError(
               'argument.invalid',
@@ -299,7 +316,7 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         description:
           'Checks broken links and anchors, navigation entries without pages, schema errors in the manifest, navigation and frontmatter, unknown components, missing snippets and more. Each issue has a stable rule id and often a fix. Run it after writing.',
         inputSchema: toolArguments('validate_docs', {
-          version: versionArgument.describe('Only this version, e.g. "3.x". Default: every version.'),
+          version: versionArgument(context.examples, 'Only this version. Default: every version.'),
           set,
         }),
         annotations: READ_TOOL,

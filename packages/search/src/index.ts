@@ -1,5 +1,12 @@
 // The limit and query rules belong to core; re-exported so drivers written against @kit/search find them here.
-export { assertSearchQuery, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, normalizeSearchLimit } from '@kit/core';
+export {
+  assertSearchQuery,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_SECTIONS,
+  normalizeSearchLimit,
+  normalizeSearchSections,
+} from '@kit/core';
 export type { ClientIndexReport, ClientSearchDriver, ClientSearchOptions } from './drivers/client.js';
 export { createClientSearch, DEFAULT_BUDGET_KB, gzipSize } from './drivers/client.js';
 export type { SearchDriverFactory, SearchDriverOptions } from './drivers/registry.js';

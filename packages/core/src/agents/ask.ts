@@ -26,6 +26,11 @@ export function askMarkdown(result: SearchResult): string {
     if (hit.description) lines.push(`   ${hit.description.replace(/\s+/g, ' ')}`);
     const snippet = hit.snippet.replace(/\s+/g, ' ').trim();
     if (snippet) lines.push(`   > ${snippet}`);
+    for (const section of hit.sections ?? []) {
+      lines.push(`   - Also on this page: ${section.heading ?? hit.title} (${section.url})`);
+      const more = section.snippet.replace(/\s+/g, ' ').trim();
+      if (more) lines.push(`     > ${more}`);
+    }
     lines.push('');
   });
   lines.push('Read a page in full by fetching its `.md` URL.', '');

@@ -50,7 +50,7 @@ import {
 } from '../urls/set-urls.js';
 import { nearestPages } from '../pages/nearest-pages.js';
 import { createRenderContext, mayIncludeSnippets } from './render-context.js';
-import { MAX_SEARCH_LIMIT, normalizeSearchLimit } from './search-limit.js';
+import { MAX_SEARCH_LIMIT, normalizeSearchLimit, normalizeSearchSections } from './search-limit.js';
 import { searchSectionsOf } from './search-sections.js';
 import {
   cursorHash,
@@ -1045,6 +1045,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         );
       }
       const limit = normalizeSearchLimit(input.limit);
+      const sections = normalizeSearchSections(input.sections);
       const { scope, searchScope } = await searchScopeFor(input, viewer);
       const version = scope.version;
       const locale = scope.locale.code;
@@ -1054,7 +1055,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       const hits =
         query === ''
           ? []
-          : await search.search(searchScope, query, { limit: perPage ? Math.min(limit * 3, MAX_SEARCH_LIMIT) : limit });
+          : await search.search(searchScope, query, {
+              limit: perPage ? Math.min(limit * 3, MAX_SEARCH_LIMIT) : limit,
+              sections,
+            });
       const results = [];
       const allowedPaths = new Map<string, boolean>();
       for (const hit of hits) {
@@ -1067,7 +1071,15 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
           }
           if (!allowed) continue;
         }
-        results.push({ ...hit, url: absolute(origin, hit.url), markdown_url: absolute(origin, hit.markdown_url) });
+        results.push({
+          ...hit,
+          url: absolute(origin, hit.url),
+          markdown_url: absolute(origin, hit.markdown_url),
+          // Every result lists its page's other matching sections, none when the driver found one a page.
+          sections: (hit.sections ?? [])
+            .slice(0, sections - 1)
+            .map((section) => ({ ...section, url: absolute(origin, section.url) })),
+        });
       }
       events.emit('SearchPerformed', {
         set: key,

@@ -2,6 +2,7 @@ import type { ResolvedConfig } from '../config/types.js';
 import { KitError } from '../errors/kit-error.js';
 import { createEvents, type KitEventEmitter } from '../events/emitter.js';
 import type { DocSet, Kit, KitEvents } from '../ports/docset.js';
+import { normalizePrefix } from '../urls/set-urls.js';
 
 export interface CreateKitOptions {
   config: ResolvedConfig;
@@ -129,4 +130,42 @@ export async function warmKit(kit: Kit, options: WarmKitOptions = {}): Promise<v
       }
     }
   }
+}
+
+/**
+ * The set whose URLs a site path or URL (`/laravel/13.x/queues`, `https://host/docs/queues.md`)
+ * falls under: the set with the longest prefix it starts with (a root-mounted set takes what no
+ * other set's prefix claims). Undefined for a plain page path (`queues`) or a path under no set.
+ *
+ * @example
+ * setOfUrl(kit, '/docs/3.x/queues')?.key; // 'docs'
+ */
+export function setOfUrl(kit: Pick<Kit, 'sets'>, url: string): DocSet | undefined {
+  let pathname = url.trim();
+  let host: string | undefined;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathname)) {
+    try {
+      const parsed = new URL(pathname);
+      pathname = parsed.pathname;
+      host = parsed.hostname;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!pathname.startsWith('/')) return undefined;
+  pathname = pathname.replace(/[?#].*$/, '');
+  let found: DocSet | undefined;
+  let longest = -1;
+  for (const set of kit.sets.values()) {
+    // A set served on its own domain owns only that domain's URLs.
+    const domain = set.config.route.domain;
+    if (domain && host !== undefined && host !== domain) continue;
+    const prefix = normalizePrefix(set.config.route.prefix);
+    const under = prefix === '' || pathname === prefix || pathname.startsWith(`${prefix}/`);
+    if (under && prefix.length > longest) {
+      found = set;
+      longest = prefix.length;
+    }
+  }
+  return found;
 }

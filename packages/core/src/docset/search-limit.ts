@@ -37,3 +37,31 @@ export function assertSearchQuery(query: unknown): asserts query is string {
     );
   }
 }
+
+/**
+ * Sections per page a search returns when the caller names none: the best section as the result
+ * and up to two more of the same page, so an agent sees that "Retrying Failed Jobs" sits beside
+ * the "Failed Jobs" section that ranked first without a second search.
+ */
+export const DEFAULT_SEARCH_SECTIONS = 3;
+/** The most sections per page one search returns. */
+export const MAX_SEARCH_SECTIONS = 5;
+
+/**
+ * Checks a sections-per-page count: a whole number from 1 (one section per page) to 5, default 3.
+ *
+ * @example
+ * normalizeSearchSections(undefined); // 3
+ * normalizeSearchSections(1); // 1
+ */
+export function normalizeSearchSections(sections: number | undefined | null): number {
+  if (sections === undefined || sections === null) return DEFAULT_SEARCH_SECTIONS;
+  if (typeof sections !== 'number' || !Number.isInteger(sections) || sections < 1 || sections > MAX_SEARCH_SECTIONS) {
+    throw new KitError(
+      'argument.invalid',
+      `Sections per page must be a whole number from 1 to ${MAX_SEARCH_SECTIONS}, got ${String(sections)}. Omit it for ${DEFAULT_SEARCH_SECTIONS}; 1 gives one section per page.`,
+      { details: { field: 'sections', value: sections } },
+    );
+  }
+  return sections;
+}

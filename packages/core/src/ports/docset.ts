@@ -169,9 +169,12 @@ export interface DocSet {
   navigation(input: { version?: string; locale?: string }, viewer: Viewer): Promise<NavigationView>;
   /** Every page the viewer may see in one version and locale, in navigation order. */
   visiblePages(input: { version?: string; locale?: string }, viewer: Viewer): Promise<SourcePage[]>;
-  /** `search_docs`. Fires `SearchPerformed`. */
+  /**
+   * `search_docs`. Fires `SearchPerformed`. `sections` (1 to 5, default 3) is the most sections
+   * listed per page: the best in the result, more in its `sections`.
+   */
   search(
-    input: { query: string; version?: string; locale?: string; limit?: number },
+    input: { query: string; version?: string; locale?: string; limit?: number; sections?: number },
     viewer: Viewer,
     source: KitEventMap['SearchPerformed']['source'],
   ): Promise<SearchResult>;

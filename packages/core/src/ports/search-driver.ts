@@ -27,6 +27,15 @@ export interface SearchScope {
   audience: 'public' | 'private';
 }
 
+/** Another section of a result's page that matches the query too (see `SearchHit.sections`). */
+export interface SearchHitSection {
+  heading: string | null;
+  /** Site URL of the section (with `#anchor`). */
+  url: string;
+  snippet: string;
+  score: number;
+}
+
 /** One result, as the specification's search result table names the fields. */
 export interface SearchHit {
   title: string;
@@ -37,6 +46,19 @@ export interface SearchHit {
   snippet: string;
   description: string | null;
   score: number;
+  /**
+   * More sections of the same page that match the query well, best first, besides the one in
+   * `heading`, `url` and `snippet`: at most `sections - 1` of the search options. A driver that
+   * finds one section per page leaves it out; `search_docs` always answers a list.
+   */
+  sections?: SearchHitSection[];
+}
+
+/** What a search asks of a driver besides the query. */
+export interface SearchOptions {
+  limit: number;
+  /** Most sections per page, 1 to 5; default 1. */
+  sections?: number;
 }
 
 export interface SearchResult {
@@ -54,8 +76,12 @@ export interface SearchDriver {
   readonly name: string;
   /** Replaces the index of one scope. */
   index(scope: SearchScope, sections: SearchSection[]): Promise<void>;
-  /** Best sections first; at most `limit`. */
-  search(scope: SearchScope, query: string, options: { limit: number }): Promise<SearchHit[]>;
+  /**
+   * Best pages first, at most `limit`, each with its best section. `sections` (default 1) asks for
+   * up to that many sections per page: the best as the hit, more in `SearchHit.sections`. A query
+   * nothing really matches answers no hits rather than the pages of a stray word.
+   */
+  search(scope: SearchScope, query: string, options: SearchOptions): Promise<SearchHit[]>;
   /** The browser index of a scope, for drivers that search in the browser (gzip-ready bytes). */
   clientIndex?(scope: SearchScope): Promise<{ body: string; contentType: string } | null>;
 }

@@ -163,11 +163,13 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
       return fail(
         400,
         'search.invalid_query',
-        `Add what to look for in q, e.g. ${base}?q=retry+failed+jobs. Optional: version, locale, limit (1 to 20, default 8). Send Accept: application/json for JSON.`,
+        `Add what to look for in q, e.g. ${base}?q=retry+failed+jobs. Optional: version, locale, limit (1 to 20, default 8), sections (per page, 1 to 5, default 3). Send Accept: application/json for JSON.`,
       );
     }
     const rawLimit = c.req.query('limit');
     const limit = rawLimit === undefined || rawLimit === '' ? undefined : Number(rawLimit);
+    const rawSections = c.req.query('sections');
+    const sections = rawSections === undefined || rawSections === '' ? undefined : Number(rawSections);
     const version = c.req.query('version') || undefined;
     const locale = c.req.query('locale') || undefined;
     try {
@@ -177,6 +179,7 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
           ...(version ? { version } : {}),
           ...(locale ? { locale } : {}),
           ...(limit !== undefined ? { limit } : {}),
+          ...(sections !== undefined ? { sections } : {}),
         },
         viewerOf(c),
         'http',
@@ -187,6 +190,7 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
         ...hit,
         url: absolute(hit.url),
         markdown_url: absolute(hit.markdown_url),
+        sections: hit.sections?.map((section) => ({ ...section, url: absolute(section.url) })),
       }));
       return sendCached(c, json ? JSON.stringify(result) : askMarkdown(result), {
         contentType: json ? JSON_TYPE : MARKDOWN,

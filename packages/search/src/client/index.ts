@@ -1,6 +1,6 @@
 // Browser entry: nothing here may import Node built-ins, so the reader UI can bundle it.
 import type { SearchHit } from '@kit/core';
-import { assertSearchQuery, normalizeSearchLimit } from '@kit/core';
+import { assertSearchQuery, normalizeSearchLimit, normalizeSearchSections } from '@kit/core';
 import { CLIENT_INDEX_FORMAT, deserializeIndex, type SerializedIndex } from '../engine/codec.js';
 import { toSearchHits } from '../engine/hits.js';
 import { prepareRanking, rankSections } from '../engine/rank.js';
@@ -16,6 +16,11 @@ export interface ClientQueryOptions {
    * Ranking is the same either way.
    */
   sectionTexts?: readonly string[];
+  /**
+   * Most sections per page, 1 to 5: the best as the hit, more of the same page in its `sections`.
+   * Default 1, one section per page (the reader's search dialog).
+   */
+  sections?: number;
 }
 
 const CACHE_SIZE = 4;
@@ -53,7 +58,8 @@ export function queryClientIndex(
   assertSearchQuery(query);
   const count = normalizeSearchLimit(limit);
   const index = loadClientIndex(serialized);
-  return toSearchHits(index, rankSections(index, query, count), options.sectionTexts);
+  const sections = normalizeSearchSections(options.sections ?? 1);
+  return toSearchHits(index, rankSections(index, query, count, undefined, { sections }), options.sectionTexts);
 }
 
 /**

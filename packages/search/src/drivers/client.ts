@@ -2,8 +2,10 @@ import {
   assertSearchQuery,
   KitError,
   normalizeSearchLimit,
+  normalizeSearchSections,
   type SearchDriver,
   type SearchHit,
+  type SearchOptions,
   type SearchScope,
   type SearchSection,
 } from '@kit/core';
@@ -124,13 +126,14 @@ export function createClientSearch(options: ClientSearchOptions = {}): ClientSea
       assertSearchScope(scope);
       built.set(scopeKey(scope), await buildClientIndex(sections, budgetKb));
     },
-    async search(scope: SearchScope, query: string, searchOptions: { limit: number }): Promise<SearchHit[]> {
+    async search(scope: SearchScope, query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
       assertSearchScope(scope);
       assertSearchQuery(query);
       const limit = normalizeSearchLimit(searchOptions?.limit);
+      const sections = normalizeSearchSections(searchOptions?.sections ?? 1);
       const entry = built.get(scopeKey(scope));
       if (!entry) return [];
-      return queryClientIndex(entry.body, query, limit, { sectionTexts: entry.texts });
+      return queryClientIndex(entry.body, query, limit, { sectionTexts: entry.texts, sections });
     },
     async clientIndex(scope: SearchScope) {
       assertSearchScope(scope);

@@ -1,5 +1,5 @@
-import type { SearchDriver, SearchHit, SearchScope, SearchSection } from '@kit/core';
-import { assertSearchQuery, normalizeSearchLimit } from '@kit/core';
+import type { SearchDriver, SearchHit, SearchOptions, SearchScope, SearchSection } from '@kit/core';
+import { assertSearchQuery, normalizeSearchLimit, normalizeSearchSections } from '@kit/core';
 import { buildEngineIndex } from '../engine/build.js';
 import { toSearchHits } from '../engine/hits.js';
 import { DEFAULT_RANKING, prepareRanking, type RankingParams, rankSections } from '../engine/rank.js';
@@ -35,13 +35,14 @@ export function createServerSearch(options: ServerSearchOptions = {}): SearchDri
       prepareRanking(index, ranking);
       indexes.set(scopeKey(scope), index);
     },
-    async search(scope: SearchScope, query: string, searchOptions: { limit: number }): Promise<SearchHit[]> {
+    async search(scope: SearchScope, query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
       assertSearchScope(scope);
       assertSearchQuery(query);
       const limit = normalizeSearchLimit(searchOptions?.limit);
+      const sections = normalizeSearchSections(searchOptions?.sections ?? 1);
       const index = indexes.get(scopeKey(scope));
       if (!index) return [];
-      return toSearchHits(index, rankSections(index, query, limit, ranking));
+      return toSearchHits(index, rankSections(index, query, limit, ranking, { sections }));
     },
   };
 }

@@ -42,6 +42,26 @@ class FieldBuilder {
   }
 }
 
+/** Whether section `inner`'s heading path lies under section `outer`'s. */
+function isUnder(inner: EngineInput, outer: EngineInput): boolean {
+  const path = outer.headingPath;
+  return inner.headingPath.length > path.length && path.every((heading, at) => inner.headingPath[at] === heading);
+}
+
+/**
+ * The text snippets of section `at` are cut from: its own, or for a section with only sub-headings
+ * (no text of its own) the text of its first subsection that has some, so its snippet is never
+ * empty. Ranking reads the section's own words only.
+ */
+function snippetText(group: readonly EngineInput[], at: number): string {
+  const section = group[at]!;
+  if (section.text.trim() !== '') return section.text;
+  for (let next = at + 1; next < group.length && isUnder(group[next]!, section); next++) {
+    if (group[next]!.text.trim() !== '') return group[next]!.text;
+  }
+  return section.text;
+}
+
 /**
  * Builds the ranking index of one scope. Sections of a page stay together in the order given;
  * the page's title, description and Markdown URL come from its first section.
@@ -106,9 +126,9 @@ export function buildEngineIndex(inputs: readonly EngineInput[]): EngineIndex {
     const descCounts = count(description ?? '');
     descLen[page] = descCounts.length;
     for (const [term, tf] of descCounts.counts) desc.push(term, page, tf);
-    for (const input of group) {
+    group.forEach((input, at) => {
       const id = sections.length;
-      sections.push({ page, heading: input.heading, url: input.url, text: input.text });
+      sections.push({ page, heading: input.heading, url: input.url, text: snippetText(group, at) });
       sectionPages.push(page);
       const headCounts = count(input.headingPath.length ? input.headingPath.join(' ') : input.heading);
       headLens.push(headCounts.length);
@@ -116,7 +136,7 @@ export function buildEngineIndex(inputs: readonly EngineInput[]): EngineIndex {
       const bodyCounts = count(input.text);
       bodyLens.push(bodyCounts.length);
       for (const [term, tf] of bodyCounts.counts) body.push(term, id, tf);
-    }
+    });
   });
   pageStart[grouped.length] = sections.length;
 

@@ -168,6 +168,79 @@ describe('rankSections', () => {
   });
 });
 
+describe('several sections of one page', () => {
+  const page = (heading: string, text: string, headingPath = ['Queues', heading]): EngineInput => ({
+    path: 'queues',
+    title: 'Queues',
+    heading,
+    headingPath,
+    text,
+    url: `/docs/2.x/queues#${heading.toLowerCase().replace(/\s+/g, '-')}`,
+    markdownUrl: '/docs/2.x/queues.md',
+  });
+  const index = buildEngineIndex([
+    ...contractSections.public.filter((section) => section.path !== 'queues'),
+    page('', 'Queues run slow work in the background.', []),
+    page('Specifying the queue', 'Dispatch a job to a specific queue with onQueue.'),
+    page('Dealing with failed jobs', ''),
+    page('Retrying failed jobs', 'Retry every failed job of a specific queue with queue:retry --queue.', [
+      'Queues',
+      'Dealing with failed jobs',
+      'Retrying failed jobs',
+    ]),
+    page('Job batching', 'Batches group jobs; a batch can be cancelled.'),
+  ]);
+  const headingsOf = (hit: { heading: string | null; sections?: Array<{ heading: string | null }> }) => [
+    hit.heading,
+    ...(hit.sections ?? []).map((section) => section.heading),
+  ];
+
+  it('lists the other sections of a page that match with its best one', () => {
+    const [hit] = toSearchHits(
+      index,
+      rankSections(index, 'retry failed jobs for a specific queue', 8, undefined, { sections: 3 }),
+    );
+    expect(hit!.path).toBe('queues');
+    expect(headingsOf(hit!)).toContain('Retrying failed jobs');
+    // A section that matches only through the page title is not listed.
+    expect(headingsOf(hit!)).not.toContain('Job batching');
+    for (const section of hit!.sections ?? []) expect(section.score).toBeLessThanOrEqual(hit!.score);
+  });
+
+  it('lists one section per page unless asked for more', () => {
+    const [hit] = toSearchHits(index, rankSections(index, 'retry failed jobs for a specific queue', 8));
+    expect(hit!.sections).toBeUndefined();
+  });
+
+  it('never answers an empty snippet: a section of only sub-headings shows its first subsection', () => {
+    const hits = toSearchHits(index, rankSections(index, 'dealing', 8));
+    expect(hits[0]!.heading).toBe('Dealing with failed jobs');
+    expect(hits[0]!.snippet).toBe('Retry every failed job of a specific queue with queue:retry --queue.');
+  });
+});
+
+describe('the no-match threshold', () => {
+  const index = buildEngineIndex(sections);
+  const count = (query: string, minCoverage = DEFAULT_RANKING.minCoverage) =>
+    rankSections(index, query, 8, { ...DEFAULT_RANKING, minCoverage, minHitCoverage: minCoverage / 2 }).hits.length;
+
+  it('answers nothing for a random token, an everyday question or another field', () => {
+    for (const query of ['xK9qvT2mLp8RzW4nB7cY', 'how do I bake a chocolate cake', 'kubernetes pod autoscaling yaml']) {
+      expect(count(query), query).toBe(0);
+    }
+  });
+
+  it('still answers a question with a word the docs do not use, and typos', () => {
+    expect(count('retry my failed jobs please')).toBeGreaterThan(0);
+    expect(count('queus')).toBeGreaterThan(0);
+  });
+
+  it('answers a stray word of a nonsense query when the threshold is off', () => {
+    expect(count('colorless green ideas sleep stop furiously', 0)).toBeGreaterThan(0);
+    expect(count('colorless green ideas sleep stop furiously')).toBe(0);
+  });
+});
+
 describe('client index codec', () => {
   it('round-trips numbers of any size', () => {
     const values = [0, 1, 31, 32, 1023, 1024, 65535, 4294967295];

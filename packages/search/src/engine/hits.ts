@@ -63,26 +63,45 @@ function locatorFor(index: EngineIndex, terms: ReadonlySet<string>): MatchLocato
   };
 }
 
-/** Turns ranked sections into the specification's result items; `texts` (by section) overrides stored texts for snippets. */
+/**
+ * Turns ranked sections into the specification's result items; `texts` (by section) overrides
+ * stored texts for snippets. A hit ranked with more sections of its page lists them in `sections`.
+ */
 export function toSearchHits(index: EngineIndex, outcome: RankOutcome, texts?: readonly string[]): SearchHit[] {
   const locate = outcome.hits.length > 0 ? locatorFor(index, outcome.matchedTerms) : undefined;
-  return outcome.hits.map(({ section, score }) => {
+  const snippetOf = (section: number) => {
     const entry = index.sections[section]!;
     const page = index.pages[entry.page]!;
-    return {
+    // Never empty: a section without text of its own (only sub-headings, see `build.ts`) falls back
+    // to the page's description, then to where it sits.
+    const text =
+      texts?.[section] || entry.text || page.description || [page.title, entry.heading].filter(Boolean).join(' › ');
+    return makeSnippet(text, outcome.matchedTerms, undefined, locate);
+  };
+  return outcome.hits.map(({ section, score, more }) => {
+    const entry = index.sections[section]!;
+    const page = index.pages[entry.page]!;
+    const hit: SearchHit = {
       title: page.title,
       path: page.path,
       url: entry.url,
       markdown_url: page.markdownUrl,
       heading: entry.heading === '' ? null : entry.heading,
-      snippet: makeSnippet(
-        texts?.[section] || entry.text || page.description || '',
-        outcome.matchedTerms,
-        undefined,
-        locate,
-      ),
+      snippet: snippetOf(section),
       description: page.description,
       score: Math.round(score * 1000) / 1000,
     };
+    if (more) {
+      hit.sections = more.map((other) => {
+        const otherEntry = index.sections[other.section]!;
+        return {
+          heading: otherEntry.heading === '' ? null : otherEntry.heading,
+          url: otherEntry.url,
+          snippet: snippetOf(other.section),
+          score: Math.round(other.score * 1000) / 1000,
+        };
+      });
+    }
+    return hit;
   });
 }

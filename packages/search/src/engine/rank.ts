@@ -1,6 +1,6 @@
 import { MAX_SEARCH_LIMIT } from '@kit/core';
 import { analyzeQuery, type QueryWord, tokenize } from '../text/analyze.js';
-import { relatedTerms } from '../text/related.js';
+import { relatedTerms, relatedWordings } from '../text/related.js';
 import { expand } from './expand.js';
 import { type SemanticModel, semanticModelOf } from './semantic.js';
 import type { EngineIndex } from './types.js';
@@ -47,6 +47,17 @@ export interface RankingParams {
    * so that among them the page about the question's subject wins; 0 turns it off.
    */
   semantic: number;
+  /**
+   * No-match threshold: the share of the query the best result must cover, or the query has no
+   * results at all. Each word the searcher wrote weighs its inverse page frequency (a word no page
+   * has weighs the most, as the rarest word would); a page covers a word by having it, a typo,
+   * prefix, related-wording or camelCase-part match at its reduced share. A query nothing really
+   * matches (a random token, a question from another field) then answers nothing rather than the
+   * pages of a stray word; 0 turns it off.
+   */
+  minCoverage: number;
+  /** The share of the query every other result must cover: pages matching only a stray word of a real question are left out; 0 turns it off. */
+  minHitCoverage: number;
 }
 
 export const DEFAULT_RANKING: RankingParams = {
@@ -69,12 +80,16 @@ export const DEFAULT_RANKING: RankingParams = {
   part: 0.5,
   titleCoverage: 0.5,
   semantic: 0.3,
+  minCoverage: 0.5,
+  minHitCoverage: 0.25,
 };
 
 /** One ranked section: the best of its page. */
 export interface RankedSection {
   section: number;
   score: number;
+  /** Further sections of the same page that match the query well, best first (see `RankOptions.sections`). */
+  more?: RankedSection[];
 }
 
 export interface RankOutcome {
@@ -91,7 +106,20 @@ export interface RankOptions {
   exhaustive?: boolean;
   /** Filled in with how much work the query took (for benchmarks: counts, unlike timings, are not noisy). */
   stats?: RankStats;
+  /**
+   * Most sections returned per page: the best one as the hit, and up to `sections - 1` more in
+   * `more` (sections with their own match scoring at least {@link MORE_SECTION_SHARE} of the
+   * page's best section). Default 1: one section per page.
+   */
+  sections?: number;
 }
+
+/**
+ * Share of a page's best section score another section of the page needs to be listed with it:
+ * high enough that a stray mention is left out, low enough that a second subsection about the
+ * question (the "Retrying Failed Jobs" beside "Failed Jobs") is not.
+ */
+export const MORE_SECTION_SHARE = 0.5;
 
 /** Work one ranking took. */
 export interface RankStats {
@@ -197,6 +225,29 @@ interface WordGroup {
   related?: boolean;
   /** The most the word can add to any page's score (from the impacts of its terms). */
   reach: number;
+  /**
+   * What the word weighs in the query's coverage (see `RankingParams.minCoverage`): the inverse
+   * page frequency of its own term, or of the best term it stands for when the index lacks it.
+   */
+  weight: number;
+  /** Terms of the word's camelCase parts, and how many parts it has: parts cover the word in proportion. */
+  partTerms?: Set<number>;
+  partCount?: number;
+}
+
+/** One word the searcher wrote, as the no-match threshold weighs it (see `RankingParams.minCoverage`). */
+interface CoverageWord {
+  weight: number;
+  /** Its group, or null when no index term matches it. */
+  group: WordGroup | null;
+  /** Terms the related-wording table puts for it (the docs' wording of what it says). */
+  related: number[];
+}
+
+/** The words of a query as ranking reads them, and as the no-match threshold weighs them. */
+interface QueryGroups {
+  groups: WordGroup[];
+  words: CoverageWord[];
 }
 
 /** Posting lists shorter than this are searched without a skip table. */
@@ -357,6 +408,8 @@ class Ranker {
   private totalCount = 0;
   /** Where the current query counts its work, if anywhere. */
   private stats: RankStats | null = null;
+  /** Coverage weight of a query word no page has: the inverse page frequency of a word on none. */
+  readonly unknownWeight: number;
   /** The index's latent vectors, when `params.semantic` asks for them. */
   private readonly model: SemanticModel | null;
 
@@ -421,6 +474,7 @@ class Ranker {
     this.groupLevels = new Uint32Array(pageCount * TRACKED_GROUPS * LEVEL_PLANES);
     this.wordLevels = new Uint32Array(pageCount * LEVEL_PLANES);
     this.model = params.semantic > 0 ? semanticModelOf(index) : null;
+    this.unknownWeight = idf(pageCount, 0);
 
     const termCount = index.terms.length;
     this.idfSection = new Float64Array(termCount);
@@ -1327,23 +1381,49 @@ class Ranker {
   }
 
   /** Turns query words into groups of the index terms they match, with cursors. */
-  groupsOf(query: string, matchedTerms: Set<string>): WordGroup[] {
+  groupsOf(query: string, matchedTerms: Set<string>): QueryGroups {
     const groups: WordGroup[] = [];
+    const words: CoverageWord[] = [];
+    // The docs' wording of what a query word says in other words, to cover the word with.
+    const standIns = new Map<string, number[]>();
+    for (const wording of relatedWordings(query)) {
+      const terms = wording.related.map((term) => this.index.termId.get(term)).filter((id) => id !== undefined);
+      for (const said of wording.said) standIns.set(said, [...(standIns.get(said) ?? []), ...terms]);
+    }
     for (const word of analyzeQuery(query)) {
+      const related = this.params.related > 0 ? (standIns.get(word.term) ?? []) : [];
       const cursors: TermCursor[] = [];
+      let best = 0;
       for (const [term, share] of this.termsOf(word)) {
         if (!this.occurs(term)) continue;
         matchedTerms.add(this.index.terms[term]!);
         cursors.push(this.cursor(term, share));
+        best = Math.max(best, this.idfPage[term]!);
       }
-      if (cursors.length > 0) groups.push({ cursors, reach: 0 });
+      if (cursors.length === 0) {
+        words.push({ weight: this.unknownWeight, group: null, related });
+        continue;
+      }
+      const exact = this.index.termId.get(word.term);
+      const weight = exact !== undefined && this.occurs(exact) ? this.idfPage[exact]! : best;
+      const group: WordGroup = { cursors, reach: 0, weight };
+      if (word.parts.length > 0) {
+        group.partCount = word.parts.length;
+        group.partTerms = new Set();
+        for (const part of word.parts) {
+          const term = this.index.termId.get(part);
+          if (term !== undefined) group.partTerms.add(term);
+        }
+      }
+      groups.push(group);
+      words.push({ weight, group, related });
     }
     if (this.params.related > 0) {
       for (const related of relatedTerms(query)) {
         const term = this.index.termId.get(related);
         if (term === undefined || !this.occurs(term)) continue;
         matchedTerms.add(related);
-        groups.push({ cursors: [this.cursor(term, this.params.related)], reach: 0, related: true });
+        groups.push({ cursors: [this.cursor(term, this.params.related)], reach: 0, weight: 0, related: true });
       }
     }
     // Words that can add the most first: a page that cannot make the results is then found out
@@ -1358,7 +1438,123 @@ class Ranker {
       .map((entry) => entry.group);
     let bit = 0;
     for (const group of ordered) for (const cursor of group.cursors) cursor.bit = bit++;
-    return ordered;
+    return { groups: ordered, words };
+  }
+
+  /** The page a section belongs to. */
+  pageOf(section: number): number {
+    return this.index.sectionPage[section]!;
+  }
+
+  /** The index of a page's first section. */
+  firstSection(page: number): number {
+    return this.index.pageStart[page]!;
+  }
+
+  /** Whether a term occurs on a page (in its title, description or any section), from its page impacts. */
+  private onPage(term: number, page: number): boolean {
+    const record = this.impacts[term]!;
+    let low = 0;
+    let high = record.length / IMPACT_STRIDE;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const at = record[mid * IMPACT_STRIDE]!;
+      if (at === page) return true;
+      if (at < page) low = mid + 1;
+      else high = mid;
+    }
+    return false;
+  }
+
+  /**
+   * Share of the query a page covers (0 to 1): per word the searcher wrote, its weight when the page
+   * has its term, a reduced share of it for a typo, prefix or related-wording match, and for a
+   * camelCase word matched by parts, the part share in proportion to the parts the page has; over
+   * the weight of every word, the words no page has included.
+   */
+  coverage(query: QueryGroups, page: number): number {
+    const covered = this.wordCoverage(query, page);
+    return this.share(query, covered);
+  }
+
+  /** Covered weights over the query's whole weight (0 to 1); a query of no weight is covered. */
+  share(query: QueryGroups, covered: number[]): number {
+    let total = 0;
+    let sum = 0;
+    query.words.forEach((word, at) => {
+      total += word.weight;
+      sum += covered[at]!;
+    });
+    return total <= 0 ? 1 : Math.min(1, sum / total);
+  }
+
+  /** What a page covers of each word of the query (see {@link coverage}), in query order. */
+  wordCoverage(query: QueryGroups, page: number): number[] {
+    return query.words.map((word) => {
+      let best = 0;
+      for (const term of word.related) {
+        if (this.onPage(term, page)) {
+          best = this.params.related * word.weight;
+          break;
+        }
+      }
+      const group = word.group;
+      if (group) {
+        let parts = 0;
+        for (const cursor of group.cursors) {
+          if (!this.onPage(cursor.term, page)) continue;
+          // A part alone stands for the word in proportion: the share of its parts the page has.
+          if (group.partTerms?.has(cursor.term) && cursor.share <= this.params.part) {
+            parts++;
+            continue;
+          }
+          const value = Math.min(word.weight, cursor.share * this.idfPage[cursor.term]!);
+          if (value > best) best = value;
+        }
+        if (parts > 0 && group.partCount) {
+          best = Math.max(best, (this.params.part * word.weight * parts) / group.partCount);
+        }
+      }
+      return best;
+    });
+  }
+
+  /**
+   * Every section of one page with its total for the query (the words' best term scores summed, as
+   * `scorePage` sums them) and whether the section has a query word itself, not only through the
+   * page's title or description that count in each of its sections.
+   */
+  sectionTotals(groups: WordGroup[], page: number): Array<{ local: number; total: number; own: boolean }> {
+    const { acc, touched } = this;
+    const k1 = this.params.k1;
+    const start = this.index.pageStart[page]!;
+    const count = this.index.pageStart[page + 1]! - start;
+    const totals = new Float64Array(count);
+    const own = new Uint8Array(count);
+    const word = new Float64Array(count);
+    this.rewind(groups);
+    for (const group of groups) {
+      word.fill(0);
+      for (const cursor of group.cursors) {
+        this.accumulate(cursor, page, start, count);
+        const whole = this.whole;
+        const sectionIdf = this.idfSection[cursor.term]! * cursor.share;
+        for (let i = 0; i < this.touchedCount; i++) {
+          const local = touched[i]!;
+          if (!group.related) own[local] = 1;
+        }
+        for (let local = 0; local < count; local++) {
+          const tf = acc[local]! + whole;
+          if (tf === 0) continue;
+          const value = (sectionIdf * tf) / (k1 + tf);
+          if (value > word[local]!) word[local] = value;
+        }
+        for (let i = 0; i < this.touchedCount; i++) acc[touched[i]!] = 0;
+      }
+      for (let local = 0; local < count; local++) totals[local]! += word[local]!;
+    }
+    this.rewind(groups);
+    return Array.from(totals, (total, local) => ({ local, total, own: own[local] === 1 }));
   }
 }
 
@@ -1404,12 +1600,51 @@ export function rankSections(
   const matchedTerms = new Set<string>();
   if (index.sections.length === 0 || limit < 1) return { hits: [], matchedTerms };
   const ranker = rankerFor(index, params);
-  const groups = ranker.groupsOf(query, matchedTerms);
+  const words = ranker.groupsOf(query, matchedTerms);
+  const { groups } = words;
   if (groups.length === 0) return { hits: [], matchedTerms };
   let pool = limit;
   if (params.titleCoverage > 0) pool = Math.max(pool, TITLE_COVERAGE_POOL);
   if (params.semantic > 0) pool = Math.max(pool, SEMANTIC_POOL);
-  const hits = ranker.run(groups, pool, options.exhaustive === true, options.stats ?? null);
+  let hits = ranker.run(groups, pool, options.exhaustive === true, options.stats ?? null);
+  // No-match threshold: a query whose best page covers too little of it has no results, and pages
+  // covering too little of a real one are left out, however they score.
+  if (params.minCoverage > 0 || params.minHitCoverage > 0) {
+    const covered = hits.map((hit) => ranker.coverage(words, index.sectionPage[hit.section]!));
+    if (Math.max(0, ...covered) < params.minCoverage) return { hits: [], matchedTerms };
+    hits = hits.filter((_, at) => covered[at]! >= params.minHitCoverage);
+  }
   const ranked = ranker.semanticRerank(groups, ranker.promoteTitles(groups, hits)).slice(0, limit);
-  return { hits: ranker.landOnTitledPages(groups, ranked), matchedTerms };
+  const landed = ranker.landOnTitledPages(groups, ranked);
+  const sections = options.sections ?? 1;
+  if (sections <= 1) return { hits: landed, matchedTerms };
+  return { hits: landed.map((hit) => withMoreSections(ranker, groups, hit, sections, params)), matchedTerms };
+}
+
+/**
+ * A hit with up to `sections - 1` more sections of its page: those with a query word of their own
+ * scoring at least {@link MORE_SECTION_SHARE} of the page's best section, best first. Each scores
+ * the hit's score less what its section part falls short of the best section's.
+ */
+function withMoreSections(
+  ranker: Ranker,
+  groups: WordGroup[],
+  hit: RankedSection,
+  sections: number,
+  params: RankingParams,
+): RankedSection {
+  const page = ranker.pageOf(hit.section);
+  const start = ranker.firstSection(page);
+  const totals = ranker.sectionTotals(groups, page);
+  const best = totals.reduce((most, entry) => Math.max(most, entry.total), 0);
+  if (best <= 0) return hit;
+  const more = totals
+    .filter((entry) => entry.own && start + entry.local !== hit.section && entry.total >= MORE_SECTION_SHARE * best)
+    .sort((a, b) => b.total - a.total || a.local - b.local)
+    .slice(0, sections - 1)
+    .map((entry) => ({
+      section: start + entry.local,
+      score: Math.max(0, hit.score - params.section * (best - entry.total)),
+    }));
+  return more.length > 0 ? { ...hit, more } : hit;
 }

@@ -55,6 +55,36 @@ function loadEntries(): Entry[] {
   return entries;
 }
 
+/** One phrasing of the table a query used: the terms of its words that said it, and what the docs call it. */
+export interface RelatedWording {
+  said: string[];
+  related: string[];
+}
+
+/**
+ * The entries of the related-wording table (see {@link RELATED}) a query triggers: the query's
+ * terms that matched a trigger, and the entry's related terms.
+ *
+ * @example
+ * relatedWordings('what changed in the newest release');
+ * // [{ said: ['what', 'chang'], related: ['releas', 'upgrad'] }, { said: ['newest', 'releas'], ... }]
+ */
+export function relatedWordings(query: string): RelatedWording[] {
+  const said = termsOf(query);
+  const found: RelatedWording[] = [];
+  for (const entry of loadEntries()) {
+    const terms = new Set<string>();
+    for (const trigger of entry.triggers) {
+      if (trigger.length === 0) continue;
+      for (let at = 0; at + trigger.length <= said.length; at++) {
+        if (trigger.every((term, i) => said[at + i] === term)) for (const term of trigger) terms.add(term);
+      }
+    }
+    if (terms.size > 0) found.push({ said: [...terms], related: entry.related });
+  }
+  return found;
+}
+
 /**
  * Terms related to what a query says in other words (see {@link RELATED}), each once, without
  * the terms the query already has.
@@ -63,19 +93,10 @@ function loadEntries(): Entry[] {
  * relatedTerms('stop clients from hammering my endpoints'); // ['rate', 'limit', 'rout']
  */
 export function relatedTerms(query: string): string[] {
-  const said = termsOf(query);
-  const present = new Set(said);
+  const present = new Set(termsOf(query));
   const found: string[] = [];
-  for (const entry of loadEntries()) {
-    const triggered = entry.triggers.some((trigger) => {
-      if (trigger.length === 0) return false;
-      for (let at = 0; at + trigger.length <= said.length; at++) {
-        if (trigger.every((term, i) => said[at + i] === term)) return true;
-      }
-      return false;
-    });
-    if (!triggered) continue;
-    for (const term of entry.related) {
+  for (const wording of relatedWordings(query)) {
+    for (const term of wording.related) {
       if (!present.has(term)) {
         present.add(term);
         found.push(term);
