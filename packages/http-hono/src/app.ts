@@ -761,7 +761,7 @@ async function searchPage(
     (locales.find((candidate) => candidate.default) ?? locales[0])?.code ??
     'en';
   const result = query.trim()
-    ? await set.search({ query, ...(version ? { version } : {}), locale, limit: 20, sections: 1 }, viewerFor(c), 'http')
+    ? await set.search({ query, ...(version ? { version } : {}), locale, limit: 20, sections: 3 }, viewerFor(c), 'http')
     : null;
   const versions = await set.versions(viewerFor(c));
   const shownVersion =
@@ -774,12 +774,16 @@ async function searchPage(
     context,
     { version: shownVersion, locale },
     query,
-    (result?.results ?? []).map((hit) => ({
-      title: hit.title,
-      url: hit.url,
-      heading: hit.heading,
-      snippet: hit.snippet,
-    })),
+    // Each page once, its best section first and its other matching sections under it.
+    (result?.results ?? []).flatMap((hit) => [
+      { title: hit.title, url: hit.url, heading: hit.heading, snippet: hit.snippet },
+      ...(hit.sections ?? []).map((section) => ({
+        title: hit.title,
+        url: section.url,
+        heading: section.heading,
+        snippet: section.snippet,
+      })),
+    ]),
   );
   return c.body(renderSearchPage(view), 200, {
     'Content-Type': 'text/html; charset=utf-8',
