@@ -10,6 +10,7 @@ export {
 } from './access/access.js';
 export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';
 export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
+export { LLMS_TXT_DIRECTIVE, llmsTxtDirectiveMarkdown, withLlmsTxtDirective } from './agents/directive.js';
 export type { AgentFileBundle } from './agents/llms-txt.js';
 export { buildLlmsFullTxt, buildLlmsTxt } from './agents/llms-txt.js';
 export type {
@@ -200,6 +201,7 @@ export { unservablePagePath } from './urls/servable.js';
 export type { LinkBase, ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {
   candidatePaths,
+  canonicalPageLink,
   cleanPagePath,
   contentFolder,
   createUrlLayout,

@@ -21,6 +21,7 @@ import {
   schemaNames,
   schemas,
   type Viewer,
+  withLlmsTxtDirective,
 } from '@kit/core';
 import { projectCacheDir } from '@kit/core/node';
 import type { McpHttpOptions } from '@kit/mcp';
@@ -473,9 +474,14 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     if (match.kind === 'none') return notFound(c, set, options, await assets);
     const page = await set.getPage(match.ref, viewer);
     if (!page) return notFound(c, set, options, await assets);
-    const link = agentLinkHeader({ markdownUrl: page.markdownUrl, llmsTxtUrl: await llmsTxtUrl(set, page) });
+    const llmsTxt = await llmsTxtUrl(set, page);
+    const link = agentLinkHeader({ markdownUrl: page.markdownUrl, llmsTxtUrl: llmsTxt });
     if (match.markdown || wantsMarkdown) {
-      return send(page.agentMarkdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
+      // The twin names the set's index under its title, as the HTML page does at its top.
+      const markdown = llmsTxt
+        ? withLlmsTxtDirective(page.agentMarkdown, `${requestOrigin(c, options)}${llmsTxt}`)
+        : page.agentMarkdown;
+      return send(markdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
     const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls()), page);
     let html = renderReaderPage(view);

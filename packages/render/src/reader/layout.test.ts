@@ -272,7 +272,7 @@ describe('renderReaderPage', () => {
     expect(html).toContain('<li class="kit-toc-depth-2"><a href="#drivers" data-kit-toc-link>Drivers</a></li>');
     expect(html).toContain('<li class="kit-toc-depth-3"><a href="#redis" data-kit-toc-link>Redis</a></li>');
     expect(html).toContain(
-      '<h2 id="drivers">Drivers<a class="kit-anchor" href="#drivers" aria-label="Link to “Drivers”">#</a></h2>',
+      '<h2 id="drivers">Drivers<a class="kit-anchor" href="#drivers" aria-label="Link to “Drivers”"></a></h2>',
     );
     expect(html).toContain('<div class="kit-code"><pre tabindex="0"><code>x</code></pre></div>');
   });
