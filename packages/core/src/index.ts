@@ -28,6 +28,8 @@ export {
   setFilePath,
   UNLISTED_GROUP_LABEL,
 } from './agents/scope.js';
+export type { McpCatalog, McpCatalogEntry, SiteLlmsTxtEntry } from './agents/site-root.js';
+export { buildMcpCatalog, buildRobotsTxt, buildSiteLlmsTxt } from './agents/site-root.js';
 export { buildSitemap, SITEMAP_MAX_URLS } from './agents/sitemap.js';
 export type { AgentSkillsIndex, AgentSkillsIndexEntry, HandWrittenSkill, SkillMd } from './agents/skills.js';
 export {

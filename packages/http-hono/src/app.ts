@@ -31,6 +31,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { compress } from 'hono/compress';
 import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
+import { type SiteRootFiles, sendServerCard, serverCardOf, siteRootRoutes } from './agent-files/site-root.js';
 import { sendCached } from './http-cache.js';
 import { LOOPBACK_HOSTS } from './loopback.js';
 import {
@@ -80,6 +81,12 @@ export interface KitAppOptions {
    * reader sources does not build them again. Default `<root>/.kit/cache`; null keeps nothing on disk.
    */
   cacheDir?: string | null;
+  /**
+   * The discovery files at the site root: `/llms.txt`, `/robots.txt` and the MCP catalog under
+   * `/.well-known/mcp` (see `siteRootRoutes`). On by default; false, or false for one file, leaves
+   * that path to the host application. Routes the host registers before mounting Kit win anyway.
+   */
+  siteRoot?: SiteRootFiles | false;
 }
 
 type Env = { Variables: KitVariables };
@@ -134,6 +141,20 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
       ...(options.sets ? { sets: options.sets } : {}),
     }),
   );
+
+  if (options.siteRoot !== false) {
+    app.route(
+      '/',
+      siteRootRoutes({
+        kit,
+        viewerOf: viewerFor,
+        origin: (c) => requestOrigin(c, options),
+        originTrusted: (c) => originVouchedFor(c, options),
+        ...(options.sets ? { sets: options.sets } : {}),
+        ...(options.siteRoot ? { files: options.siteRoot } : {}),
+      }),
+    );
+  }
 
   const sets = [...kit.sets.values()].filter((set) => !options.sets || options.sets.includes(set.key));
   // Longer prefixes first so `/docs/api` is not swallowed by `/docs`; a root-mounted set last.
@@ -240,6 +261,18 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
     const match = await set.resolveUrl(c.req.path, viewerFor(c));
     if (match.kind === 'page') return servePage(c);
     await next();
+  });
+  // The endpoint's Server Card (MCP Server Card draft: `<endpoint>/server-card`), listed by the
+  // site's /.well-known/mcp catalog; what it lists is what this caller would be offered.
+  app.get(`${mcpPath}/server-card`, pageMiddleware, mcpMiddleware, async (c) => {
+    const viewer = viewerFor(c);
+    const card = await serverCardOf(kit, set, viewer, requestOrigin(c, options));
+    if (!card) {
+      return c.json({ error: 'not_found', message: `The "${set.key}" docs publish no MCP server card here.` }, 404, {
+        'Cache-Control': 'no-cache',
+      });
+    }
+    return sendServerCard(c, card, isPrivateFor(set, c) || !originVouchedFor(c, options));
   });
   app.all(
     mcpPath,
