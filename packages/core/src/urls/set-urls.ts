@@ -1,3 +1,4 @@
+import { looksLikeFile } from '../files/file-names.js';
 import type { LocaleInfo, NormalizedManifest, VersionInfo } from '../model/types.js';
 
 /**
@@ -269,7 +270,7 @@ export function canonicalPageLink(url: string, layout: UrlLayout): string {
   const path = cut === -1 ? url : url.slice(0, cut);
   const parsed = parseSetUrl(path, layout);
   if (parsed.kind !== 'page' || parsed.markdown || !(parsed.explicitVersion || parsed.explicitLocale)) return url;
-  if (/\.[A-Za-z0-9]{1,8}$/.test(path)) return url;
+  if (!parsed.root && looksLikeFile(parsed.path)) return url;
   const canonical = pageUrl(layout, parsed);
   return canonical === path ? url : `${canonical}${cut === -1 ? '' : url.slice(cut)}`;
 }
