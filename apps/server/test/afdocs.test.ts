@@ -57,7 +57,9 @@ async function startServer(port: number): Promise<ChildProcess> {
     child.stderr!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.once('exit', (code) => reject(new Error(`The reference server exited (${code}) before it was ready:\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`The reference server exited (${code}) before it was ready:\n${output}`)),
+    );
   });
   return child;
 }
@@ -94,7 +96,8 @@ function markdownSizes(report: ReportResult): Map<string, number> {
   const sizes = new Map<string, number>();
   const check = report.results.find((result) => result.id === 'page-size-markdown');
   for (const page of (check?.details?.pageResults ?? []) as PageSize[]) {
-    if (page.characters !== undefined) sizes.set(page.url.replace(/\.md$/, '').replace(/\/index$/, ''), page.characters);
+    if (page.characters !== undefined)
+      sizes.set(page.url.replace(/\.md$/, '').replace(/\/index$/, ''), page.characters);
   }
   return sizes;
 }

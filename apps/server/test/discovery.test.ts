@@ -64,7 +64,9 @@ describe('discovery at the root of the reference server (Kit docs and Laravel)',
       'http://localhost/laravel/mcp/server-card',
     ]);
     for (const entry of catalog.entries) {
-      const response = await request(new URL(entry.url).pathname, { headers: { Accept: 'application/mcp-server+json' } });
+      const response = await request(new URL(entry.url).pathname, {
+        headers: { Accept: 'application/mcp-server+json' },
+      });
       expect(response.status).toBe(200);
       const card = (await response.json()) as Card;
       expect(card.$schema).toBe('https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json');

@@ -13,6 +13,8 @@ describe('withLlmsTxtDirective', () => {
   it('puts it first on a page without a leading title, and keeps the rest byte for byte', () => {
     const body = 'Intro text.\n\n## Setup\n\ncontent_hash: sha256:abc\n';
     const out = withLlmsTxtDirective(body, URL);
-    expect(out).toBe(`> For AI agents: the index of these docs is at [llms.txt](${URL}); every page is also served as Markdown at its URL with .md added.\n\n${body}`);
+    expect(out).toBe(
+      `> For AI agents: the index of these docs is at [llms.txt](${URL}); every page is also served as Markdown at its URL with .md added.\n\n${body}`,
+    );
   });
 });

@@ -2,7 +2,16 @@ import type { KitConfigInput } from '@kit/core';
 import { createFsSource } from '@kit/source-fs';
 import { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agentApp, buildKit, get, ORIGIN, referenceFiles, useFsSource, viewerOf, writeTree } from './__fixtures__/kit.js';
+import {
+  agentApp,
+  buildKit,
+  get,
+  ORIGIN,
+  referenceFiles,
+  useFsSource,
+  viewerOf,
+  writeTree,
+} from './__fixtures__/kit.js';
 import { siteRootRoutes } from './site-root.js';
 
 useFsSource(createFsSource);
@@ -123,7 +132,9 @@ describe('the MCP catalog at /.well-known/mcp', () => {
     const card = (await response.json()) as { name: string; remotes: Array<{ url: string }> };
     expect(card.name).toBe('test.docs/docs');
     expect(card.remotes[0]!.url).toBe('https://docs.test/docs/mcp');
-    const off = rootApp({ sets: { docs: { source: { path: 'docs' }, mcp: { web: { enabled: false } } } } } as KitConfigInput);
+    const off = rootApp({
+      sets: { docs: { source: { path: 'docs' }, mcp: { web: { enabled: false } } } },
+    } as KitConfigInput);
     expect((await get(off, '/.well-known/mcp')).status).toBe(404);
     expect((await get(off, '/.well-known/mcp/server-card.json')).status).toBe(404);
   });

@@ -1,4 +1,11 @@
-import { canonicalPageLink, isSafeLink, looksLikeFile, type RenderContext, rebaseLink, resolveFilePath } from '@kit/core';
+import {
+  canonicalPageLink,
+  isSafeLink,
+  looksLikeFile,
+  type RenderContext,
+  rebaseLink,
+  resolveFilePath,
+} from '@kit/core';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;

@@ -33,7 +33,9 @@ describe('links', () => {
     const current = await render('[q](/docs/{{version}}/queues#retry) [r](routing.md)', at('13.x'));
     expect(current.html).toContain('href="/docs/queues#retry"');
     expect(current.html).toContain('href="/docs/guide/routing"');
-    expect(current.markdown).toBe('[q](https://docs.example.com/docs/queues#retry) [r](https://docs.example.com/docs/guide/routing)\n');
+    expect(current.markdown).toBe(
+      '[q](https://docs.example.com/docs/queues#retry) [r](https://docs.example.com/docs/guide/routing)\n',
+    );
     const older = await render('[q](/docs/{{version}}/queues#retry)', at('12.x'));
     expect(older.markdown).toBe('[q](https://docs.example.com/docs/12.x/queues#retry)\n');
   });
