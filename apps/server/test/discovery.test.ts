@@ -78,7 +78,7 @@ describe('discovery at the root of the reference server (Kit docs and Laravel)',
       const client = new Client({ name: 'kit-discovery-test', version: '1.0.0' });
       await client.connect(
         new StreamableHTTPClientTransport(new URL(remote.url), {
-          fetch: (url, init) => server.app.fetch(new Request(url, init)),
+          fetch: async (url, init) => server.app.fetch(new Request(url, init)),
         }),
       );
       try {
