@@ -10,6 +10,7 @@ export {
 } from './access/access.js';
 export type { AgentLinks, AgentMarkdownSize } from './agents/ask.js';
 export { agentLinksFor, agentMarkdownSizes, askMarkdown } from './agents/ask.js';
+export { LLMS_TXT_DIRECTIVE, llmsTxtDirectiveMarkdown, withLlmsTxtDirective } from './agents/directive.js';
 export type { AgentFileBundle } from './agents/llms-txt.js';
 export { buildLlmsFullTxt, buildLlmsTxt } from './agents/llms-txt.js';
 export type {
@@ -27,6 +28,8 @@ export {
   setFilePath,
   UNLISTED_GROUP_LABEL,
 } from './agents/scope.js';
+export type { McpCatalog, McpCatalogEntry, SiteLlmsTxtEntry } from './agents/site-root.js';
+export { buildMcpCatalog, buildRobotsTxt, buildSiteLlmsTxt } from './agents/site-root.js';
 export { buildSitemap, SITEMAP_MAX_URLS } from './agents/sitemap.js';
 export type { AgentSkillsIndex, AgentSkillsIndexEntry, HandWrittenSkill, SkillMd } from './agents/skills.js';
 export {
@@ -235,6 +238,7 @@ export { unservablePagePath } from './urls/servable.js';
 export type { LinkBase, ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {
   candidatePaths,
+  canonicalPageLink,
   cleanPagePath,
   contentFolder,
   createUrlLayout,

@@ -23,6 +23,7 @@ import {
   schemaNames,
   schemas,
   type Viewer,
+  withLlmsTxtDirective,
 } from '@kit/core';
 import { loadOptionalPeer, projectCacheDir } from '@kit/core/node';
 import type { AskOptions } from '@kit/ai';
@@ -33,6 +34,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { compress } from 'hono/compress';
 import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
+import { type SiteRootFiles, sendServerCard, serverCardOf, siteRootRoutes } from './agent-files/site-root.js';
 import { sendCached } from './http-cache.js';
 import { LOOPBACK_HOSTS } from './loopback.js';
 import {
@@ -95,6 +97,12 @@ export interface KitAppOptions {
    * in `rateLimitStore`.
    */
   ask?: Omit<AskOptions, 'kit' | 'store'>;
+  /**
+   * The discovery files at the site root: `/llms.txt`, `/robots.txt` and the MCP catalog under
+   * `/.well-known/mcp` (see `siteRootRoutes`). On by default; false, or false for one file, leaves
+   * that path to the host application. Routes the host registers before mounting Kit win anyway.
+   */
+  siteRoot?: SiteRootFiles | false;
 }
 
 type Env = { Variables: KitVariables };
@@ -149,6 +157,20 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
       ...(options.sets ? { sets: options.sets } : {}),
     }),
   );
+
+  if (options.siteRoot !== false) {
+    app.route(
+      '/',
+      siteRootRoutes({
+        kit,
+        viewerOf: viewerFor,
+        origin: (c) => requestOrigin(c, options),
+        originTrusted: (c) => originVouchedFor(c, options),
+        ...(options.sets ? { sets: options.sets } : {}),
+        ...(options.siteRoot ? { files: options.siteRoot } : {}),
+      }),
+    );
+  }
 
   const sets = [...kit.sets.values()].filter((set) => !options.sets || options.sets.includes(set.key));
   // Longer prefixes first so `/docs/api` is not swallowed by `/docs`; a root-mounted set last.
@@ -265,6 +287,18 @@ function setApp(
     const match = await set.resolveUrl(c.req.path, viewerFor(c));
     if (match.kind === 'page') return servePage(c);
     await next();
+  });
+  // The endpoint's Server Card (MCP Server Card draft: `<endpoint>/server-card`), listed by the
+  // site's /.well-known/mcp catalog; what it lists is what this caller would be offered.
+  app.get(`${mcpPath}/server-card`, pageMiddleware, mcpMiddleware, async (c) => {
+    const viewer = viewerFor(c);
+    const card = await serverCardOf(kit, set, viewer, requestOrigin(c, options));
+    if (!card) {
+      return c.json({ error: 'not_found', message: `The "${set.key}" docs publish no MCP server card here.` }, 404, {
+        'Cache-Control': 'no-cache',
+      });
+    }
+    return sendServerCard(c, card, isPrivateFor(set, c) || !originVouchedFor(c, options));
   });
   app.all(
     mcpPath,
@@ -606,11 +640,14 @@ function setApp(
     if (match.kind === 'none') return notFound(c, set, options, await assets);
     const page = await set.getPage(match.ref, viewer);
     if (!page) return notFound(c, set, options, await assets);
-    const link = agentLinkHeader({ markdownUrl: page.markdownUrl, llmsTxtUrl: await llmsTxtUrl(set, page) });
+    const llmsTxt = await llmsTxtUrl(set, page);
+    const link = agentLinkHeader({ markdownUrl: page.markdownUrl, llmsTxtUrl: llmsTxt });
     if (match.markdown || wantsMarkdown) {
-      // The whole twin, with a note on top when the code it documents changed after it.
+      // The whole twin, with a note on top when the code it documents changed after it, and the
+      // set's index named under its title, as the HTML page does at its top.
       const read = await set.readPage({ ...match.ref, staleness: true }, viewer);
-      return send(read.text, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
+      const markdown = llmsTxt ? withLlmsTxtDirective(read.text, `${requestOrigin(c, options)}${llmsTxt}`) : read.text;
+      return send(markdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
     const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls(), asker), page);
     let html = renderReaderPage(view);

@@ -324,7 +324,17 @@ describe('what a reader the set refuses is told', () => {
 });
 
 describe('the Host header in absolute URLs', () => {
-  const paths = ['/docs/llms.txt', '/docs/sitemap.xml', '/docs/queues', '/docs/queues.md', '/docs/schemas/kit.json'];
+  const paths = [
+    '/docs/llms.txt',
+    '/docs/sitemap.xml',
+    '/docs/queues',
+    '/docs/queues.md',
+    '/docs/schemas/kit.json',
+    '/llms.txt',
+    '/robots.txt',
+    '/.well-known/mcp',
+    '/docs/mcp/server-card',
+  ];
   const get = (app: ReturnType<typeof createKitApp>, path: string, host: string) =>
     app.request(`http://${host}${path}`, { headers: { Host: host } });
 
@@ -348,7 +358,18 @@ describe('the Host header in absolute URLs', () => {
       expect(local.headers.get('cache-control')).toContain('public');
       expect(local.headers.get('etag')).not.toBeNull();
     }
-    expect(carriers).toEqual(['/docs/llms.txt', '/docs/sitemap.xml', '/docs/queues', '/docs/schemas/kit.json']);
+    // The .md twin names the set's llms.txt by its absolute URL under its title.
+    expect(carriers).toEqual([
+      '/docs/llms.txt',
+      '/docs/sitemap.xml',
+      '/docs/queues',
+      '/docs/queues.md',
+      '/docs/schemas/kit.json',
+      '/llms.txt',
+      '/robots.txt',
+      '/.well-known/mcp',
+      '/docs/mcp/server-card',
+    ]);
     // The forged copy did not land in the page response cache either.
     expect(await (await get(app, '/docs/queues', 'localhost:4000')).text()).not.toContain('evil.example');
   });

@@ -1,5 +1,7 @@
 export type { AgentFileRoutesOptions, WellKnownSkillsOptions } from './agent-files/index.js';
 export { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
+export type { SiteRootFiles, SiteRootOptions } from './agent-files/site-root.js';
+export { siteRootRoutes } from './agent-files/site-root.js';
 export type { KitAppOptions } from './app.js';
 export { createKitApp, prefersMarkdown, viewerFor } from './app.js';
 export { sendCached } from './http-cache.js';

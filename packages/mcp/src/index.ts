@@ -12,3 +12,10 @@ export type { McpToolName } from './tools.js';
 export { DOCS_PAGE_URI_TEMPLATE, docsPageUri } from './resources.js';
 export type { DocsPageAddress } from './resources.js';
 export { mcpInstructions } from './instructions.js';
+export {
+  buildMcpServerCard,
+  SERVER_CARD_MEDIA_TYPE,
+  SERVER_CARD_OFFER_KEY,
+  SERVER_CARD_SCHEMA_URL,
+} from './server-card.js';
+export type { McpServerCard, ServerCardOptions, ServerCardPrimitive } from './server-card.js';

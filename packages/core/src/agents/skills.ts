@@ -130,7 +130,8 @@ export async function buildSkillMd(set: DocSet, viewer: Viewer, options: { origi
   }
   if (config.agents.llms_full) {
     lines.push(
-      `- **Everything at once**: ${origin}${agentFilePath(layout, defaultScope, 'llms-full.txt')} holds every page's Markdown.`,
+      // Over agents.llms_full_limit the file is an index of group files, not the pages themselves.
+      `- **Everything at once**: ${origin}${agentFilePath(layout, defaultScope, 'llms-full.txt')} has every page's Markdown in navigation order; for docs over ${config.agents.llms_full_limit.toLocaleString('en-US')} characters it lists one file per navigation group (\`llms-full/<group>.txt\`) that holds those pages instead.`,
     );
   }
   lines.push('- **Cite** the page URLs you used in your answer.', '');

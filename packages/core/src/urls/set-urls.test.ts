@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LocaleInfo, VersionInfo } from '../model/types.js';
 import {
   candidatePaths,
+  canonicalPageLink,
   cleanPagePath,
   createUrlLayout,
   linkBaseOf,
@@ -311,5 +312,26 @@ describe('rebaseLink and route.link_prefix', () => {
       written: '',
       served: '/laravel',
     });
+  });
+});
+
+describe('canonicalPageLink', () => {
+  it('drops a version or locale segment that names the default, keeping query and fragment', () => {
+    expect(canonicalPageLink('/docs/13.x/queues#retries', laravelLike)).toBe('/docs/queues#retries');
+    expect(canonicalPageLink('/docs/13.x/queues?tab=1', laravelLike)).toBe('/docs/queues?tab=1');
+    expect(canonicalPageLink('/docs/13.x', laravelLike)).toBe('/docs');
+    expect(canonicalPageLink('/docs/13.x/installation', laravelLike)).toBe('/docs');
+    expect(canonicalPageLink('/docs/3.x/en/guide', versionedLocalized)).toBe('/docs/guide');
+    expect(canonicalPageLink('/docs/3.x/ar/guide', versionedLocalized)).toBe('/docs/ar/guide');
+    expect(canonicalPageLink('/3.x/guide', rootMounted)).toBe('/guide');
+  });
+
+  it('leaves other versions, twins, files, other sets and canonical links as they are', () => {
+    expect(canonicalPageLink('/docs/12.x/queues', laravelLike)).toBe('/docs/12.x/queues');
+    expect(canonicalPageLink('/docs/13.x/queues.md', laravelLike)).toBe('/docs/13.x/queues.md');
+    expect(canonicalPageLink('/docs/13.x/img/flow.png', laravelLike)).toBe('/docs/13.x/img/flow.png');
+    expect(canonicalPageLink('/blog/13.x/queues', laravelLike)).toBe('/blog/13.x/queues');
+    expect(canonicalPageLink('/docs/queues', laravelLike)).toBe('/docs/queues');
+    expect(canonicalPageLink('/guide/13.x/x', unversioned)).toBe('/guide/13.x/x');
   });
 });

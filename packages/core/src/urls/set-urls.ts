@@ -1,3 +1,4 @@
+import { looksLikeFile } from '../files/file-names.js';
 import type { LocaleInfo, NormalizedManifest, VersionInfo } from '../model/types.js';
 
 /**
@@ -251,6 +252,27 @@ export function parseSetUrl(pathname: string, layout: UrlLayout): ParsedSetUrl {
   const root = pathSegments.length === 0 || (markdown && pathSegments.length === 1 && pathSegments[0] === 'index');
   const path = root ? layout.landing : pathSegments.join('/');
   return { kind: 'page', version, locale, path, markdown, explicitVersion, explicitLocale, root };
+}
+
+/**
+ * A site-absolute link to a page of this set in its canonical form, the one `pageUrl`, the sitemap
+ * and `llms.txt` use: a version or locale segment naming the default is dropped, so one page is
+ * linked under one URL (`/laravel/13.x/queues` and `/laravel/queues` are the same page when 13.x
+ * is the default). Links outside the set, to files, to Markdown twins or to other versions are
+ * returned unchanged; the query and fragment are kept.
+ *
+ * @example
+ * canonicalPageLink('/laravel/13.x/queues#retries', layout); // '/laravel/queues#retries' (13.x default)
+ * canonicalPageLink('/laravel/12.x/queues', layout); // '/laravel/12.x/queues'
+ */
+export function canonicalPageLink(url: string, layout: UrlLayout): string {
+  const cut = url.search(/[?#]/);
+  const path = cut === -1 ? url : url.slice(0, cut);
+  const parsed = parseSetUrl(path, layout);
+  if (parsed.kind !== 'page' || parsed.markdown || !(parsed.explicitVersion || parsed.explicitLocale)) return url;
+  if (!parsed.root && looksLikeFile(parsed.path)) return url;
+  const canonical = pageUrl(layout, parsed);
+  return canonical === path ? url : `${canonical}${cut === -1 ? '' : url.slice(cut)}`;
 }
 
 /** A percent-decoded URL segment, or null when no page path may contain it. */

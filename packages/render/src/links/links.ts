@@ -1,4 +1,11 @@
-import { isSafeLink, looksLikeFile, type RenderContext, rebaseLink, resolveFilePath } from '@kit/core';
+import {
+  canonicalPageLink,
+  isSafeLink,
+  looksLikeFile,
+  type RenderContext,
+  rebaseLink,
+  resolveFilePath,
+} from '@kit/core';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
@@ -83,7 +90,11 @@ export function resolveLink(url: string, pagePath: string, context: RenderContex
     return { site: written, agent: `${context.origin}${pageUrlOf(context, pagePath)}${written}`, internal: true };
   }
   if (written.startsWith('/')) {
-    const site = rebaseLink(written, context.linkBase);
+    const rebased = rebaseLink(written, context.linkBase);
+    // One page, one URL: `/docs/{{version}}/queues` on the default version is `/docs/queues`, as the
+    // navigation, the sitemap and llms.txt write it.
+    const layout = context.pageUrlInput?.layout;
+    const site = layout ? canonicalPageLink(rebased, layout) : rebased;
     return { site, agent: `${context.origin}${site}`, internal: site !== written };
   }
   const { path, suffix } = splitSuffix(written);

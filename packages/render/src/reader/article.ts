@@ -69,7 +69,11 @@ function frameTables(html: string): string {
  *
  * @example
  * enhanceArticleHtml('<h2 id="setup">Setup</h2>');
- * // '<h2 id="setup">Setup<a class="kit-anchor" href="#setup" aria-label="Link to “Setup”">#</a></h2>'
+ * // '<h2 id="setup">Setup<a class="kit-anchor" href="#setup" aria-label="Link to “Setup”"></a></h2>'
+ *
+ * The anchor's `#` is drawn by the stylesheet, not written as text: the heading's text is then the
+ * same in the HTML and in the agent Markdown twin, for readers that copy it and for checkers that
+ * compare both (afdocs `markdown-content-parity`).
  */
 export function enhanceArticleHtml(
   html: string,
@@ -92,7 +96,7 @@ export function enhanceArticleHtml(
       (whole, level: string, attrs: string, id: string, inner: string) => {
         if (inner.includes(`href="#${id}"`)) return whole;
         const label = escapeHtml(anchorLabel.replace('{heading}', stripTags(inner)));
-        return `<h${level}${attrs}>${inner}<a class="kit-anchor" href="#${id}" aria-label="${label}">#</a></h${level}>`;
+        return `<h${level}${attrs}>${inner}<a class="kit-anchor" href="#${id}" aria-label="${label}"></a></h${level}>`;
       },
     );
 }

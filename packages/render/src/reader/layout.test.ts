@@ -46,6 +46,18 @@ describe('renderReaderPage', () => {
     expect(head).toContain('<meta name="description" content="Cache things.">');
   });
 
+  it('names llms.txt near the top of the body, hidden from people and out of the tab order', () => {
+    const body = html.slice(html.indexOf('<body>'));
+    const directive = /<p class="kit-sr-only kit-agent-directive" aria-hidden="true">([\s\S]*?)<\/p>/.exec(body);
+    expect(directive?.[1]).toBe(
+      'For AI agents: the index of these docs is at <a href="/docs/llms.txt" tabindex="-1">/docs/llms.txt</a>; every page is also served as Markdown at its URL with .md added.',
+    );
+    // After the skip link, before the header, the sidebar and the article.
+    expect(body.indexOf('kit-skip-link')).toBeLessThan(directive!.index);
+    expect(directive!.index).toBeLessThan(body.indexOf('<header class="kit-header">'));
+    expect(renderReaderPage({ ...view(), llmsTxtUrl: undefined })).not.toContain('kit-agent-directive');
+  });
+
   it('names the search button even when its visible label is hidden on narrow screens', () => {
     expect(html).toMatch(/<button type="button" class="kit-search-button"[^>]*aria-label="Search"/);
     const arabic = renderReaderPage({ ...view(), lang: 'ar', dir: 'rtl', strings: { search: 'بحث' } });
@@ -333,7 +345,9 @@ describe('renderReaderPage', () => {
     expect(at('HA')).toBeLessThan(inserted.indexOf('</header>'));
     expect(at('SB')).toBeLessThan(inserted.indexOf('<nav class="kit-nav"'));
     expect(at('SA')).toBeGreaterThan(inserted.indexOf('<nav class="kit-nav"'));
-    expect(at('SA')).toBeLessThan(inserted.indexOf('<main'));
+    // The sidebar follows the content in the document; the stylesheet's grid shows it first.
+    expect(at('SA')).toBeGreaterThan(inserted.indexOf('</main>'));
+    expect(inserted.indexOf('<main')).toBeLessThan(inserted.indexOf('<aside class="kit-sidebar"'));
     expect(at('AB')).toBeLessThan(inserted.indexOf('<div class="kit-prose">'));
     expect(at('AB')).toBeGreaterThan(inserted.indexOf('<article'));
     expect(at('AA')).toBeGreaterThan(inserted.indexOf('<div class="kit-prose">'));
@@ -347,7 +361,7 @@ describe('renderReaderPage', () => {
     expect(html).toContain('<li class="kit-toc-depth-2"><a href="#drivers" data-kit-toc-link>Drivers</a></li>');
     expect(html).toContain('<li class="kit-toc-depth-3"><a href="#redis" data-kit-toc-link>Redis</a></li>');
     expect(html).toContain(
-      '<h2 id="drivers">Drivers<a class="kit-anchor" href="#drivers" aria-label="Link to “Drivers”">#</a></h2>',
+      '<h2 id="drivers">Drivers<a class="kit-anchor" href="#drivers" aria-label="Link to “Drivers”"></a></h2>',
     );
     expect(html).toContain('<div class="kit-code"><pre tabindex="0"><code>x</code></pre></div>');
   });

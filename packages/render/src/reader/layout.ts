@@ -1,4 +1,10 @@
-import { DERIVED_ROOT_GROUP_LABEL, type InsertPoint, localeDirection, type TocEntry } from '@kit/core';
+import {
+  DERIVED_ROOT_GROUP_LABEL,
+  type InsertPoint,
+  LLMS_TXT_DIRECTIVE,
+  localeDirection,
+  type TocEntry,
+} from '@kit/core';
 import { enhanceArticleHtml } from './article.js';
 import { type AskStrings, CLIENT_CONFIG_ID, type ReaderClientConfig, type UiLanguage } from './client-config.js';
 import { escapeHtml, isExternal, jsonForScript, nonceAttr, safeHref } from './html.js';
@@ -635,6 +641,21 @@ function htmlOpen(view: ReaderSiteView): string {
   return `<!doctype html>\n<html lang="${escapeHtml(view.lang)}" dir="${dir}"${mode}>`;
 }
 
+/**
+ * The llms.txt directive near the top of every page (`LLMS_TXT_DIRECTIVE` of `@kit/core`, the same
+ * words as in the Markdown twin): visually hidden and hidden from assistive technology, since it
+ * speaks to agents that read the HTML, and its link kept out of the tab order.
+ */
+function agentDirective(view: ReaderSiteView): string {
+  const url = view.llmsTxtUrl && safeHref(view.llmsTxtUrl);
+  if (!url) return '';
+  const text =
+    `${escapeHtml(LLMS_TXT_DIRECTIVE.before)}<a href="${escapeHtml(url)}" tabindex="-1">${escapeHtml(url)}</a>` +
+    escapeHtml(LLMS_TXT_DIRECTIVE.after);
+  const lang = englishIsForeign(view) ? ` lang="${DEFAULT_READER_STRINGS_LANG}" dir="ltr"` : '';
+  return `<p class="kit-sr-only kit-agent-directive" aria-hidden="true"${lang}>${text}</p>\n`;
+}
+
 function shell(
   ctx: Context,
   input: {
@@ -646,11 +667,15 @@ function shell(
   },
 ): string {
   const { view } = ctx;
+  // The page's own content comes before the sidebar in the document, and the stylesheet's grid puts
+  // the sidebar first on screen: a reader of the text alone (an agent converting the HTML, a screen
+  // reader reading on) meets the article before a hundred navigation links. Keyboard users still
+  // meet the skip link first.
   return (
     `${htmlOpen(view)}\n${head(ctx, input.title, input.headExtra)}\n<body>\n` +
     `<a class="kit-skip-link" href="#kit-content">${ui(ctx, 'skipToContent')}</a>\n` +
-    `${header(ctx)}\n<div class="kit-layout">\n${sidebar(ctx, input.activeUrl)}\n` +
-    `<div class="kit-body">\n${input.main}\n${footer(ctx)}\n</div>\n</div>\n` +
+    `${agentDirective(view)}${header(ctx)}\n<div class="kit-layout">\n` +
+    `<div class="kit-body">\n${input.main}\n${footer(ctx)}\n</div>\n${sidebar(ctx, input.activeUrl)}\n</div>\n` +
     `${searchDialog(ctx)}\n${clientConfig(ctx, input.page)}\n</body>\n</html>\n`
   );
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { contextUrls, createUrlLayout } from '@kit/core';
 import { describe, expect, it } from 'vitest';
 import { createComponentRegistry, escapeHtml } from '../components/registry.js';
 import { createFsSnippetReader } from '../node/fs-snippet-reader.js';
@@ -12,6 +13,40 @@ const render = (body: string, overrides = {}, options = {}) =>
   createRenderer(options).render(pageFromText('guide/page', body), { ...context, ...overrides });
 
 describe('links', () => {
+  it('links a page of the default version under its one canonical URL, in the HTML and the twin', async () => {
+    const layout = createUrlLayout('docs', {
+      versioned: true,
+      versions: ['13.x', '12.x'].map((id, index) => ({
+        id,
+        label: id,
+        status: 'current' as const,
+        default: index === 0,
+        visibility: 'public' as const,
+      })),
+      locales: [{ code: 'en', label: 'English', dir: 'ltr' as const, default: true }],
+      landing: 'installation',
+    });
+    const at = (version: string) => {
+      const input = { layout, version, locale: 'en' };
+      return { ...laravelContext(version), ...contextUrls(input), pageUrlInput: input };
+    };
+    const current = await render('[q](/docs/{{version}}/queues#retry) [r](routing.md)', at('13.x'));
+    expect(current.html).toContain('href="/docs/queues#retry"');
+    expect(current.html).toContain('href="/docs/guide/routing"');
+    expect(current.markdown).toBe(
+      '[q](https://docs.example.com/docs/queues#retry) [r](https://docs.example.com/docs/guide/routing)\n',
+    );
+    const older = await render('[q](/docs/{{version}}/queues#retry)', at('12.x'));
+    expect(older.markdown).toBe('[q](https://docs.example.com/docs/12.x/queues#retry)\n');
+  });
+
+  it('joins a paragraph line that starts like a fence to the line before it in the twin only', async () => {
+    const out = await render('Marks lines, as in\n```` ```js{2} ```` (no space).\n\n> Quoted\n> ```` ```a ```` too.\n');
+    expect(out.markdown).toBe('Marks lines, as in ```` ```js{2} ```` (no space).\n\n> Quoted ```` ```a ```` too.\n');
+    expect(out.markdown.split('\n').some((line) => /^(?:> )?(?:```|~~~)/.test(line))).toBe(false);
+    expect(out.html).toContain('<code>```js{2}</code>');
+  });
+
   it('replaces {{version}} and turns relative and .md links into site URLs of the same version', async () => {
     const out = await render('[a](/docs/{{version}}/routing#x) [b](other.md#y) [c](../top) [d](https://x.dev)');
     expect(out.html).toContain('href="/docs/13.x/routing#x"');

@@ -545,6 +545,16 @@ async function renderParsed(
               continue;
             }
           }
+          if (range && /\n[ \t>]*(?:```|~~~)/.test(written)) {
+            // A line of a paragraph that starts with three backticks or tildes (an inline code span
+            // such as ```` ```js{2} ````) is no fence to CommonMark, but readers that scan lines for
+            // fences (agents' own parsers, afdocs `markdown-code-fence-validity`) open one there and
+            // read the rest of the page as code. The twin joins such a line to the one before it: a
+            // soft line break and a space read the same.
+            for (const joint of written.matchAll(/\n[ \t>]*(?=```|~~~)/g)) {
+              edits.push({ start: range[0] + joint.index, end: range[0] + joint.index + joint[0].length, text: ' ' });
+            }
+          }
           if (written.includes('<<<')) {
             const lines = written.split('\n');
             for (let at = 1; at < lines.length; at++) {
