@@ -200,9 +200,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       // renderer's cache keeps that answer until the page changes. Pages waiting behind it have the
       // same Markdown, so they would too.
       for (const item of unsettled(pending)) {
-        console.error(
-          `kit: rendering ${where(item.page)} stopped its render worker (${why}); it is served as text.`,
-        );
+        console.error(`kit: rendering ${where(item.page)} stopped its render worker (${why}); it is served as text.`);
         answerAsText(item, `rendering it stopped its render worker (${why})`);
       }
     }
