@@ -32,6 +32,7 @@ const handEditedKeys = new Set([
   'assets',
   'inserts',
   'provenance',
+  'pageActions',
 ]);
 
 function isObject(value: unknown): value is Record<string, unknown> {

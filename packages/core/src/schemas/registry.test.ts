@@ -57,6 +57,7 @@ describe('schemas', () => {
       'integrations',
       'agents',
       'provenance',
+      'pageActions',
     ]);
     expect(schemas.larecipe.additionalProperties).toBe(true);
   });
