@@ -27,7 +27,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import type { BenchCase } from './servers.js';
-import { median } from '../stats.js';
+import { median, summary } from '../stats.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -135,6 +135,14 @@ async function throughput(servers: Servers): Promise<void> {
         `raw node:http ${raw.rps.toFixed(0)} req/s (p99 ${raw.p99} ms) = ${(kit.rps / raw.rps).toFixed(2)}x raw (goal >= 0.85x); ` +
         `bare Hono ${(hono.rps / raw.rps).toFixed(2)}x raw${errors}`,
     );
+    summary({
+      bench: 'serve',
+      measure: `${entry.name} ${entry.path}`,
+      value: `${kit.rps.toFixed(0)} req/s`,
+      baseline: `raw node:http ${raw.rps.toFixed(0)} req/s`,
+      ratio: `${(kit.rps / raw.rps).toFixed(2)}x`,
+      goal: '>= 0.85x',
+    });
     rows.push(
       `| ${entry.name} | ${size} KB | ${kit.rps.toFixed(0)} | ${raw.rps.toFixed(0)} | ${(kit.rps / raw.rps).toFixed(2)}x | ${(hono.rps / raw.rps).toFixed(2)}x |`,
     );

@@ -21,7 +21,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LARAVEL_ROOT, LARAVEL_VERSIONS } from '../../packages/render/src/testing/laravel-corpus.js';
-import { median } from '../stats.js';
+import { median, summary } from '../stats.js';
 
 const rounds = Number(process.env.ROUNDS ?? 3);
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -137,6 +137,14 @@ for (const version of LARAVEL_VERSIONS) {
     console.log(
       `${`${version} ${label}:`.padEnd(24)}cold ${seconds(coldMs)}, warm ${seconds(warmMs)} = ${(warmMs / coldMs).toFixed(2)}x cold`,
     );
+    summary({
+      bench: 'start',
+      measure: `kit serve, ${version} ${label} from spawn, warm`,
+      value: seconds(warmMs),
+      baseline: `cold ${seconds(coldMs)}`,
+      ratio: `${(warmMs / coldMs).toFixed(2)}x`,
+      goal: 'warm rebuilds nothing',
+    });
   }
 }
 const allCold = median(cold.map((run) => Math.max(...Object.values(run.searchMs), ...Object.values(run.pageMs))));
@@ -144,6 +152,14 @@ const allWarm = median(warm.map((run) => Math.max(...Object.values(run.searchMs)
 console.log(
   `every version answered:  cold ${seconds(allCold)}, warm ${seconds(allWarm)} = ${(allWarm / allCold).toFixed(2)}x cold`,
 );
+summary({
+  bench: 'start',
+  measure: `kit serve, every version answered (load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)})`,
+  value: `warm ${seconds(allWarm)}`,
+  baseline: `cold ${seconds(allCold)}`,
+  ratio: `${(allWarm / allCold).toFixed(2)}x`,
+  goal: '-',
+});
 if (answers.size !== 1) {
   console.error(`The starts answered ${answers.size} different ways; cold and warm must answer the same.`);
   process.exitCode = 1;

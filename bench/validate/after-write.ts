@@ -18,7 +18,7 @@ import { type AuthorCall, writePageTool } from '@kit/core';
 import { loadKit } from '../../packages/cli/src/load-kit.js';
 import { validatorFor } from '../../packages/cli/src/validate/validate.js';
 import { LARAVEL_ROOT, laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';
-import { median } from '../stats.js';
+import { median, summary } from '../stats.js';
 
 const writes = Number(process.env.WRITES ?? 15);
 const version = '12.x';
@@ -90,6 +90,14 @@ const wholeMs = median(times.whole);
 console.log(
   `check after write_page, Laravel ${version} (${laravelPages(version).length} pages), ${writes} writes, medians; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`,
 );
+summary({
+  bench: 'validate/after-write',
+  measure: `check after write_page, Laravel ${version}`,
+  value: `${focusedMs.toFixed(1)} ms`,
+  baseline: `whole version ${wholeMs.toFixed(1)} ms`,
+  ratio: `${(focusedMs / wholeMs).toFixed(3)}x`,
+  goal: '-',
+});
 console.log(`write itself (no check):  ${median(times.write).toFixed(1)} ms`);
 console.log(`whole version checked:    ${wholeMs.toFixed(1)} ms`);
 console.log(

@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { LARAVEL_ROOT, LARAVEL_VERSIONS, laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';
-import { median } from '../stats.js';
+import { median, summary } from '../stats.js';
 
 const GOAL_MS = 5_000;
 const rounds = Number(process.env.ROUNDS ?? 3);
@@ -127,6 +127,31 @@ console.log(
 console.log(
   `kit validate, cached:            ${seconds(cachedMs)} = ${(cachedMs / GOAL_MS).toFixed(2)}x the goal, ${(coldMs / cachedMs).toFixed(1)}x faster than cold`,
 );
+const load = `load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+summary({
+  bench: 'validate',
+  measure: `kit validate cold, Laravel 3 versions (${load})`,
+  value: seconds(coldMs),
+  baseline: `bare micromark+GFM, one thread ${seconds(bareMs)}`,
+  ratio: `${(coldMs / bareMs).toFixed(2)}x`,
+  goal: '< 5 s (stretch 3 s)',
+});
+summary({
+  bench: 'validate',
+  measure: 'kit validate cold, --jobs 1',
+  value: seconds(serialMs),
+  baseline: `bare ${seconds(bareMs)}`,
+  ratio: `${(serialMs / bareMs).toFixed(2)}x`,
+  goal: '-',
+});
+summary({
+  bench: 'validate',
+  measure: 'kit validate warm (.kit/cache/validate)',
+  value: seconds(cachedMs),
+  baseline: `cold ${seconds(coldMs)}`,
+  ratio: `${(cachedMs / coldMs).toFixed(2)}x`,
+  goal: '-',
+});
 if (reports.size !== 1) {
   console.error(`The runs printed ${reports.size} different reports; every run must print the same.`);
   process.exitCode = 1;

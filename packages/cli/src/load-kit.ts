@@ -199,21 +199,28 @@ function renderPoolSettings(
 ): { workers: number; deadlineMs: number | null } | null {
   if (!asked) return null;
   const given = asked === true ? {} : asked;
-  const whole = (name: string): number | undefined => {
-    const text = env[name]?.trim();
-    if (text === undefined || text === '') return undefined;
-    if (!/^\d+$/.test(text)) {
-      throw new KitError('config.invalid', `${name} must be a whole number (got "${text}"). Unset it for the default.`);
-    }
-    return Number(text);
-  };
-  const workers = given.workers ?? whole('KIT_RENDER_WORKERS') ?? defaultRenderWorkers();
+  const workers = given.workers ?? wholeFromEnv(env, 'KIT_RENDER_WORKERS') ?? defaultRenderWorkers();
   if (workers === 0) return null;
-  const deadline = given.deadlineMs !== undefined ? given.deadlineMs : whole('KIT_RENDER_DEADLINE_MS');
-  return {
-    workers,
-    deadlineMs: deadline === undefined ? DEFAULT_RENDER_DEADLINE_MS : deadline === 0 ? null : deadline,
-  };
+  return { workers, deadlineMs: given.deadlineMs !== undefined ? given.deadlineMs : renderDeadlineFromEnv(env) };
+}
+
+/**
+ * The render deadline `KIT_RENDER_DEADLINE_MS` sets (servers and `kit validate` alike): its
+ * milliseconds, null for 0 (no deadline), the default when unset. Not a whole number is an error
+ * naming the variable.
+ */
+export function renderDeadlineFromEnv(env: KitEnv): number | null {
+  const deadline = wholeFromEnv(env, 'KIT_RENDER_DEADLINE_MS');
+  return deadline === undefined ? DEFAULT_RENDER_DEADLINE_MS : deadline === 0 ? null : deadline;
+}
+
+function wholeFromEnv(env: KitEnv, name: string): number | undefined {
+  const text = env[name]?.trim();
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d+$/.test(text)) {
+    throw new KitError('config.invalid', `${name} must be a whole number (got "${text}"). Unset it for the default.`);
+  }
+  return Number(text);
 }
 
 /**

@@ -102,6 +102,32 @@ describe('the validate render pool', () => {
     }
   });
 
+  it('renders pages with the same Markdown in several versions together, each for its own version', async () => {
+    const body = fixturePages[0]!.body;
+    const versions = ['3.x', '2.x', '1.x'];
+    const pages = [
+      ...versions.map((version) => pageFromText('guide/routing', body, version)),
+      fixturePages[1]!,
+      pageFromText('guide/other', body, '2.x'),
+    ];
+    const renderer = createNodeRenderer();
+    const pool = createRenderPool({ workers: 2, renderer, startAt: 0 });
+    try {
+      // Asked for at once, as validation asks: the pages sharing Markdown go to one worker together.
+      const pooled = await Promise.all(pages.map((page) => pool.renderPage(page, context(page.version))));
+      for (const [index, page] of pages.entries()) {
+        const inline = await createNodeRenderer().render(page, createRenderContext(context(page.version)));
+        expect(pooled[index], `${page.version}/${page.path}`).toEqual(withoutHtml(inline));
+      }
+      for (const [index, version] of versions.entries()) {
+        expect(pooled[index]?.markdown).toContain(`https://docs.example.com/docs/${version}/index`);
+      }
+      expect(pooled[4]?.markdown).toBe(pooled[1]?.markdown.replace('guide/routing', 'guide/other'));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('renders on the calling thread with one job, HTML included', async () => {
     const renderer = createNodeRenderer();
     const pool = createRenderPool({ workers: 0, renderer });

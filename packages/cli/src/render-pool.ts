@@ -10,7 +10,7 @@ import {
   type ValidationRenderer,
 } from '@kit/core';
 import { defaultComponents, pageTooComplex, type RenderOutcome } from '@kit/render';
-import type { PostedRenderContext, RenderJob, RenderWorkerData, RenderWorkerMessage } from './render-worker.js';
+import type { PostedRenderContext, RenderWorkerData, RenderWorkerMessage } from './render-worker.js';
 
 /** How long one page may render on a worker before it is answered as text: 10 seconds. */
 export const DEFAULT_RENDER_DEADLINE_MS = 10_000;
@@ -62,12 +62,21 @@ export interface RenderPool extends ValidationRenderer {
   close(): Promise<void>;
 }
 
-interface Pending {
-  job: RenderJob;
+/** One page asked for. */
+interface Item {
+  page: SourcePage;
+  context: PostedRenderContext;
   /** Renders this page on the calling thread instead. */
   inline(): Promise<RenderOutcome>;
   resolve(outcome: RenderOutcome): void;
   reject(error: Error): void;
+  settled: boolean;
+}
+
+/** What one worker renders in one go: a page, or several with the same Markdown. */
+interface Pending {
+  id: number;
+  items: Item[];
 }
 
 interface Slot {
@@ -145,6 +154,9 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   let nextId = 0;
   let asked = 0;
   let draining = false;
+  let pumpSoon = false;
+  /** Queued (not yet handed out) work by its Markdown, so a page with the same text joins it. */
+  const queuedByBody = new Map<string, Pending>();
   let startupFailures = 0;
   /** Set when the workers cannot render like the calling thread: everything renders inline. */
   let fallback = false;
@@ -188,13 +200,12 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     replace(slot);
     if (pending) {
       // Rendering it again would crash the next worker: the page is answered as its text, and the
-      // renderer's cache keeps that answer until the page changes.
-      console.error(
-        `kit: rendering ${where(pending.job.page)} stopped its render worker (${why}); it is served as text.`,
-      );
-      const page = pageTooComplex(pending.job.page, `rendering it stopped its render worker (${why})`);
-      cutShort.add(page);
-      pending.resolve({ page, includes: [] });
+      // renderer's cache keeps that answer until the page changes. Pages waiting behind it have the
+      // same Markdown, so they would too.
+      for (const item of unsettled(pending)) {
+        console.error(`kit: rendering ${where(item.page)} stopped its render worker (${why}); it is served as text.`);
+        answerAsText(item, `rendering it stopped its render worker (${why})`);
+      }
     }
     pump();
   };
@@ -206,9 +217,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     replace(slot);
     void slot.worker.terminate();
     const seconds = Math.round((deadlineMs ?? 0) / 100) / 10;
-    const page = pageTooComplex(pending.job.page, `it took longer than ${seconds} seconds to render`);
-    cutShort.add(page);
-    pending.resolve({ page, includes: [] });
+    for (const item of unsettled(pending)) answerAsText(item, `it took longer than ${seconds} seconds to render`);
     pump();
   };
 
@@ -221,11 +230,19 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       return;
     } else {
       const pending = slot.current;
-      if (pending?.job.id !== message.id) return;
-      slot.current = null;
+      const item = pending?.id === message.id ? pending.items[message.index] : undefined;
+      if (!pending || !item || item.settled) return;
+      item.settled = true;
+      if (message.kind === 'rendered') item.resolve(message.outcome);
+      else item.reject(new Error(message.message));
       if (slot.deadline) clearTimeout(slot.deadline);
-      if (message.kind === 'rendered') pending.resolve(message.outcome);
-      else pending.reject(new Error(message.message));
+      slot.deadline = null;
+      if (unsettled(pending).length > 0) {
+        // Each page has the whole deadline, counted from the moment the one before it was answered.
+        if (deadlineMs !== null) slot.deadline = setTimeout(() => timedOut(slot), deadlineMs);
+        return;
+      }
+      slot.current = null;
     }
     pump();
   };
@@ -234,7 +251,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   const goInline = () => {
     fallback = true;
     const held = (slots ?? []).flatMap((other) => (other.current ? [other.current] : []));
-    queue.unshift(...held.sort((a, b) => a.job.id - b.job.id));
+    queue.unshift(...held.sort((a, b) => a.id - b.id));
     void stop();
     pump();
   };
@@ -246,8 +263,11 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
         if (!slot.ready || slot.current || slot.gone) continue;
         const next = queue.shift();
         if (!next) return;
+        forget(next);
         slot.current = next;
-        slot.worker.postMessage(next.job);
+        const items = unsettled(next);
+        next.items = items;
+        slot.worker.postMessage({ id: next.id, items: items.map(({ page, context }) => ({ page, context })) });
         if (deadlineMs !== null) slot.deadline = setTimeout(() => timedOut(slot), deadlineMs);
       }
       return;
@@ -258,7 +278,36 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       draining = false;
       if (slots) return pump();
       const next = queue.shift();
-      if (next) next.inline().then(next.resolve, next.reject);
+      if (next) {
+        forget(next);
+        void renderInline(next).then(pump);
+      } else pump();
+    });
+  };
+
+  /** Renders queued work on the calling thread, page after page (the renderer parses their shared Markdown once). */
+  const renderInline = async (pending: Pending) => {
+    for (const item of unsettled(pending)) {
+      item.settled = true;
+      await item.inline().then(item.resolve, item.reject);
+    }
+  };
+
+  const forget = (pending: Pending) => {
+    for (const item of pending.items) {
+      if (queuedByBody.get(item.page.body) === pending) queuedByBody.delete(item.page.body);
+    }
+  };
+
+  /**
+   * Hands out work on the next turn of the event loop, so pages asked for together (validation
+   * asks for every page at once) are queued, and pages with the same Markdown joined, first.
+   */
+  const schedulePump = () => {
+    if (pumpSoon) return;
+    pumpSoon = true;
+    setImmediate(() => {
+      pumpSoon = false;
       pump();
     });
   };
@@ -291,8 +340,15 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     const { pageUrl: _pageUrl, fileUrl: _fileUrl, ...rest } = context;
     const posted: PostedRenderContext = { ...rest, pageUrlInput: context.pageUrlInput };
     return new Promise<RenderOutcome>((resolve, reject) => {
-      queue.push({ job: { id: nextId++, page, context: posted }, inline, resolve, reject });
-      pump();
+      const item: Item = { page, context: posted, inline, resolve, reject, settled: false };
+      const joined = queuedByBody.get(page.body);
+      if (joined) joined.items.push(item);
+      else {
+        const pending: Pending = { id: nextId++, items: [item] };
+        queue.push(pending);
+        queuedByBody.set(page.body, pending);
+      }
+      schedulePump();
     });
   };
 
@@ -308,10 +364,28 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     async close() {
       closed = true;
       const held = [...queue.splice(0), ...(slots ?? []).flatMap((slot) => (slot.current ? [slot.current] : []))];
+      queuedByBody.clear();
       await stop();
-      for (const pending of held) pending.reject(new Error('The render pool was closed before the page rendered.'));
+      for (const pending of held) {
+        for (const item of unsettled(pending)) {
+          item.settled = true;
+          item.reject(new Error('The render pool was closed before the page rendered.'));
+        }
+      }
     },
   };
+}
+
+function unsettled(pending: Pending): Item[] {
+  return pending.items.filter((item) => !item.settled);
+}
+
+/** Answers a page as its text, with a notice saying why: an outcome of this run only (`renderCutShort`). */
+function answerAsText(item: Item, why: string): void {
+  item.settled = true;
+  const page = pageTooComplex(item.page, why);
+  cutShort.add(page);
+  item.resolve({ page, includes: [] });
 }
 
 function where(page: SourcePage): string {

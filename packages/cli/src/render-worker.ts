@@ -20,19 +20,21 @@ export interface RenderWorkerData {
 export type PostedRenderContext = Omit<RenderContext, 'pageUrl' | 'fileUrl'> &
   Required<Pick<RenderContext, 'pageUrlInput'>>;
 
-/** One page to render. */
+/**
+ * Pages to render: one, or several with the same Markdown (a page unchanged between versions),
+ * rendered one after the other so the worker parses that Markdown once.
+ */
 export interface RenderJob {
   id: number;
-  page: SourcePage;
-  context: PostedRenderContext;
+  items: Array<{ page: SourcePage; context: PostedRenderContext }>;
 }
 
 /** What a worker posts back: whether it can render like the main thread, then one reply per job. */
 export type RenderWorkerMessage =
   | { kind: 'ready' }
   | { kind: 'unfaithful'; reason: string }
-  | { kind: 'rendered'; id: number; outcome: RenderOutcome }
-  | { kind: 'failed'; id: number; message: string };
+  | { kind: 'rendered'; id: number; index: number; outcome: RenderOutcome }
+  | { kind: 'failed'; id: number; index: number; message: string };
 
 const port = parentPort;
 if (!port) throw new Error('render-worker runs as a worker thread of a render pool (createRenderPool).');
@@ -41,22 +43,24 @@ const data = workerData as RenderWorkerData;
 // The main thread keeps the render cache: a page comes here only when it missed there.
 const renderer = createNodeRenderer({ cacheSize: 1 });
 
-port.on('message', (job: RenderJob) => {
-  Promise.resolve(job)
-    .then(({ page, context }) => renderer.renderFresh(page, { ...context, ...contextUrls(context.pageUrlInput) }))
-    .then(
-      (outcome) => {
-        const page = data.keepHtml ? outcome.page : { ...outcome.page, html: '' };
-        port.postMessage({ kind: 'rendered', id: job.id, outcome: { ...outcome, page } });
-      },
-      (error: unknown) => {
-        port.postMessage({
-          kind: 'failed',
-          id: job.id,
-          message: error instanceof Error ? error.message : String(error),
-        });
-      },
-    );
+port.on('message', async (job: RenderJob) => {
+  // In order, each answered as soon as it is rendered: the renderer parses the shared Markdown for
+  // the first page and copies that tree for the others.
+  for (let index = 0; index < job.items.length; index++) {
+    const { page, context } = job.items[index]!;
+    try {
+      const outcome = await renderer.renderFresh(page, { ...context, ...contextUrls(context.pageUrlInput) });
+      const rendered = data.keepHtml ? outcome.page : { ...outcome.page, html: '' };
+      port.postMessage({ kind: 'rendered', id: job.id, index, outcome: { ...outcome, page: rendered } });
+    } catch (error) {
+      port.postMessage({
+        kind: 'failed',
+        id: job.id,
+        index,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
 });
 
 port.postMessage(await readiness());

@@ -68,9 +68,12 @@ After an author tool's change (\`kit mcp\`, the web MCP endpoint) the same check
       const kit = await context.loadKit(command, { git: false });
       const { formatReport, validateKit } = await import('../validate/validate.js');
       const { createRenderPool } = await import('../render-pool.js');
+      const { renderDeadlineFromEnv } = await import('../load-kit.js');
       const pool = createRenderPool({
         renderer: kit.renderer,
         configFile: kit.config.file,
+        // The servers' deadline: on a machine too busy to render a long page in time, 0 turns it off.
+        deadlineMs: renderDeadlineFromEnv(context.io.env),
         // One job renders on the calling thread; more start that many workers.
         ...(options.jobs !== undefined ? { workers: options.jobs === 1 ? 0 : options.jobs } : {}),
       });

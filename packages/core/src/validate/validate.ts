@@ -250,13 +250,20 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
     // Every page is asked for up front, so all the renderer's threads stay busy while the checks
     // below read the renders in page order. The checks await each render, so a failure still
     // surfaces there; the catch only keeps a render nobody awaits yet from counting as unhandled.
+    // Pages with the same Markdown (most pages are unchanged from one version to the next) are
+    // asked for one after the other, so the renderer can parse that Markdown once for all of them.
+    const sameText = new Map<string, SourcePage[]>();
     for (const version of versions) {
       for (const locale of layout.locales) {
         for (const page of (await pagesOf({ version, locale: locale.code })).pages) {
-          if (checked(page)) renderOf(page).catch(() => {});
+          if (!checked(page)) continue;
+          const group = sameText.get(page.body);
+          if (group) group.push(page);
+          else sameText.set(page.body, [page]);
         }
       }
     }
+    for (const group of sameText.values()) for (const page of group) renderOf(page).catch(() => {});
   }
 
   // Redirects over every version (a redirect without a version applies in all of them).

@@ -4,7 +4,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown } from './parse.js';
+import { cloneTree, createTreeReuse, parseMarkdown } from './parse.js';
 
 const reference = (markdown: string) =>
   fromMarkdown(markdown, {
@@ -34,5 +34,34 @@ const samples: Record<string, string> = {
 describe('parsing Markdown', () => {
   it.each(Object.entries(samples))('gives the tree mdast-util-gfm gives for %s', (_, markdown) => {
     expect(parseMarkdown(markdown)).toEqual(reference(markdown));
+  });
+});
+
+describe('reusing the last tree', () => {
+  it('hands out a fresh copy of the same tree for the same Markdown, never the one it keeps', () => {
+    const parse = createTreeReuse();
+    const markdown = Object.values(samples).join('\n\n');
+    const first = parse(markdown);
+    const expected = reference(markdown);
+    expect(first).toEqual(expected);
+    // Rendering edits the tree it is given: the next copy must not see those edits.
+    (first.children[0] as { type: string }).type = 'edited';
+    first.children.splice(1, 1);
+    const second = parse(markdown);
+    expect(second).toEqual(expected);
+    expect(second).not.toBe(first);
+    expect(second.children[0]).not.toBe(first.children[0]);
+    second.children.length = 0;
+    expect(parse(markdown)).toEqual(expected);
+    expect(parse('# Other\n')).toEqual(reference('# Other\n'));
+  });
+
+  it('copies an object reached twice once, as the original shares it', () => {
+    const point = { line: 1, column: 1, offset: 0 };
+    const copy = cloneTree({ a: { start: point }, b: { start: point }, list: [point, 'x', 2, null] });
+    expect(copy.a.start).toBe(copy.b.start);
+    expect(copy.a.start).not.toBe(point);
+    expect(copy.list).toEqual([point, 'x', 2, null]);
+    expect(copy.list[0]).toBe(copy.a.start);
   });
 });

@@ -28,7 +28,7 @@ import { dropFilteredElements } from '../html/tagfilter.js';
 import { replaceVersion, resolveLink } from '../links/links.js';
 import { HIGHLIGHT_LIMITS, tooComplex } from '../markdown/complexity.js';
 import { anchorNamesIn, collectAnchors } from '../markdown/headings.js';
-import { parseMarkdown } from '../markdown/parse.js';
+import { createTreeReuse, parseMarkdown } from '../markdown/parse.js';
 import { sectionsFromTree } from '../sections/sections.js';
 import {
   checkSnippetPath,
@@ -207,6 +207,9 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
   const components = withBuiltIns(options.components ?? defaultComponents, references);
   const cache = new LruCache<string, Promise<CacheEntry>>(options.cacheSize ?? 1000);
   let cachedGeneration = components.generation();
+  // Pages unchanged between versions come one after the other (a render pool hands a worker all
+  // of them at once): they are parsed once.
+  const parse = createTreeReuse();
 
   async function stillFresh(entry: CacheEntry, context: RenderContext): Promise<boolean> {
     if (entry.includes.length === 0) return true;
@@ -235,7 +238,7 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
       }
       const pending = options.executor
         ? options.executor(page, context)
-        : renderPage(page, context, components, options.snippets);
+        : renderPage(page, context, components, options.snippets, parse);
       cache.set(key, pending);
       pending.catch(() => cache.delete(key));
       return (await pending).page;
@@ -243,7 +246,7 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
     clearCache() {
       cache.clear();
     },
-    renderFresh: (page, context) => renderPage(page, context, components, options.snippets),
+    renderFresh: (page, context) => renderPage(page, context, components, options.snippets, parse),
     generation: () => components.generation(),
     ...(options.codeFingerprint ? { fingerprint: fingerprinter(options.codeFingerprint, components, references) } : {}),
   };
@@ -315,11 +318,12 @@ async function renderPage(
   context: RenderContext,
   components: ComponentRegistry,
   reader: SnippetReader | undefined,
+  parse: (markdown: string) => Root,
 ): Promise<CacheEntry> {
   const complexity = tooComplex(page.body);
   if (complexity) return unparsedPage(page, complexity);
   try {
-    return await renderParsed(page, context, components, reader);
+    return await renderParsed(page, context, components, reader, parse);
   } catch (error) {
     // The guard bounds what it can count; a page that still exhausts the stack or the largest
     // string is shown as text like any other page too complex to render, never as an error.
@@ -333,9 +337,10 @@ async function renderParsed(
   context: RenderContext,
   components: ComponentRegistry,
   reader: SnippetReader | undefined,
+  parse: (markdown: string) => Root,
 ): Promise<CacheEntry> {
   const source = page.body;
-  const tree = parseMarkdown(source);
+  const tree = parse(source);
   const lineOffset = page.bodyLine - 1;
   const problems: SourceProblem[] = [];
   const edits: Edit[] = [];
