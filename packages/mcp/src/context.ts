@@ -39,6 +39,11 @@ export interface McpContext {
   viewer: Viewer;
   /** Absolute origin (`https://example.com`) that URL paths in results are prefixed with, if known. */
   origin: string | undefined;
+  /**
+   * The service's base address, for the `$schema` (`{base_url}/schemas/3.x/kit.json`) that
+   * `update_manifest` writes when it creates or upgrades `kit.json`. Default: `origin`.
+   */
+  schemaOrigin?: string | undefined;
 }
 
 /**

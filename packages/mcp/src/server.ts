@@ -10,11 +10,11 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { registerAuthorTools } from './author-tools.js';
 import type { AffectedPages, McpContext, McpScope, ValidateDocs } from './context.js';
 import { readableSdkRequestError, readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { StatelessJsonTransport } from './json-transport.js';
-import { registerAuthorTools } from './author-tools.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerTools } from './tools.js';
@@ -43,6 +43,11 @@ export interface CreateMcpServerOptions {
   transport?: 'stdio' | 'http';
   /** Absolute origin (`https://example.com`) to prefix URL paths in results with. */
   origin?: string;
+  /**
+   * The service's base address for the manifest `$schema` that `update_manifest` writes
+   * (`{base_url}/schemas/3.x/kit.json`). Default: `origin`; with neither, `$schema` is left alone.
+   */
+  schemaOrigin?: string;
 }
 
 /** Requests whose SDK-made errors are rewritten like tool errors. */
@@ -235,7 +240,13 @@ export async function buildMcpServer(
   options: CreateMcpServerOptions,
 ): Promise<{ server: McpServer; context: McpContext }> {
   const { kit, scope, viewer } = options;
-  const context: McpContext = { kit, scope, viewer, origin: options.origin?.replace(/\/$/, '') };
+  const context: McpContext = {
+    kit,
+    scope,
+    viewer,
+    origin: options.origin?.replace(/\/$/, ''),
+    schemaOrigin: (options.schemaOrigin ?? options.origin)?.replace(/\/$/, ''),
+  };
   const served = scope.kind === 'web' ? [kit.set(scope.set)] : [...kit.sets.values()];
   const feedback = served.some((docSet) => docSet.config.feedback.enabled);
   const validate =
