@@ -104,6 +104,7 @@ export type { KitErrorCode } from './errors/kit-error.js';
 export { isKitError, KitError } from './errors/kit-error.js';
 export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
 export { createEvents } from './events/emitter.js';
+export { KIT_EVENT_NAMES } from './events/names.js';
 export type * from './events/types.js';
 export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';
 export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
