@@ -51,7 +51,10 @@ describe.skipIf(!chromiumPath)('the bundled Arabic font in a real browser', () =
     });
     const set = (key: string) => ({ route: { prefix: key }, source: { driver: 'repository' as const, path: key } });
     kit = await loadKit({
-      config: resolveConfig({ sets: { handbook: set('handbook'), guide: set('guide'), plain: set('plain') } }, { env: {}, root }),
+      config: resolveConfig(
+        { sets: { handbook: set('handbook'), guide: set('guide'), plain: set('plain') } },
+        { env: {}, root },
+      ),
       git: false,
     });
     const app = createKitApp({ kit, cacheDir: null });
@@ -109,7 +112,11 @@ describe.skipIf(!chromiumPath)('the bundled Arabic font in a real browser', () =
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('font/woff2');
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(Buffer.from(await response.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('wOF2');
+    expect(
+      Buffer.from(await response.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('wOF2');
   });
 
   it('never fetches it for a page without Arabic text', async () => {
@@ -121,7 +128,9 @@ describe.skipIf(!chromiumPath)('the bundled Arabic font in a real browser', () =
 
   it('puts it right after the UI font when the set names no sans font', async () => {
     const plain = await visit('/plain');
-    expect(plain.stack).toMatch(/^ui-sans-serif, system-ui, -apple-system, "Kit Noto Sans Arabic", "Noto Sans Arabic", /);
+    expect(plain.stack).toMatch(
+      /^ui-sans-serif, system-ui, -apple-system, "Kit Noto Sans Arabic", "Noto Sans Arabic", /,
+    );
     expect(plain.fonts).toEqual([]);
   });
 });

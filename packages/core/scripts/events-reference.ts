@@ -106,11 +106,13 @@ export function renderEventsReference(events: readonly EventDoc[] = readEventDoc
     'export default defineConfig({',
     '  events: {',
     '    SearchPerformed: ({ set, query, results, source }) => {',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the page's example code, not a template
     '      if (results === 0) console.info(`[docs] no results in ${set} for "${query}" (${source})`);',
     '    },',
     '    FeedbackSubmitted: [',
     "      (feedback) => analytics.track('docs_feedback', feedback),",
     '      async ({ helpful, path, comment }) => {',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the page's example code, not a template
     "        if (!helpful) await tickets.open({ title: `Docs: ${path}`, body: comment ?? '' });",
     '      },',
     '    ],',

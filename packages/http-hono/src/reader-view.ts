@@ -22,8 +22,9 @@ import type {
   ReaderPageView,
   ReaderSidebar,
   ReaderSiteView,
+  ReaderStrings,
 } from '@kit/render';
-import { analyticsForSet, INSERT_POINTS, renderInsert } from '@kit/render';
+import { analyticsForSet, INSERT_POINTS, readerTranslation, renderInsert } from '@kit/render';
 
 /** What the routes know about the request and the set's served files. */
 export interface ViewContext {
@@ -187,6 +188,7 @@ async function siteView(
     baseUrl: context.base,
     lang: locale.code,
     dir: locale.dir,
+    ...interfaceStrings(manifest.strings, locale.code),
     navbar: {
       links: manifest.navbar.links.map((link) => ({ label: link.label, href: link.href })),
       ...(manifest.navbar.cta ? { cta: manifest.navbar.cta } : {}),
@@ -383,3 +385,21 @@ async function insertsFor(
 }
 
 export type { ReaderLink };
+
+/**
+ * The interface strings of a page in `lang`: Kit's translation for the language, then what the
+ * set writes for that locale in `kit.json` (`strings`), which wins string by string. Strings
+ * neither gives stay English (the layout marks them as English on a page in another language).
+ */
+function interfaceStrings(
+  written: Record<string, Record<string, string>> | undefined,
+  lang: string,
+): Pick<ReaderSiteView, 'strings' | 'stringsLang'> {
+  const translation = readerTranslation(lang);
+  const own = written?.[lang] ?? {};
+  if (!translation && Object.keys(own).length === 0) return {};
+  return {
+    strings: { ...translation?.strings, ...(own as Partial<ReaderStrings>) },
+    stringsLang: lang,
+  };
+}

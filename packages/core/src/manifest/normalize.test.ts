@@ -29,6 +29,7 @@ describe('normalizeManifest defaults', () => {
       integrations: {},
       agents: { llmsTxt: {} },
       provenance: true,
+      strings: {},
       extra: {},
     });
     expect(problems).toMatchObject([{ rule: 'manifest.schema', severity: 'warning', file: 'kit.json' }]);

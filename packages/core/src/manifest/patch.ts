@@ -32,6 +32,7 @@ const handEditedKeys = new Set([
   'assets',
   'inserts',
   'provenance',
+  'strings',
 ]);
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -66,6 +66,8 @@ export interface NormalizedManifest {
   integrations: { analytics?: Record<string, Record<string, unknown>> };
   agents: { llmsTxt: { description?: string; instructions?: string }; skillMd?: boolean };
   provenance: boolean;
+  /** The reader's interface strings the set overrides, by locale code, then string name. */
+  strings: Record<string, Record<string, string>>;
   /** Top-level keys Kit does not know, kept verbatim. */
   extra: Record<string, unknown>;
 }

@@ -39,7 +39,7 @@ describe('schemas', () => {
     expect(MANIFEST_SCHEMA_URL).toBe(schemas.larecipe.$id);
   });
 
-  it('describe every manifest key of the specification except credit', () => {
+  it('describe every manifest key of the specification except credit, and the reader strings', () => {
     const properties = Object.keys(schemas.larecipe.properties as object);
     expect(properties).toEqual([
       '$schema',
@@ -60,6 +60,7 @@ describe('schemas', () => {
       'integrations',
       'agents',
       'provenance',
+      'strings',
     ]);
     expect(schemas.larecipe.additionalProperties).toBe(true);
   });

@@ -49,6 +49,11 @@ export const DEFAULT_READER_STRINGS: ReaderStrings = {
   latestVersion: 'Go to the current version',
   credit: 'Built with',
   headingAnchor: 'Link to “{heading}”',
+  calloutNote: 'Note',
+  calloutTip: 'Tip',
+  calloutImportant: 'Important',
+  calloutWarning: 'Warning',
+  calloutCaution: 'Caution',
 };
 
 /**

@@ -27,8 +27,10 @@ describe('themeCss', () => {
     );
   });
 
-  it('sets code in the UI font\'s monospace style unless fonts.mono names one', () => {
-    expect(themeCss({ radius: 'sharp', fonts: {}, mode: 'system' })).toMatch(/--kit-font-mono:ui-monospace, [^;]*monospace;/);
+  it("sets code in the UI font's monospace style unless fonts.mono names one", () => {
+    expect(themeCss({ radius: 'sharp', fonts: {}, mode: 'system' })).toMatch(
+      /--kit-font-mono:ui-monospace, [^;]*monospace;/,
+    );
     expect(themeCss({ radius: 'sharp', fonts: { mono: 'JetBrains Mono' }, mode: 'system' })).toMatch(
       /--kit-font-mono:"JetBrains Mono", ui-monospace, /,
     );

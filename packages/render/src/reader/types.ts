@@ -240,4 +240,10 @@ export interface ReaderStrings {
   credit: string;
   /** Label of a heading's anchor link; `{heading}` is replaced by the heading text. */
   headingAnchor: string;
+  /** Titles of the callouts `> [!NOTE]`, `> [!TIP]`, `> [!IMPORTANT]`, `> [!WARNING]`, `> [!CAUTION]`. */
+  calloutNote: string;
+  calloutTip: string;
+  calloutImportant: string;
+  calloutWarning: string;
+  calloutCaution: string;
 }
