@@ -164,7 +164,15 @@ async function siteView(
       label: version.label,
       status: version.status,
       default: version.default,
-      url: await samePageUrl(set, viewer, version.id, place.locale, place.path, manifest.landing),
+      url: await samePageUrl(
+        set,
+        viewer,
+        version.id,
+        place.locale,
+        place.path,
+        manifest.landing,
+        defaultLocaleOf(manifest),
+      ),
     })),
   );
   const localeLinks = await Promise.all(
@@ -274,11 +282,19 @@ async function samePageUrl(
   locale: string,
   path: string | null,
   landing: string,
+  defaultLocale: string = locale,
 ): Promise<string> {
-  if (path !== null && (await set.canView(viewer, { version, locale, path }).catch(() => false))) {
-    return set.pageUrl({ version, locale, path });
+  const opens = (inLocale: string, page: string) =>
+    set.canView(viewer, { version, locale: inLocale, path: page }).catch(() => false);
+  if (path !== null && (await opens(locale, path))) return set.pageUrl({ version, locale, path });
+  if (locale === defaultLocale || (await opens(locale, landing)))
+    return set.pageUrl({ version, locale, path: landing });
+  // The version has no pages in this locale (its folder is missing): its default locale, same page
+  // when it has one, rather than a link that answers 404.
+  if (path !== null && (await opens(defaultLocale, path))) {
+    return set.pageUrl({ version, locale: defaultLocale, path });
   }
-  return set.pageUrl({ version, locale, path: landing });
+  return set.pageUrl({ version, locale: defaultLocale, path: landing });
 }
 
 async function sidebarFor(
@@ -402,4 +418,9 @@ function interfaceStrings(
     strings: { ...translation?.strings, ...(own as Partial<ReaderStrings>) },
     stringsLang: lang,
   };
+}
+
+/** The locale served without a locale segment: the one marked `default`, else the first. */
+function defaultLocaleOf(manifest: { locales: ReadonlyArray<{ code: string; default?: boolean }> }): string {
+  return (manifest.locales.find((entry) => entry.default) ?? manifest.locales[0])?.code ?? 'en';
 }
