@@ -130,11 +130,12 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
 
   async function open(
     url: string,
-    options: { colorScheme?: 'light' | 'dark' } = {},
+    options: { colorScheme?: 'light' | 'dark'; javaScriptEnabled?: boolean } = {},
   ): Promise<{ page: Page; errors: string[] }> {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       colorScheme: options.colorScheme ?? 'light',
+      javaScriptEnabled: options.javaScriptEnabled ?? true,
     });
     contexts.push(context);
     const page = await context.newPage();
@@ -371,6 +372,46 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
     const article = (await page.locator('.kit-article').boundingBox())!;
     expect(heading.x + heading.width).toBeGreaterThan(article.x + article.width - 80);
     expect(errors).toEqual([]);
+  });
+
+  it('searches without JavaScript: the header link, a plain form and a results page grouped by page', async () => {
+    const { page, errors } = await open(`${referenceHttp.origin}/laravel/installation`, { javaScriptEnabled: false });
+    expect(await page.locator('.kit-header [data-kit-search-open]').isVisible()).toBe(false);
+    await page.locator('.kit-header .kit-search-page-link').click();
+    await page.waitForURL((url) => url.pathname === '/laravel/_kit/search');
+    await page.locator('#kit-search-page-q').fill('retry failed jobs');
+    await page.locator('.kit-search-page-form button[type="submit"]').click();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'retry failed jobs');
+    const url = new URL(page.url());
+    expect(url.searchParams.get('version')).toBe('13.x');
+    expect(url.searchParams.get('locale')).toBe('en');
+    const pages = page.locator('.kit-search-page-results > li');
+    expect(await pages.count()).toBeGreaterThan(0);
+    // One entry per page: no page title twice.
+    const titles = await pages.locator('h2').allTextContents();
+    expect(new Set(titles).size).toBe(titles.length);
+    expect(titles.join(' ')).toMatch(/Queues/);
+    await screenshot(page, 'laravel-search-page');
+    await pages.locator('h2 a', { hasText: 'Queues' }).first().click();
+    await page.waitForURL((next) => next.pathname.startsWith('/laravel/') && !next.pathname.includes('_kit'));
+    expect(await page.locator('.kit-prose').textContent()).toMatch(/failed jobs/i);
+    expect(errors).toEqual([]);
+    // axe needs a script: the same results page, opened with scripts on.
+    const withScript = await open(`${referenceHttp.origin}/laravel/_kit/search?q=retry%20failed%20jobs`);
+    expect(await seriousViolations(withScript.page)).toEqual([]);
+  });
+
+  it('offers the nearest pages on a 404, and its search form works without JavaScript', async () => {
+    const { page } = await open(`${referenceHttp.origin}/laravel/eloquent-relationshipz`, { javaScriptEnabled: false });
+    const suggestions = page.locator('.kit-notfound-suggestions a');
+    expect(await suggestions.allTextContents()).toContain('Eloquent: Relationships');
+    await page.locator('#kit-notfound-q').fill('eloquent relationships');
+    await page.locator('.kit-notfound-search button[type="submit"]').click();
+    await page.waitForURL((url) => url.pathname === '/laravel/_kit/search');
+    expect(await page.locator('.kit-search-page-results > li').count()).toBeGreaterThan(0);
+    await page.goto(`${referenceHttp.origin}/laravel/eloquent-relationshipz`);
+    await suggestions.filter({ hasText: 'Eloquent: Relationships' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith('/eloquent-relationships'));
   });
 
   it('has no serious accessibility violation on the 404 page', async () => {

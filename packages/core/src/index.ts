@@ -161,6 +161,7 @@ export {
 } from './outcomes/outcomes.js';
 export type { ParsedPageFile } from './pages/page-file.js';
 export { composePageFile, firstHeading, parsePageFile } from './pages/page-file.js';
+export { nearestPages, type SuggestablePage } from './pages/nearest-pages.js';
 export type * from './ports/cache-store.js';
 export type * from './ports/content-source.js';
 export type * from './ports/content-writer.js';

@@ -24,7 +24,7 @@ import {
 } from '@kit/core';
 import { projectCacheDir } from '@kit/core/node';
 import type { McpHttpOptions } from '@kit/mcp';
-import { renderNotFoundPage, renderReaderPage } from '@kit/render';
+import { renderNotFoundPage, renderReaderPage, renderSearchPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
@@ -43,7 +43,13 @@ import {
   userResolution,
 } from './middleware.js';
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
-import { readerNotFoundView, readerPageView, type ViewContext, viewerClassOf } from './reader-view.js';
+import {
+  readerNotFoundView,
+  readerPageView,
+  readerSearchView,
+  type ViewContext,
+  viewerClassOf,
+} from './reader-view.js';
 import { signInJson, signInMarkdown, signInPage } from './sign-in.js';
 import { fileUrlHash, type SetFileUrls, sendFile, setFileUrls } from './static-files.js';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableResponse } from './unavailable.js';
@@ -342,7 +348,10 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
 
   app.get('/_kit/search', pageMiddleware, signInGuard, async (c) => {
     const limit = c.req.query('limit');
+    // A browser (a form sent without the script, the header's search link) gets the results page.
+    const page = wantsHtml(c.req.header('accept'));
     try {
+      if (page) return await searchPage(c, set, options, await assets, await fileUrls());
       const result = await set.search(
         {
           query: c.req.query('q') ?? '',
@@ -356,6 +365,8 @@ function setApp(set: DocSet, options: KitAppOptions, rateLimits: RateLimitStore,
       return sendCached(c, JSON.stringify(result), {
         contentType: 'application/json; charset=utf-8',
         isPrivate: isPrivateFor(set, c),
+        // Browsers get the results page at this URL: a cache must not hand them this JSON.
+        headers: { Vary: PAGE_VARY },
       });
     } catch (error) {
       if (isKitError(error) && error.code !== 'database.unavailable')
@@ -553,6 +564,53 @@ async function notFound(c: Context, set: DocSet, options: KitAppOptions, assets:
   const context = await viewContext(c, set, options, assets, await setFileUrls(set)());
   const html = renderNotFoundPage(await readerNotFoundView(context, c.req.path));
   return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': cacheControl });
+}
+
+/**
+ * The server-rendered search page: the query searched in the version and locale the form sent
+ * (else the set's defaults), for this viewer, as `set.search` filters it. An empty query shows the
+ * form alone. Private to a viewer who may see private pages, like the JSON answer.
+ */
+async function searchPage(
+  c: Context,
+  set: DocSet,
+  options: KitAppOptions,
+  assets: ReaderAssets,
+  files: SetFileUrls,
+): Promise<Response> {
+  const query = (c.req.query('q') ?? '').slice(0, 500);
+  const version = c.req.query('version') || undefined;
+  const locales = await set.locales();
+  const locale =
+    locales.find((candidate) => candidate.code === c.req.query('locale'))?.code ??
+    (locales.find((candidate) => candidate.default) ?? locales[0])?.code ??
+    'en';
+  const result = query.trim()
+    ? await set.search({ query, ...(version ? { version } : {}), locale, limit: 20 }, viewerFor(c), 'http')
+    : null;
+  const versions = await set.versions(viewerFor(c));
+  const shownVersion =
+    result?.version ??
+    versions.find((candidate) => candidate.id === version)?.id ??
+    (versions.find((candidate) => candidate.default) ?? versions[0])?.id;
+  if (!shownVersion) return notFound(c, set, options, assets);
+  const context = await viewContext(c, set, options, assets, files);
+  const view = await readerSearchView(
+    context,
+    { version: shownVersion, locale },
+    query,
+    (result?.results ?? []).map((hit) => ({
+      title: hit.title,
+      url: hit.url,
+      heading: hit.heading,
+      snippet: hit.snippet,
+    })),
+  );
+  return c.body(renderSearchPage(view), 200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': isPrivateFor(set, c) ? 'private, no-cache' : 'no-cache',
+    Vary: PAGE_VARY,
+  });
 }
 
 /** The URL of the reader stylesheet under the set's prefix. */

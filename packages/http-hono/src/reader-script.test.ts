@@ -53,6 +53,7 @@ describe('the reader script a browser downloads', () => {
       'packages/render/client/fragment.ts',
       'packages/render/client/fresh.ts',
       'packages/render/client/index.ts',
+      'packages/render/client/page-actions.ts',
       'packages/render/client/search.ts',
       'packages/render/client/storage.ts',
       'packages/render/client/switchers.ts',

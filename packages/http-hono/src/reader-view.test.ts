@@ -115,3 +115,44 @@ describe('freshness dots and update dates', () => {
     expect(html).toContain(`Last updated <time datetime="${anHourAgo.toISOString()}">`);
   });
 });
+
+describe('page actions', () => {
+  const app = createKitApp({ kit: fixtureKit() });
+  const actionsOf = (html: string) =>
+    /<div class="kit-page-actions[^"]*" data-kit-page-actions>.*?<\/div>/.exec(html)?.[0];
+
+  it('point a public page at its absolute Markdown URL and the set MCP endpoint', async () => {
+    const html = await (await app.request('http://acme.test/docs/queues')).text();
+    const actions = actionsOf(html)!;
+    expect(actions).toContain('data-kit-copy-page="http://acme.test/docs/queues.md"');
+    expect(actions).toContain(
+      encodeURIComponent('Read http://acme.test/docs/queues.md so I can ask questions about it.'),
+    );
+    expect(actions).toContain('claude.ai/new?q=');
+    expect(actions).toContain('claude mcp add --transport http docs http://acme.test/docs/mcp');
+  });
+
+  it('never hand a private page to a chat assistant, which could not read it anyway', async () => {
+    const html = await (
+      await app.request('http://acme.test/docs/internal/roadmap', { headers: { Authorization: 'Bearer staff' } })
+    ).text();
+    expect(html).toContain('zeppelin');
+    const actions = actionsOf(html)!;
+    expect(actions).toContain('data-kit-copy-page="http://acme.test/docs/internal/roadmap.md"');
+    expect(actions).not.toContain('chatgpt.com');
+    expect(actions).not.toContain('claude.ai');
+  });
+
+  it('follow the manifest: pageActions false offers none, a list only those named', async () => {
+    const root = writeSet({ ...PAGES, 'kit.json': JSON.stringify({ name: 'Handbook', pageActions: false }) });
+    const none = await (await createKitApp({ kit: kitOver(root) }).request('/docs/old')).text();
+    expect(none).not.toContain('data-kit-page-actions');
+    const listed = writeSet({ ...PAGES, 'kit.json': JSON.stringify({ name: 'Handbook', pageActions: ['markdown'] }) });
+    const html = await (await createKitApp({ kit: kitOver(listed) }).request('/docs/old')).text();
+    const actions = actionsOf(html)!;
+    expect(actions).toContain('View as Markdown');
+    expect(actions).not.toContain('data-kit-copy-page');
+    expect(actions).not.toContain('chatgpt.com');
+    expect(actions).not.toContain('cursor:');
+  });
+});

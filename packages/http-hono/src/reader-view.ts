@@ -5,12 +5,14 @@ import {
   type InsertPoint,
   type Kit,
   MANIFEST_DEFAULTS,
+  mcpEndpointPath,
   type NavEntry,
   type NavGroup,
   type NavigationFile,
   type NormalizedManifest,
   type PageRef,
   type PageView,
+  nearestPages,
   parseSetUrl,
   type SourcePage,
   type Viewer,
@@ -20,6 +22,8 @@ import type {
   ReaderNavItem,
   ReaderNotFoundView,
   ReaderPageView,
+  ReaderSearchHit,
+  ReaderSearchPageView,
   ReaderSidebar,
   ReaderSiteView,
   ReaderStrings,
@@ -78,8 +82,42 @@ export async function readerPageView(context: ViewContext, page: PageView): Prom
       ...(index >= 0 && index < order.length - 1
         ? { next: { label: order[index + 1]!.title, href: order[index + 1]!.url } }
         : {}),
+      ...(await pageActionsFor(context, manifest, page)),
     },
   };
+}
+
+const GUEST: Viewer = { user: null };
+
+/**
+ * The page actions `pageActions` asks for, as far as they can work for this page: chat assistants
+ * fetch the Markdown URL themselves, so only a page a guest may read offers them; an editor
+ * connects to the web MCP endpoint, so only a set whose endpoint is on offers that.
+ */
+async function pageActionsFor(
+  context: ViewContext,
+  manifest: NormalizedManifest,
+  page: PageView,
+): Promise<{ actions?: ReaderPageView['page']['actions'] }> {
+  const wanted = new Set(manifest.pageActions);
+  if (wanted.size === 0 || !page.markdownUrl) return {};
+  const markdownUrl = context.origin + page.markdownUrl;
+  const assistants = (['chatgpt', 'claude'] as const).filter((name) => wanted.has(name));
+  const publicPage = assistants.length > 0 && (await context.set.canView(GUEST, page.ref).catch(() => false));
+  const web = context.set.config.mcp.web;
+  const mcp =
+    wanted.has('editor') && web.enabled
+      ? { name: context.set.key, url: context.origin + mcpEndpointPath(context.base, web.path) }
+      : undefined;
+  const actions = {
+    markdownUrl,
+    copy: wanted.has('copy'),
+    markdown: wanted.has('markdown'),
+    assistants: publicPage ? assistants : [],
+    ...(mcp ? { mcp } : {}),
+  };
+  if (!actions.copy && !actions.markdown && actions.assistants.length === 0 && !mcp) return {};
+  return { actions };
 }
 
 /**
@@ -136,7 +174,34 @@ export async function readerNotFoundView(context: ViewContext, requestedPath: st
     return { ...site, requestedPath };
   }
   const site = await siteView(context, { version: visible.id, locale, path: null }, null);
-  return { ...site, requestedPath };
+  // The path as the set reads it (`eloquent-relationshipz`). A version the reader may not see is
+  // read as part of the path, as a version that does not exist is: suggestions must not tell a
+  // guest that `/docs/4.x` is a private version rather than nothing.
+  const wanted =
+    asked.kind === 'page' && askedVersion ? asked.path : requestedPath.slice(context.base.length).replace(/^\/+/, '');
+  const pages = await context.set.visiblePages({ version: visible.id, locale }, context.viewer);
+  const near = nearestPages(wanted, pages, 5);
+  const suggestions = await Promise.all(
+    near.map(async (page) => ({
+      label: page.title,
+      href: await context.set.pageUrl({ version: visible.id, locale, path: page.path }),
+    })),
+  );
+  return { ...site, requestedPath, ...(suggestions.length > 0 ? { suggestions } : {}) };
+}
+
+/**
+ * The view model of the server-rendered search page: the site's frame in the version and locale
+ * searched, and the hits the reader may see (`set.search` already filters them for the viewer).
+ */
+export async function readerSearchView(
+  context: ViewContext,
+  place: { version: string; locale: string },
+  query: string,
+  results: ReaderSearchHit[],
+): Promise<ReaderSearchPageView> {
+  const site = await siteView(context, { ...place, path: null }, null);
+  return { ...site, query, results, searchAction: `${context.base}/_kit/search` };
 }
 
 /** `readable` false: the viewer may see no version, so no navigation, pages or versions are asked for. */

@@ -1,7 +1,8 @@
 import type { ReaderClientConfig } from '../src/reader/client-config.js';
 import { setUiText } from './ui-text.js';
 
-async function copyText(text: string): Promise<boolean> {
+/** Puts text on the clipboard: the Clipboard API, else the old selection-based copy. */
+export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;

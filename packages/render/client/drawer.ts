@@ -84,3 +84,18 @@ export function initDrawer(): void {
     if (wide.matches) close(false);
   });
 }
+
+/**
+ * Scrolls the sidebar (never the page) so the current page's link is in view on load, as
+ * Starlight, VitePress and Docusaurus do: on a long navigation it would otherwise sit below the
+ * fold. Nothing moves when the link is already visible or the sidebar does not scroll.
+ */
+export function revealCurrentPage(): void {
+  const sidebar = document.getElementById('kit-sidebar');
+  const current = sidebar?.querySelector<HTMLElement>('.kit-nav [aria-current="page"]');
+  if (!sidebar || !current || sidebar.scrollHeight <= sidebar.clientHeight) return;
+  const box = sidebar.getBoundingClientRect();
+  const link = current.getBoundingClientRect();
+  if (link.height === 0 || (link.top >= box.top && link.bottom <= box.bottom)) return;
+  sidebar.scrollTop += link.top - box.top - (box.height - link.height) / 3;
+}

@@ -9,10 +9,11 @@ import { CLIENT_CONFIG_ID, type ReaderClientConfig } from '../src/reader/client-
 import type { ClientIndexQuery } from '../src/reader/client-logic.js';
 import { initCodeCopy } from './code.js';
 import { initColorMode } from './color-mode.js';
-import { initDrawer } from './drawer.js';
+import { initDrawer, revealCurrentPage } from './drawer.js';
 import { initFeedback } from './feedback.js';
 import { initFragmentAlias } from './fragment.js';
 import { initFreshness } from './fresh.js';
+import { initPageActions } from './page-actions.js';
 import { initSearch } from './search.js';
 import { initSwitchers } from './switchers.js';
 import { initTocSpy } from './toc.js';
@@ -65,9 +66,11 @@ function start(): void {
     () => initColorMode(config),
     () => initFragmentAlias(),
     () => initDrawer(),
+    () => revealCurrentPage(),
     () => initSwitchers(),
     () => initSearch(config, clientSearch?.queryClientIndex, clientSearch?.prepareClientIndex),
     () => initCodeCopy(config),
+    () => initPageActions(config),
     () => initTocSpy(),
     () => initFreshness(config),
     () => initFeedback(config),

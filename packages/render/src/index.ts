@@ -20,7 +20,7 @@ export { checkSnippetPath, parseSnippetDirective, selectSnippet, snippetRefused 
 export type { SnippetDirective, SnippetReader } from './snippets/policy.js';
 export { filterTags } from './html/tagfilter.js';
 export { isSafeUrl, resolveLink, replaceVersion } from './links/links.js';
-export { renderReaderPage, renderNotFoundPage } from './reader/layout.js';
+export { renderNotFoundPage, renderReaderPage, renderSearchPage } from './reader/layout.js';
 export { analyticsScripts, analyticsForSet } from './reader/analytics.js';
 export type { AnalyticsInput, AnalyticsOptions } from './reader/analytics.js';
 export { themeCss, colorModeScript } from './reader/theme.js';
@@ -30,6 +30,9 @@ export { READER_TRANSLATION_LANGUAGES, readerTranslation, TRANSLATED_READER_STRI
 export type {
   ReaderPageView,
   ReaderNotFoundView,
+  ReaderPageActions,
+  ReaderSearchHit,
+  ReaderSearchPageView,
   ReaderSiteView,
   ReaderLink,
   ReaderNavItem,

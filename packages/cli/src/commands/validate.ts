@@ -46,6 +46,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | frontmatter.schema | error | frontmatter that is not valid YAML (aliases expanding past 100 included) or breaks the frontmatter schema (\`title\` and \`description\` text, \`sources\` a path or list of paths, \`inserts\` true, false or a map of insert points) |
 | components.unknown | warning | a PascalCase component nobody registered, on a page or in the manifest's \`inserts\` (reported on kit.json) |
 | components.invalid | warning | a registered component that cannot be rendered: an opening tag never closed, or a closing tag without an opening tag in the same block |
+| html.filtered | warning | raw HTML (under \`html_input: 'allow'\`) holding an element GitHub's tagfilter names (style, script, iframe, title, textarea, xmp, noembed, noframes, plaintext): left out of the page with its content |
 | snippets.missing | warning | a snippet include (\`<<< @/path\`) that cannot be read |
 | anchors.duplicate | warning | two headings on a page with the same id (a repeated \`{#id}\` or \`<a name>\`) |
 | markdown.size | warning | a page whose agent Markdown exceeds agents.markdown_budget |

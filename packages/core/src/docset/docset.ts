@@ -47,7 +47,7 @@ import {
   restrictVersions,
   type UrlLayout,
 } from '../urls/set-urls.js';
-import { editDistance } from '../util/nearest-key.js';
+import { nearestPages } from '../pages/nearest-pages.js';
 import { createRenderContext, mayIncludeSnippets } from './render-context.js';
 import { MAX_SEARCH_LIMIT, normalizeSearchLimit } from './search-limit.js';
 import { searchSectionsOf } from './search-sections.js';
@@ -1187,18 +1187,8 @@ function filterNavigation(file: NavigationFile, visible: (path: string) => boole
 
 /** Up to three page paths close to a mistyped one: same last segment, containment, or few edits. */
 function closestPaths(wanted: string, paths: string[]): string[] {
-  const target = wanted.toLowerCase();
-  const lastOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-  const scored = paths.map((path) => {
-    const lower = path.toLowerCase();
-    let score = Math.min(editDistance(target, lower), editDistance(lastOf(target), lastOf(lower)) + 1);
-    if (lower.includes(lastOf(target)) || target.includes(lastOf(lower))) score = Math.min(score, 2);
-    return { path, score };
-  });
-  const limit = Math.max(2, Math.floor(target.length / 3));
-  return scored
-    .filter((candidate) => candidate.score <= limit)
-    .sort((a, b) => a.score - b.score || a.path.localeCompare(b.path))
-    .slice(0, 3)
-    .map((candidate) => candidate.path);
+  return nearestPages(
+    wanted,
+    paths.map((path) => ({ path })),
+  ).map((page) => page.path);
 }

@@ -29,6 +29,7 @@ describe('normalizeManifest defaults', () => {
       integrations: {},
       agents: { llmsTxt: {} },
       provenance: true,
+      pageActions: ['copy', 'markdown', 'chatgpt', 'claude', 'editor'],
       strings: {},
       extra: {},
     });

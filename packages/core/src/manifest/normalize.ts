@@ -3,6 +3,7 @@ import type {
   LinkItem,
   LocaleInfo,
   NormalizedManifest,
+  PageActionName,
   RedirectRule,
   SourceProblem,
   VersionInfo,
@@ -35,6 +36,7 @@ export const MANIFEST_KEYS = [
   'integrations',
   'agents',
   'provenance',
+  'pageActions',
   'strings',
 ] as const;
 
@@ -59,6 +61,7 @@ export const MANIFEST_DEFAULTS = {
   redirectStatus: 301,
   credit: true,
   provenance: true,
+  pageActions: ['copy', 'markdown', 'chatgpt', 'claude', 'editor'],
 } as const;
 
 const versionStatuses: readonly VersionStatus[] = ['current', 'maintained', 'deprecated', 'archived'];
@@ -245,10 +248,19 @@ function normalizeWithContext(raw: unknown, setKey: string, context: ProblemCont
     },
     provenance:
       typeof own(source, 'provenance') === 'boolean' ? (source.provenance as boolean) : MANIFEST_DEFAULTS.provenance,
+    pageActions: normalizePageActions(own(source, 'pageActions')),
     strings: normalizeStrings(own(source, 'strings')),
     extra,
   };
   return { manifest, problems: context.problems };
+}
+
+/** `true` or absent: every action; `false`: none; a list: those known, once each, in its order. */
+function normalizePageActions(raw: unknown): PageActionName[] {
+  if (raw === false) return [];
+  if (!Array.isArray(raw)) return [...MANIFEST_DEFAULTS.pageActions];
+  const known = new Set<string>(MANIFEST_DEFAULTS.pageActions);
+  return [...new Set(raw.filter((name): name is PageActionName => typeof name === 'string' && known.has(name)))];
 }
 
 /**

@@ -32,6 +32,7 @@ const handEditedKeys = new Set([
   'assets',
   'inserts',
   'provenance',
+  'pageActions',
   'strings',
 ]);
 

@@ -66,11 +66,20 @@ export interface NormalizedManifest {
   integrations: { analytics?: Record<string, Record<string, unknown>> };
   agents: { llmsTxt: { description?: string; instructions?: string }; skillMd?: boolean };
   provenance: boolean;
+  /** `pageActions`: the page actions the reader site offers, in menu order (empty: none). */
+  pageActions: PageActionName[];
   /** The reader's interface strings the set overrides, by locale code, then string name. */
   strings: Record<string, Record<string, string>>;
   /** Top-level keys Kit does not know, kept verbatim. */
   extra: Record<string, unknown>;
 }
+
+/**
+ * A page action of the reader site: `copy` (the page as Markdown to the clipboard), `markdown`
+ * (open the `.md` twin), `chatgpt` and `claude` (open the assistant with a prompt pointing at the
+ * `.md` URL), `editor` (connect an editor to the set's MCP endpoint).
+ */
+export type PageActionName = 'copy' | 'markdown' | 'chatgpt' | 'claude' | 'editor';
 
 export type InsertPoint =
   | 'header.actions'

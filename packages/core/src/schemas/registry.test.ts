@@ -60,6 +60,7 @@ describe('schemas', () => {
       'integrations',
       'agents',
       'provenance',
+      'pageActions',
       'strings',
     ]);
     expect(schemas.larecipe.additionalProperties).toBe(true);

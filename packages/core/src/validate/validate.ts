@@ -120,6 +120,7 @@ export const VALIDATION_RULES = [
   'frontmatter.schema',
   'components.unknown',
   'components.invalid',
+  'html.filtered',
   'snippets.missing',
   'anchors.duplicate',
   'markdown.size',

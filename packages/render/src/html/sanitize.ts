@@ -1,6 +1,6 @@
 import type { Element, Nodes as HastNodes, Root as HastRoot } from 'hast';
 import { isSafeUrl } from '../links/links.js';
-import { filterTags } from './tagfilter.js';
+import { dropFilteredElements } from './tagfilter.js';
 
 /** The prefix database pages put before every id and name, as GitHub does, so ids cannot clobber globals. */
 export const USER_ID_PREFIX = 'user-content-';
@@ -116,10 +116,10 @@ export function sanitizeTree(
   walk(tree, null, 0);
 }
 
-/** Tagfilter for raw HTML left in a hast tree (allowed raw HTML of repository pages). */
+/** Drops tagfiltered elements from raw HTML left in a hast tree (allowed raw HTML of repository pages). */
 export function filterRawNodes(tree: HastRoot): void {
   const walk = (node: HastNodes) => {
-    if (node.type === 'raw') node.value = filterTags(node.value);
+    if (node.type === 'raw') node.value = dropFilteredElements(node.value).html;
     else if ('children' in node) for (const child of node.children) walk(child as HastNodes);
   };
   walk(tree);

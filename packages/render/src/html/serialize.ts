@@ -4,7 +4,7 @@ import { normalizeUri } from 'micromark-util-sanitize-uri';
 import { trimLines } from 'trim-lines';
 import { highlightedHtml } from '../highlight/highlight.js';
 import type { HeadingInfo } from '../markdown/headings.js';
-import { filterTags } from './tagfilter.js';
+import { dropFilteredElements, filterTags } from './tagfilter.js';
 
 /** What the renderer decided about the tree before it is written out as HTML. */
 export interface ArticleHtmlOptions {
@@ -153,7 +153,7 @@ class ArticleWriter {
       case 'html':
         if (options.dropped.has(node)) return;
         if (options.escapeRaw) out.push(escapeText(trim === 'none' ? node.value : trimMarkdownSpaceStart(node.value)));
-        else out.push(filterTags(node.value));
+        else out.push(dropFilteredElements(node.value).html);
         return;
       case 'kitComponent': {
         if (node.html === undefined) {

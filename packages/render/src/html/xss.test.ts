@@ -63,8 +63,25 @@ describe('sanitizing database pages', () => {
   it('filters the GFM tagfilter tags in any case and form under allow', async () => {
     const { html } = await render('<SCRIPT >x</SCRIPT>\n\n<p>a <Iframe/src=x> b</p>', { htmlInput: 'allow' });
     expectInert(html);
+    // All capitals reads as a component name: unknown, so shown as text (components.unknown).
     expect(html).toContain('&lt;SCRIPT');
-    expect(html).toContain('&lt;Iframe/src=x>');
+    expect(html).toContain('<p>a  b</p>');
+  });
+
+  it('leaves the filtered elements out with their content, and says so in the render problems', async () => {
+    const body =
+      'Intro\n\n<style>\n  .collection-method { color: red }\n</style>\n\n<div>kept <title>gone</title> too</div>\n\nOutro';
+    const { html, problems } = await render(body, { htmlInput: 'allow' });
+    expect(html).not.toContain('collection-method');
+    expect(html).not.toContain('gone');
+    expect(html).toContain('<div>kept  too</div>');
+    expect(html).toContain('Outro');
+    expect(problems.filter((p) => p.rule === 'html.filtered')).toMatchObject([
+      { severity: 'warning', line: 3, message: expect.stringContaining('<style>') },
+      { severity: 'warning', line: 7, message: expect.stringContaining('<title>') },
+    ]);
+    const escaped = await render(body, { htmlInput: 'escape' });
+    expect(escaped.problems.some((p) => p.rule === 'html.filtered')).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@ import type { ReaderPageView } from './types.js';
 
 const chromiumPath = process.env.KIT_TEST_CHROMIUM;
 const ORIGIN = 'http://kit.test';
+const CACHING_MARKDOWN = '# Caching\n\nCache things with `Cache::put()`.\n';
 
 describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
   let browser: Browser;
@@ -43,7 +44,7 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
   /** A page whose requests to kit.test are answered in-process: documents, assets, search, feedback. */
   async function open(
     pages: Record<string, string>,
-    options: { width?: number; path?: string; colorScheme?: 'light' | 'dark' } = {},
+    options: { width?: number; path?: string; colorScheme?: 'light' | 'dark'; origin?: string } = {},
   ): Promise<{ page: Page; errors: string[]; feedback: unknown[]; searches: URL[] }> {
     const context = await browser.newContext({
       viewport: { width: options.width ?? 1280, height: 900 },
@@ -54,7 +55,8 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     const feedback: unknown[] = [];
     const searches: URL[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.route(`${ORIGIN}/**`, async (route) => {
+    const origin = options.origin ?? ORIGIN;
+    await page.route(`${origin}/**`, async (route) => {
       const url = new URL(route.request().url());
       if (url.pathname === '/_kit/reader.js') return route.fulfill({ body: js, contentType: 'text/javascript' });
       const chunk = chunks.get(url.pathname);
@@ -97,11 +99,14 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
         feedback.push(route.request().postDataJSON());
         return route.fulfill({ status: 204, body: '' });
       }
+      if (url.pathname === '/docs/advanced/caching.md') {
+        return route.fulfill({ body: CACHING_MARKDOWN, contentType: 'text/markdown; charset=utf-8' });
+      }
       const body = pages[url.pathname];
       if (body) return route.fulfill({ body, contentType: 'text/html; charset=utf-8' });
       return route.fulfill({ status: 404, body: 'not found' });
     });
-    await page.goto(`${ORIGIN}${options.path ?? '/docs/advanced/caching'}`);
+    await page.goto(`${origin}${options.path ?? '/docs/advanced/caching'}`);
     return { page, errors, feedback, searches };
   }
 
@@ -122,6 +127,13 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
           '<pre class="shiki" style="background-color:#fff;--shiki-dark-bg:#24292e;color:#24292e;--shiki-dark:#e1e4e8"><code><span class="line"><span style="color:#D73A49;--shiki-dark:#F97583">echo</span><span> hi</span></span></code></pre>' +
           '<table><thead><tr><th>Driver</th><th>Speed</th></tr></thead><tbody><tr><td>redis</td><td>fast</td></tr></tbody></table>' +
           `<h3 id="redis">Redis</h3>${'<p>Filler paragraph to make the page scroll.</p>'.repeat(40)}`,
+        actions: {
+          markdownUrl: `${ORIGIN}/docs/advanced/caching.md`,
+          copy: true,
+          markdown: true,
+          assistants: ['chatgpt', 'claude'],
+          mcp: { name: 'docs', url: `${ORIGIN}/docs/mcp` },
+        },
         ...page,
       },
     );
@@ -443,7 +455,14 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
             label: 'Start',
             items: [
               { kind: 'page' as const, title: 'Routing', path: 'routing', url: '/docs/routing', updatedAt: updated },
-              { kind: 'page' as const, title: 'Caching', path: 'advanced/caching', url: '/docs/advanced/caching' },
+              {
+                kind: 'page' as const,
+                title: 'Caching',
+                path: 'advanced/caching',
+                url: '/docs/advanced/caching',
+                updatedAt: '2025-01-01T00:00:00Z',
+              },
+              { kind: 'page' as const, title: 'Old', path: 'old', url: '/docs/old', updatedAt: '2025-01-01T00:00:00Z' },
             ],
           },
           ...sidebar.groups.slice(1),
@@ -462,5 +481,95 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     expect(await dot.count()).toBe(0);
     await page.goto(`${ORIGIN}/docs/advanced/caching`);
     expect(await dot.count()).toBe(0);
+  });
+
+  it('lands a deep link at its heading at once, and scrolls smoothly only for in-page jumps', async () => {
+    const { page } = await open(
+      { '/docs/advanced/caching': renderReaderPage(pageView()) },
+      { path: '/docs/advanced/caching#redis' },
+    );
+    const header = await page.locator('.kit-header').evaluate((h) => h.getBoundingClientRect().height);
+    // Read right after load, with no polling: a smooth scroll would still be near the top.
+    const top = await page.locator('#redis').evaluate((h) => h.getBoundingClientRect().top);
+    expect(top).toBeGreaterThan(header);
+    expect(top).toBeLessThanOrEqual(header + 24);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
+    await page.locator('[data-kit-toc] a[href="#drivers"]').focus();
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('smooth');
+  });
+
+  it('never animates scrolling for a reader who prefers reduced motion', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.locator('[data-kit-toc] a[href="#drivers"]').focus();
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
+  });
+
+  it('scrolls a long sidebar so the current page shows, without moving the page', async () => {
+    const items = Array.from({ length: 80 }, (_, i) => ({
+      kind: 'page' as const,
+      title: `Page ${i}`,
+      path: `p${i}`,
+      url: `/docs/p${i}`,
+    }));
+    const long = { sidebar: { groups: [{ label: 'All', items }] } };
+    const { page } = await open(
+      { '/docs/p70': renderReaderPage(pageView(long, { path: 'p70', url: '/docs/p70', title: 'Page 70' })) },
+      { path: '/docs/p70' },
+    );
+    const inView = () =>
+      page.locator('.kit-nav a[aria-current="page"]').evaluate((link) => {
+        const box = link.closest('#kit-sidebar')!.getBoundingClientRect();
+        const rect = link.getBoundingClientRect();
+        return rect.top >= box.top && rect.bottom <= box.bottom;
+      });
+    await expect.poll(inView).toBe(true);
+    expect(await page.locator('#kit-sidebar').evaluate((s) => s.scrollTop)).toBeGreaterThan(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('copies the page as Markdown to the clipboard from the page actions', async () => {
+    // The clipboard is for secure origins only, so this page is served over https.
+    const secure = 'https://kit.test';
+    const actions = { markdownUrl: `${secure}/docs/advanced/caching.md`, copy: true, markdown: true, assistants: [] };
+    const { page, errors } = await open(
+      { '/docs/advanced/caching': renderReaderPage(pageView({}, { actions })) },
+      { origin: secure },
+    );
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: secure });
+    const copy = page.locator('[data-kit-copy-page]');
+    await copy.click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(CACHING_MARKDOWN);
+    expect(await copy.textContent()).toBe('Copied');
+    expect(await page.locator('[data-kit-actions-status]').textContent()).toBe('Copied');
+    await expect.poll(() => copy.textContent(), { timeout: 4000 }).toBe('Copy page');
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the page actions menu from the keyboard, moves with arrows and closes with Escape', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    const menu = page.locator('.kit-page-actions-menu');
+    await page.locator('.kit-page-actions-menu > summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await menu.getAttribute('open')).not.toBeNull();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('View as Markdown');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => (document.activeElement as HTMLAnchorElement).href)).toContain(
+      'https://chatgpt.com/?hints=search&q=Read%20http%3A%2F%2Fkit.test%2Fdocs%2Fadvanced%2Fcaching.md',
+    );
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('open')).toBeNull();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('kit-page-actions');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('offers the call to action in the drawer on a phone', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) }, { width: 390 });
+    expect(await page.locator('.kit-header .kit-cta').isVisible()).toBe(false);
+    await page.locator('[data-kit-menu]').click();
+    const cta = page.locator('#kit-sidebar .kit-drawer-cta');
+    await expect.poll(() => cta.isVisible()).toBe(true);
+    expect(await cta.getAttribute('href')).toBe('https://acme.test/signup');
   });
 });

@@ -26,6 +26,7 @@ export interface ReaderClientConfig {
     searchLoading: string;
     copy: string;
     copied: string;
+    copyFailed: string;
     thanks: string;
     feedbackFailed: string;
     colorModeSystem: string;

@@ -106,16 +106,44 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** Escapes a snippet and marks the query's words in it. */
+// Words a question is made of rather than what it asks about: marking them marks half the snippet.
+const UNMARKED_WORDS = new Set(
+  'a an and are as at be by can do does for from how i in is it of on or the to what when where which who why with you your'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Escapes a snippet and marks the query's words in it, where a word of the snippet begins: a
+ * query word of three letters or more also marks the words it starts (`rout` marks "routing"), a
+ * shorter one only itself, and the little words of a question ("how do I") none, so "do" never
+ * lights up inside "does".
+ */
 export function highlightSnippet(snippet: string, query: string): string {
-  const escaped = escapeHtml(snippet);
-  const words = query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((word) => word.length > 1)
-    .map((word) => escapeHtml(word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  if (!words.length) return escaped;
-  return escaped.replace(new RegExp(`(${words.join('|')})`, 'gi'), '<mark>$1</mark>');
+  const words = [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/\s+/u)
+        // Punctuation around a word ("jobs?") is not part of it; inside one ("a.b") it is.
+        .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+        .filter((word) => word.length > 1 && !UNMARKED_WORDS.has(word)),
+    ),
+  ]
+    .sort((a, b) => b.length - a.length)
+    .map((word) => {
+      const text = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return word.length >= 3 ? text : `${text}(?![\\p{L}\\p{N}])`;
+    });
+  if (!words.length) return escapeHtml(snippet);
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})`, 'giu');
+  let out = '';
+  let from = 0;
+  for (const match of snippet.matchAll(pattern)) {
+    out += `${escapeHtml(snippet.slice(from, match.index))}<mark>${escapeHtml(match[0])}</mark>`;
+    from = match.index + match[0].length;
+  }
+  return out + escapeHtml(snippet.slice(from));
 }
 
 /** Result links may be paths or http(s) URLs, never `javascript:` and the like. */

@@ -34,6 +34,7 @@ function config(overrides: Partial<ReaderClientConfig> = {}): ReaderClientConfig
       searchLoading: 'loading',
       copy: 'Copy',
       copied: 'Copied',
+      copyFailed: 'Copy failed',
       thanks: 'Thanks',
       feedbackFailed: 'failed',
       colorModeSystem: 'System',
@@ -111,6 +112,17 @@ describe('search snippets', () => {
     expect(highlightSnippet('Use <Route> to route requests', 'route')).toBe(
       'Use &#60;<mark>Route</mark>&#62; to <mark>route</mark> requests',
     );
+  });
+
+  it('marks words where they begin, never the little words of a question inside others', () => {
+    expect(highlightSnippet('How does routing do redirects?', 'how do I rout')).toBe(
+      'How does <mark>rout</mark>ing do redirects?',
+    );
+    expect(highlightSnippet('Queue workers: to queue a job, call dispatch', 'qu job')).toBe(
+      'Queue workers: to queue a <mark>job</mark>, call dispatch',
+    );
+    expect(highlightSnippet('The ID and the id_token', 'id')).toBe('The <mark>ID</mark> and the <mark>id</mark>_token');
+    expect(highlightSnippet('طوابير الطوابير', 'طوابير')).toBe('<mark>طوابير</mark> الطوابير');
   });
 
   it('treats regular-expression characters in the query as text', () => {

@@ -233,6 +233,78 @@ describe('renderReaderPage', () => {
     expect(old).not.toContain('kit-fresh-dot');
   });
 
+  it('shows no dots when most pages of the sidebar changed within fresh_days (a fresh clone)', () => {
+    const page = (path: string, updatedAt: string) => ({
+      kind: 'page' as const,
+      title: path,
+      path,
+      url: `/docs/${path}`,
+      updatedAt,
+    });
+    const cloned = renderReaderPage(
+      view({
+        sidebar: {
+          groups: [
+            {
+              label: 'Guide',
+              items: [
+                page('a', '2026-03-10T06:00:00Z'),
+                page('b', '2026-03-10T05:00:00Z'),
+                page('c', '2026-01-01T00:00:00Z'),
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(cloned).not.toContain('kit-fresh-dot');
+    expect(cloned).not.toContain('data-updated');
+  });
+
+  it('offers page actions: copy (for the script), the Markdown twin, assistants and editor installs', () => {
+    const actions = {
+      markdownUrl: 'https://acme.test/docs/advanced/caching.md',
+      copy: true,
+      markdown: true,
+      assistants: ['chatgpt', 'claude'] as Array<'chatgpt' | 'claude'>,
+      mcp: { name: 'docs', url: 'https://acme.test/docs/mcp' },
+    };
+    const page = renderReaderPage(view({}, { actions }));
+    const menu = /<div class="kit-page-actions[^"]*" data-kit-page-actions>.*?<\/div>/.exec(page)![0];
+    expect(menu).toContain('data-kit-copy-page="https://acme.test/docs/advanced/caching.md"');
+    expect(menu).toMatch(/<button type="button" class="kit-page-copy"[^>]* hidden>/);
+    expect(menu).toContain('<a href="https://acme.test/docs/advanced/caching.md">');
+    const prompt = encodeURIComponent(
+      'Read https://acme.test/docs/advanced/caching.md so I can ask questions about it.',
+    );
+    expect(menu).toContain(
+      `href="https://chatgpt.com/?hints=search&amp;q=${prompt}" target="_blank" rel="noopener noreferrer"`,
+    );
+    expect(menu).toContain(`href="https://claude.ai/new?q=${prompt}"`);
+    const cursor = /href="(cursor:[^"]+)"/.exec(menu)![1]!.replace(/&amp;/g, '&');
+    const config = new URL(cursor.replace('cursor://', 'https://')).searchParams.get('config')!;
+    expect(JSON.parse(Buffer.from(config, 'base64').toString('utf8'))).toEqual({ url: 'https://acme.test/docs/mcp' });
+    const vscode = /href="(vscode:mcp\/install\?[^"]+)"/.exec(menu)![1]!;
+    expect(JSON.parse(decodeURIComponent(vscode.slice('vscode:mcp/install?'.length)))).toEqual({
+      name: 'docs',
+      type: 'http',
+      url: 'https://acme.test/docs/mcp',
+    });
+    expect(menu).toContain('data-kit-copy-text="claude mcp add --transport http docs https://acme.test/docs/mcp"');
+    // The actions sit in the page header, after the title.
+    expect(page.indexOf('kit-page-title')).toBeLessThan(page.indexOf('data-kit-page-actions'));
+  });
+
+  it('leaves out what a page cannot offer, and the whole menu when nothing is left', () => {
+    const base = { markdownUrl: 'https://acme.test/docs/x.md', copy: false, markdown: true, assistants: [] };
+    const page = renderReaderPage(view({}, { actions: base }));
+    expect(page).toContain('View as Markdown');
+    expect(page).not.toContain('chatgpt.com');
+    expect(page).not.toContain('cursor:');
+    expect(page).not.toContain('data-kit-copy-page');
+    expect(renderReaderPage(view())).not.toContain('data-kit-page-actions');
+  });
+
   it('shows no dots and no dates when fresh_days is 0', () => {
     const off = renderReaderPage(view({ freshDays: 0 }));
     expect(off).not.toContain('kit-fresh-dot');
@@ -358,11 +430,22 @@ describe('renderNotFoundPage', () => {
     expect(html).toContain('<meta name="robots" content="noindex">');
     expect(html).toContain('<h1>Page not found</h1>');
     expect(html).toContain('<code>/docs/&lt;missing&gt;</code>');
-    expect(html).toContain('<form class="kit-notfound-search" role="search" data-kit-search-form data-js-only>');
+    // A plain GET form: it searches without the script too (the script opens the dialog instead).
+    expect(html).toContain(
+      '<form class="kit-notfound-search" role="search" method="get" action="/docs/_kit/search" data-kit-search-form>',
+    );
+    expect(html).toContain('<input type="hidden" name="version" value="3.x">');
     expect(html).toMatch(/<a class="kit-button" href="\/docs">.*Go to the home page<\/a>/);
     expect(html).toContain('<nav class="kit-nav"');
     expect(html).not.toContain('aria-current="page"');
     expect(clientConfig(html).path).toBeNull();
+  });
+
+  it('carries the key hints of the search dialog in its footer', () => {
+    const page = renderReaderPage(view());
+    expect(page).toMatch(
+      /<footer class="kit-search-footer" aria-hidden="true">.*to move.*to open.*to close<\/span><\/footer>/,
+    );
   });
 
   it('has no search box when the set has no search', () => {

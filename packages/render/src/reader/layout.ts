@@ -6,6 +6,9 @@ import { icon } from './icons.js';
 import { DEFAULT_READER_STRINGS, DEFAULT_READER_STRINGS_LANG, inLanguage } from './strings.js';
 import { colorModeScript, themeCss } from './theme.js';
 import type {
+  ReaderPageActions,
+  ReaderSearchHit,
+  ReaderSearchPageView,
   ReaderLink,
   ReaderNavItem,
   ReaderNotFoundView,
@@ -28,6 +31,8 @@ interface Context {
   view: ReaderSiteView;
   t: ReaderStrings;
   now: number;
+  /** Whether freshness dots show at all: not when most of the sidebar's pages changed recently. */
+  dots: boolean;
   /** The interface strings whose language is not the page's, with that language and its direction. */
   foreign: Partial<Record<keyof ReaderStrings, UiLanguage>>;
 }
@@ -220,6 +225,45 @@ function colorModeButton(ctx: Context): string {
   );
 }
 
+/** The server-rendered search page of the current version and locale (search without the script). */
+function searchPageUrl(ctx: Context, query?: string): string | null {
+  const base = ctx.view.search?.serverSearchUrl;
+  if (!base) return null;
+  const params = new URLSearchParams();
+  if (query !== undefined) params.set('q', query);
+  params.set('version', ctx.view.currentVersion);
+  params.set('locale', ctx.view.currentLocale);
+  return `${base}?${params.toString()}`;
+}
+
+/** Without the script the dialog cannot open: the header's search is then a link to the search page. */
+function searchPageLink(ctx: Context): string {
+  const href = searchPageUrl(ctx);
+  if (!href) return '';
+  return (
+    `<a class="kit-search-button kit-search-page-link" href="${escapeHtml(href)}" data-no-js-only>` +
+    `${icon('search', { size: 16 })}<span class="kit-search-label">${ui(ctx, 'search')}</span></a>`
+  );
+}
+
+/**
+ * A search form that works without the script: a GET to the search page, in the reader's version
+ * and locale. With the script, a `data-kit-search-form` form opens the dialog instead.
+ */
+function searchForm(ctx: Context, options: { id: string; className: string; query?: string; dialog: boolean }): string {
+  const { view, t } = ctx;
+  const action = view.search?.serverSearchUrl;
+  if (!action) return '';
+  return (
+    `<form class="${options.className}" role="search" method="get" action="${escapeHtml(action)}"${options.dialog ? ' data-kit-search-form' : ''}>` +
+    `<label for="${options.id}" class="kit-sr-only">${ui(ctx, 'search')}</label>` +
+    `${icon('search')}<input id="${options.id}" name="q" type="search" placeholder="${escapeHtml(t.searchPlaceholder)}" autocomplete="off"${options.query ? ` value="${escapeHtml(options.query)}"` : ''}>` +
+    `<input type="hidden" name="version" value="${escapeHtml(view.currentVersion)}">` +
+    `<input type="hidden" name="locale" value="${escapeHtml(view.currentLocale)}">` +
+    `<button type="submit" class="kit-button kit-button-primary">${ui(ctx, 'search')}</button></form>`
+  );
+}
+
 function header(ctx: Context): string {
   const { view, t } = ctx;
   const repository = safeHref(view.repositoryUrl);
@@ -232,7 +276,8 @@ function header(ctx: Context): string {
   const cta = view.navbar.cta ? link(view.navbar.cta, ' class="kit-cta"') : '';
   const searchButton = view.search
     ? `<button type="button" class="kit-search-button" data-kit-search-open data-js-only aria-haspopup="dialog" aria-keyshortcuts="/ Control+K Meta+K" aria-label="${escapeHtml(ctx.t.search)}">` +
-      `${icon('search', { size: 16 })}<span class="kit-search-label">${ui(ctx, 'search')}</span><kbd class="kit-kbd">/</kbd></button>`
+      `${icon('search', { size: 16 })}<span class="kit-search-label">${ui(ctx, 'search')}</span><kbd class="kit-kbd">/</kbd></button>` +
+      searchPageLink(ctx)
     : '';
   return (
     `<header class="kit-header">` +
@@ -253,10 +298,36 @@ function header(ctx: Context): string {
   );
 }
 
-function isFresh(ctx: Context, updatedAt: string | undefined): boolean {
-  if (!updatedAt || !(ctx.view.freshDays > 0)) return false;
+function changedWithin(view: ReaderSiteView, now: number, updatedAt: string | undefined): boolean {
+  if (!updatedAt || !(view.freshDays > 0)) return false;
   const time = Date.parse(updatedAt);
-  return Number.isFinite(time) && ctx.now - time < ctx.view.freshDays * DAY_MS && time <= ctx.now + DAY_MS;
+  return Number.isFinite(time) && now - time < view.freshDays * DAY_MS && time <= now + DAY_MS;
+}
+
+function isFresh(ctx: Context, updatedAt: string | undefined): boolean {
+  return ctx.dots && changedWithin(ctx.view, ctx.now, updatedAt);
+}
+
+/**
+ * A dot marks a page that changed more recently than the rest. When more than half of the dated
+ * pages in the sidebar changed within `fresh_days` (a fresh clone, a bulk edit, a new set), dots
+ * would cover the sidebar and say nothing, so none show.
+ */
+function dotsShown(view: ReaderSiteView, now: number): boolean {
+  if (!(view.freshDays > 0)) return false;
+  let dated = 0;
+  let fresh = 0;
+  const walk = (items: ReaderNavItem[]) => {
+    for (const item of items) {
+      if (item.kind === 'group') walk(item.items);
+      else if (item.kind === 'page' && item.updatedAt) {
+        dated += 1;
+        if (changedWithin(view, now, item.updatedAt)) fresh += 1;
+      }
+    }
+  };
+  for (const group of view.sidebar.groups) walk(group.items);
+  return fresh * 2 <= dated;
 }
 
 function containsActive(items: ReaderNavItem[], activeUrl: string | null): boolean {
@@ -287,7 +358,7 @@ function navItems(ctx: Context, items: ReaderNavItem[], activeUrl: string | null
       const href = safeHref(item.url);
       if (!href) return '';
       const active = item.url === activeUrl ? ' aria-current="page"' : '';
-      const updated = item.updatedAt && ctx.view.freshDays > 0 ? ` data-updated="${escapeHtml(item.updatedAt)}"` : '';
+      const updated = item.updatedAt && ctx.dots ? ` data-updated="${escapeHtml(item.updatedAt)}"` : '';
       const fresh = isFresh(ctx, item.updatedAt)
         ? `<span class="kit-fresh-dot" data-kit-fresh title="${escapeHtml(ctx.t.newPage)}"><span class="kit-sr-only">${ui(ctx, 'newPage', escapeHtml(`(${ctx.t.newPage})`))}</span></span>`
         : '';
@@ -314,6 +385,8 @@ function sidebar(ctx: Context, activeUrl: string | null): string {
     )
     .join('');
   const switchers = versionSwitcher(ctx, 'drawer') + localeSwitcher(ctx, 'drawer');
+  // Phones have no room for the call to action in the header: it leads the drawer instead.
+  const cta = view.navbar.cta ? link(view.navbar.cta, ' class="kit-cta kit-drawer-cta"') : '';
   const navbarLinks = view.navbar.links
     .filter((item) => item.href !== view.repositoryUrl)
     .map((item) => link(item))
@@ -325,8 +398,8 @@ function sidebar(ctx: Context, activeUrl: string | null): string {
     `<aside class="kit-sidebar" id="kit-sidebar" aria-label="${escapeHtml(t.navigation)}">` +
     `<div class="kit-drawer-head">${brand(view)}<button type="button" class="kit-icon-button" data-kit-menu-close aria-label="${escapeHtml(t.close)}">${icon('close')}</button></div>` +
     `<div class="kit-sidebar-inner">` +
-    (switchers || navbarLinks
-      ? `<div class="kit-drawer-extra">${switchers ? `<div class="kit-drawer-switchers">${switchers}</div>` : ''}${navbarLinks ? `<ul class="kit-drawer-links">${navbarLinks}</ul>` : ''}</div>`
+    (switchers || navbarLinks || cta
+      ? `<div class="kit-drawer-extra">${cta}${switchers ? `<div class="kit-drawer-switchers">${switchers}</div>` : ''}${navbarLinks ? `<ul class="kit-drawer-links">${navbarLinks}</ul>` : ''}</div>`
       : '') +
     insert(view, 'sidebar.before', 'kit-sidebar-before') +
     `<nav class="kit-nav" aria-label="${escapeHtml(t.navigation)}">${tabs}${groups}</nav>` +
@@ -475,6 +548,10 @@ function searchDialog(ctx: Context): string {
     `</form>` +
     `<ul class="kit-search-results" id="kit-search-results" role="listbox" aria-label="${escapeHtml(t.search)}"></ul>` +
     `<p class="kit-search-status" role="status" aria-live="polite"></p>` +
+    `<footer class="kit-search-footer" aria-hidden="true">` +
+    `<span><kbd class="kit-kbd">↑</kbd><kbd class="kit-kbd">↓</kbd> ${ui(ctx, 'searchKeyMove')}</span>` +
+    `<span><kbd class="kit-kbd">↵</kbd> ${ui(ctx, 'searchKeyOpen')}</span>` +
+    `<span><kbd class="kit-kbd">Esc</kbd> ${ui(ctx, 'searchKeyClose')}</span></footer>` +
     `</div></dialog>`
   );
 }
@@ -484,6 +561,7 @@ const CLIENT_TEXT_STRINGS = [
   'searchUnavailable',
   'searchLoading',
   'copied',
+  'copyFailed',
   'thanks',
   'feedbackFailed',
 ] as const satisfies ReadonlyArray<keyof ReaderClientConfig['strings'] & keyof ReaderStrings>;
@@ -512,6 +590,7 @@ function clientConfig(ctx: Context, page: { path: string | null; updatedAt: stri
       searchLoading: t.searchLoading,
       copy: t.copy,
       copied: t.copied,
+      copyFailed: t.copyFailed,
       thanks: t.thanks,
       feedbackFailed: t.feedbackFailed,
       colorModeSystem: `${t.colorMode}: ${t.colorModeSystem}`,
@@ -558,10 +637,12 @@ function shell(
 
 function context(view: ReaderSiteView): Context {
   const parsed = view.now ? Date.parse(view.now) : Number.NaN;
+  const now = Number.isFinite(parsed) ? parsed : Date.now();
   return {
     view,
     t: strings(view),
-    now: Number.isFinite(parsed) ? parsed : Date.now(),
+    now,
+    dots: dotsShown(view, now),
     foreign: foreignStrings(view),
   };
 }
@@ -578,6 +659,91 @@ function context(view: ReaderSiteView): Context {
  * const html = renderReaderPage(view);
  * return c.html(html);
  */
+const ASSISTANTS = {
+  chatgpt: {
+    label: 'ChatGPT',
+    url: (prompt: string) => `https://chatgpt.com/?hints=search&q=${encodeURIComponent(prompt)}`,
+  },
+  claude: { label: 'Claude', url: (prompt: string) => `https://claude.ai/new?q=${encodeURIComponent(prompt)}` },
+} as const;
+
+/** Cursor's install link: the server's mcp.json entry, base64 JSON (cursor.com/docs/mcp/install-links). */
+function cursorInstallUrl(mcp: { name: string; url: string }): string {
+  const bytes = new TextEncoder().encode(JSON.stringify({ url: mcp.url }));
+  const config = btoa(String.fromCharCode(...bytes));
+  return `cursor://anysphere.cursor-deeplink/mcp/install?name=${encodeURIComponent(mcp.name)}&config=${encodeURIComponent(config)}`;
+}
+
+/** VS Code's install link: the server definition as URL-encoded JSON. */
+function vscodeInstallUrl(mcp: { name: string; url: string }): string {
+  return `vscode:mcp/install?${encodeURIComponent(JSON.stringify({ name: mcp.name, type: 'http', url: mcp.url }))}`;
+}
+
+function actionItem(href: string, label: string, hint: string, external: boolean): string {
+  const target = external ? ' target="_blank" rel="noopener noreferrer"' : '';
+  return (
+    `<li><a href="${escapeHtml(href)}"${target}><span class="kit-action-label">${label}${external ? icon('external', { size: 12 }) : ''}</span>` +
+    `<span class="kit-action-hint">${hint}</span></a></li>`
+  );
+}
+
+/**
+ * The page actions beside the title: "Copy page" (a button the script shows and wires; it copies
+ * the Markdown twin) and a `<details>` menu of links, so everything but copying works without
+ * JavaScript: the Markdown twin, chat assistants given a prompt that points at it, and install
+ * links for editors to the set's MCP endpoint.
+ */
+function pageActions(ctx: Context, actions: ReaderPageActions | undefined): string {
+  if (!actions) return '';
+  const { t } = ctx;
+  const items: string[] = [];
+  if (actions.markdown)
+    items.push(actionItem(actions.markdownUrl, ui(ctx, 'viewMarkdown'), ui(ctx, 'viewMarkdownHint'), false));
+  for (const name of actions.assistants) {
+    const assistant = ASSISTANTS[name];
+    const prompt = t.assistantPrompt.replace('{url}', actions.markdownUrl);
+    items.push(
+      actionItem(
+        assistant.url(prompt),
+        escapeHtml(t.openIn.replace('{assistant}', assistant.label)),
+        ui(ctx, 'openInHint'),
+        true,
+      ),
+    );
+  }
+  if (actions.mcp) {
+    const command = `claude mcp add --transport http ${actions.mcp.name} ${actions.mcp.url}`;
+    items.push(
+      `<li class="kit-action-group" role="presentation"><span class="kit-action-heading">${ui(ctx, 'connectEditor')}</span></li>` +
+        actionItem(
+          cursorInstallUrl(actions.mcp),
+          escapeHtml(t.installIn.replace('{editor}', 'Cursor')),
+          escapeHtml(actions.mcp.url),
+          false,
+        ) +
+        actionItem(
+          vscodeInstallUrl(actions.mcp),
+          escapeHtml(t.installIn.replace('{editor}', 'VS Code')),
+          escapeHtml(actions.mcp.url),
+          false,
+        ) +
+        `<li><button type="button" class="kit-action-copy" data-kit-copy-text="${escapeHtml(command)}" hidden><span class="kit-action-label">${ui(ctx, 'copyMcpCommand')}</span><code class="kit-action-hint" dir="ltr">${escapeHtml(command)}</code></button>` +
+        `<noscript><code class="kit-action-hint" dir="ltr">${escapeHtml(command)}</code></noscript></li>`,
+    );
+  }
+  const copy = actions.copy
+    ? `<button type="button" class="kit-page-copy" data-kit-copy-page="${escapeHtml(actions.markdownUrl)}" title="${escapeHtml(t.copyPageHint)}" hidden>${icon('file', { size: 14 })}<span>${ui(ctx, 'copyPage')}</span></button>`
+    : '';
+  if (!copy && items.length === 0) return '';
+  const menu = items.length
+    ? `<details class="kit-switcher kit-page-actions-menu" data-kit-switcher>` +
+      `<summary id="kit-page-actions"><span class="kit-page-actions-label">${ui(ctx, 'pageActions')}</span>${icon('chevronDown', { size: 14 })}</summary>` +
+      `<ul class="kit-switcher-menu" aria-labelledby="kit-page-actions">${items.join('')}</ul></details>`
+    : '';
+  const status = `<span class="kit-sr-only" role="status" data-kit-actions-status></span>`;
+  return `<div class="kit-page-actions${copy ? ' kit-has-copy' : ''}" data-kit-page-actions>${copy}${menu}${status}</div>`;
+}
+
 export function renderReaderPage(view: ReaderPageView): string {
   const ctx = context(view);
   const { t } = ctx;
@@ -608,7 +774,9 @@ export function renderReaderPage(view: ReaderPageView): string {
     insert(view, 'article.before', 'kit-article-before') +
     `<header class="kit-page-header">` +
     (page.group ? `<p class="kit-eyebrow">${escapeHtml(page.group)}</p>` : '') +
-    (hasOwnH1 ? '' : `<h1 class="kit-page-title">${escapeHtml(page.title)}</h1>${inlineToc}`) +
+    (hasOwnH1 ? '' : `<h1 class="kit-page-title">${escapeHtml(page.title)}</h1>`) +
+    pageActions(ctx, page.actions) +
+    (hasOwnH1 ? '' : inlineToc) +
     `</header>` +
     `<div class="kit-prose">${hasOwnH1 ? afterFirstH1(article, inlineToc) : article}</div>` +
     insert(view, 'article.after', 'kit-article-after') +
@@ -662,23 +830,95 @@ function findUpdatedAt(items: ReaderNavItem[], url: string): string | undefined 
 export function renderNotFoundPage(view: ReaderNotFoundView): string {
   const ctx = context(view);
   const { t } = ctx;
-  const search = view.search
-    ? `<form class="kit-notfound-search" role="search" data-kit-search-form data-js-only>` +
-      `<label for="kit-notfound-q" class="kit-sr-only">${ui(ctx, 'search')}</label>` +
-      `${icon('search')}<input id="kit-notfound-q" name="q" type="search" placeholder="${escapeHtml(t.searchPlaceholder)}" autocomplete="off">` +
-      `<button type="submit" class="kit-button kit-button-primary">${ui(ctx, 'search')}</button></form>`
-    : '';
+  const search = searchForm(ctx, { id: 'kit-notfound-q', className: 'kit-notfound-search', dialog: true });
+  const suggestions = (view.suggestions ?? [])
+    .map((item) => link(item))
+    .filter(Boolean)
+    .map((a) => `<li>${a}</li>`)
+    .join('');
   const main =
     `<main class="kit-main" id="kit-content" tabindex="-1"><div class="kit-notfound">` +
     `<p class="kit-notfound-code" aria-hidden="true">404</p>` +
     `<h1>${ui(ctx, 'notFoundTitle')}</h1>` +
     `<p class="kit-notfound-text">${ui(ctx, 'notFoundText')}</p>` +
     (view.requestedPath ? `<p class="kit-notfound-path"><code>${escapeHtml(view.requestedPath)}</code></p>` : '') +
+    (suggestions
+      ? `<nav class="kit-notfound-suggestions" aria-labelledby="kit-notfound-suggestions"><h2 id="kit-notfound-suggestions">${ui(ctx, 'notFoundSuggestions')}</h2><ul>${suggestions}</ul></nav>`
+      : '') +
     search +
     `<p><a class="kit-button" href="${escapeHtml(safeHref(view.homeUrl) ?? '/')}">${icon('arrowLeft', { size: 16, flip: true })}${ui(ctx, 'backHome')}</a></p>` +
     `</div></main>`;
   return shell(ctx, {
     title: `${t.notFoundTitle} · ${view.name}`,
+    headExtra: { noindex: true },
+    activeUrl: null,
+    main,
+    page: { path: null, updatedAt: null },
+  });
+}
+
+/** Hits of one page, in the order the page first ranked. */
+function hitsByPage(results: ReaderSearchHit[]): Array<{ url: string; title: string; hits: ReaderSearchHit[] }> {
+  const pages = new Map<string, { url: string; title: string; hits: ReaderSearchHit[] }>();
+  for (const hit of results) {
+    const url = hit.url.replace(/#.*$/, '');
+    const page = pages.get(url) ?? { url, title: hit.title, hits: [] };
+    page.hits.push(hit);
+    pages.set(url, page);
+  }
+  return [...pages.values()];
+}
+
+/**
+ * The search page, rendered on the server: what a reader without the script gets from the header's
+ * search link and the 404 page's form, and a plain URL (`/docs/_kit/search?q=queues`) anyone can
+ * share. Hits are grouped by page, each page once with its matching sections under it.
+ *
+ * @example
+ * const html = renderSearchPage({ ...site, query: 'queues', results, searchAction: '/docs/_kit/search' });
+ */
+export function renderSearchPage(view: ReaderSearchPageView): string {
+  const ctx = context(view);
+  const { t } = ctx;
+  const query = view.query.trim();
+  const groups = hitsByPage(view.results)
+    .map((page) => {
+      const href = safeHref(page.url);
+      if (!href) return '';
+      const sections = page.hits
+        .map((hit) => {
+          const target = safeHref(hit.url);
+          const heading = hit.heading ? `<a href="${escapeHtml(target ?? href)}">${escapeHtml(hit.heading)}</a>` : '';
+          const snippet = hit.snippet ? `<p>${escapeHtml(hit.snippet)}</p>` : '';
+          return heading || snippet ? `<li>${heading}${snippet}</li>` : '';
+        })
+        .join('');
+      return `<li><h2><a href="${escapeHtml(href)}">${escapeHtml(page.title)}</a></h2>${sections ? `<ul>${sections}</ul>` : ''}</li>`;
+    })
+    .join('');
+  const summary = query
+    ? `<p class="kit-search-page-summary" role="status">${escapeHtml(t.searchResultsFor.replace('{query}', query))}</p>`
+    : '';
+  const main =
+    `<main class="kit-main" id="kit-content" tabindex="-1"><div class="kit-search-page">` +
+    `<h1>${ui(ctx, 'searchResultsTitle')}</h1>` +
+    searchForm(ctx, {
+      id: 'kit-search-page-q',
+      className: 'kit-notfound-search kit-search-page-form',
+      query,
+      dialog: false,
+    }) +
+    summary +
+    (query
+      ? groups
+        ? `<ol class="kit-search-page-results">${groups}</ol>`
+        : `<p>${ui(ctx, 'searchNoResults')}</p>`
+      : '') +
+    `</div></main>`;
+  return shell(ctx, {
+    title: query
+      ? `${t.searchResultsFor.replace('{query}', query)} · ${view.name}`
+      : `${t.searchResultsTitle} · ${view.name}`,
     headExtra: { noindex: true },
     activeUrl: null,
     main,

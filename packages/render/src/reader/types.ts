@@ -186,13 +186,55 @@ export interface ReaderPageView extends ReaderSiteView {
     /** Previous and next pages in navigation order. */
     prev?: ReaderLink;
     next?: ReaderLink;
+    /** The page actions menu beside the title; absent: none. */
+    actions?: ReaderPageActions;
   };
+}
+
+/**
+ * The page actions a page offers, as Mintlify and Fumadocs do: copy the page as Markdown, view
+ * the Markdown, open a chat assistant on it, connect an editor to the set's MCP endpoint.
+ */
+export interface ReaderPageActions {
+  /** Absolute URL of the page's Markdown twin. */
+  markdownUrl: string;
+  /** "Copy page": the Markdown twin to the clipboard (needs the script). */
+  copy: boolean;
+  /** "View as Markdown": a link to the twin. */
+  markdown: boolean;
+  /** Chat assistants that may open the page; only for pages a guest may read, since they fetch it. */
+  assistants: Array<'chatgpt' | 'claude'>;
+  /** The set's web MCP endpoint, for "Connect to your editor"; `name` is the server name to install. */
+  mcp?: { name: string; url: string };
 }
 
 /** The 404 page: the site's chrome, a message, search and a link home. */
 export interface ReaderNotFoundView extends ReaderSiteView {
   /** The path that was asked for, shown to the reader. */
   requestedPath?: string;
+  /** Pages close to the one asked for, best first, offered as "Perhaps you meant". */
+  suggestions?: ReaderLink[];
+  /** Where the search form sends its query without the script: the server-rendered results page. */
+  searchAction?: string;
+}
+
+/** One result of the server-rendered search page. */
+export interface ReaderSearchHit {
+  title: string;
+  /** Page URL, with `#section` for a section hit. */
+  url: string;
+  /** The section's heading; absent for a hit on the page as a whole. */
+  heading?: string | null;
+  snippet?: string;
+}
+
+/** The search results page, rendered on the server: search for readers without the script. */
+export interface ReaderSearchPageView extends ReaderSiteView {
+  query: string;
+  /** Hits, best first (several may come from one page); empty when nothing matched. */
+  results: ReaderSearchHit[];
+  /** The form's action (this page's URL without the query). */
+  searchAction: string;
 }
 
 /** Interface strings of the reader. */
@@ -246,4 +288,28 @@ export interface ReaderStrings {
   calloutImportant: string;
   calloutWarning: string;
   calloutCaution: string;
+  /** Label of the page actions menu button (screen readers). */
+  pageActions: string;
+  copyPage: string;
+  copyPageHint: string;
+  viewMarkdown: string;
+  viewMarkdownHint: string;
+  /** `{assistant}` is replaced by ChatGPT or Claude. */
+  openIn: string;
+  openInHint: string;
+  /** Prompt handed to a chat assistant; `{url}` is replaced by the page's Markdown URL. */
+  assistantPrompt: string;
+  connectEditor: string;
+  /** `{editor}` is replaced by Cursor or VS Code. */
+  installIn: string;
+  copyMcpCommand: string;
+  copyFailed: string;
+  notFoundSuggestions: string;
+  /** Key hints in the search dialog's footer. */
+  searchKeyMove: string;
+  searchKeyOpen: string;
+  searchKeyClose: string;
+  searchResultsTitle: string;
+  /** `{query}` is replaced by what the reader searched for. */
+  searchResultsFor: string;
 }

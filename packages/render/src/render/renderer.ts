@@ -21,7 +21,7 @@ import {
 import { fenceInfo, highlightCode, type LineRanges } from '../highlight/highlight.js';
 import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
 import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
-import { filterTags } from '../html/tagfilter.js';
+import { dropFilteredElements } from '../html/tagfilter.js';
 import { replaceVersion, resolveLink } from '../links/links.js';
 import { HIGHLIGHT_LIMITS, tooComplex } from '../markdown/complexity.js';
 import { anchorNamesIn, collectAnchors } from '../markdown/headings.js';
@@ -555,6 +555,18 @@ async function renderParsed(
             }
             continue;
           }
+          if (context.htmlInput === 'allow' && !context.sanitize) {
+            const { dropped: filtered } = dropFilteredElements(node.value);
+            if (filtered.length > 0) {
+              const tags = [...new Set(filtered)].map((name) => `<${name}>`).join(', ');
+              problem(
+                'html.filtered',
+                `Raw HTML ${tags} is left out of the page with everything it holds: readers never get these elements (the tags GitHub filters).`,
+                node,
+                'Remove it, or move what it does into the theme: styles to a file named in assets.css, scripts to the site instead of a page.',
+              );
+            }
+          }
           for (const match of node.value.matchAll(RAW_HREF)) {
             const href = match[1] ?? match[2] ?? match[3];
             const line = lineOf(node);
@@ -753,7 +765,7 @@ async function renderParsed(
       html(_state, node) {
         if (dropped.has(node)) return undefined;
         if (escapeRaw) return { type: 'text', value: node.value };
-        return { type: 'raw', value: filterTags(node.value) } as unknown as ElementContent;
+        return { type: 'raw', value: dropFilteredElements(node.value).html } as unknown as ElementContent;
       },
       paragraph(state, node) {
         if (dropped.has(node)) return undefined;
