@@ -12,14 +12,14 @@ describe('kit init, validate and search on a new project', () => {
   afterAll(() => project.cleanup());
 
   it('creates the config, manifest, landing page and navigation, then validate is clean', async () => {
-    const init = await runKit(['init'], { cwd: project.dir });
+    const init = await runKit(['init'], { cwd: project.dir, env: { KIT_URL: undefined } });
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('created  kit.config.ts');
     expect(init.stdout).toContain('created  docs/kit.json');
     expect(init.stdout).toContain('created  docs/index.md');
     expect(init.stdout).toContain('created  docs/navigation.json');
     const manifest = JSON.parse(await readFile(join(project.dir, 'docs/kit.json'), 'utf8'));
-    expect(manifest.$schema).toBe('https://kit.dev/schemas/3.x/kit.json');
+    expect(manifest.$schema).toBe('http://127.0.0.1:4000/schemas/3.x/kit.json');
 
     const validate = await runKit(['validate', '--json'], { cwd: project.dir });
     expect(validate.stderr).toBe('');

@@ -45,6 +45,33 @@ export {
   toSkillName,
 } from './agents/skills.js';
 export { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts } from './agents/split.js';
+export type {
+  AuthorArguments,
+  AuthorCall,
+  DeletePageArguments,
+  MovePageArguments,
+  UpdateManifestArguments,
+  UpdateNavigationArguments,
+  WritePageArguments,
+} from './authoring/author-tools.js';
+export {
+  authorAccess,
+  deletePageTool,
+  movePageTool,
+  updateManifestTool,
+  updateNavigationTool,
+  writePageTool,
+} from './authoring/author-tools.js';
+export {
+  addedSecret,
+  findSecret,
+  findSecrets,
+  frontmatterRefusal,
+  namesSecret,
+  revealHidden,
+  SECRET_RULES_VERSION,
+  type SecretFinding,
+} from './authoring/secrets.js';
 export type { MemoryCacheStoreOptions } from './cache/cache-stores.js';
 export {
   createArrayCacheStore,
@@ -85,12 +112,13 @@ export {
   normalizeSearchSections,
 } from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
-export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';
 export type { KitErrorCode } from './errors/kit-error.js';
 export { isKitError, KitError } from './errors/kit-error.js';
 export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
 export { createEvents } from './events/emitter.js';
+export { KIT_EVENT_NAMES } from './events/names.js';
 export type * from './events/types.js';
+export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';
 export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
 export { isAllowedHost } from './http/allowed-hosts.js';
 export type { BoundedBody } from './http/bounded-body.js';
@@ -124,33 +152,6 @@ export type { NavigationPage } from './navigation/pages.js';
 export { navigationGroups, navigationPages } from './navigation/pages.js';
 export type { NavigationResult } from './navigation/parse.js';
 export { normalizeNavigation, normalizeNavPath, parseNavigation } from './navigation/parse.js';
-export type {
-  AuthorArguments,
-  AuthorCall,
-  DeletePageArguments,
-  MovePageArguments,
-  UpdateManifestArguments,
-  UpdateNavigationArguments,
-  WritePageArguments,
-} from './authoring/author-tools.js';
-export {
-  authorAccess,
-  deletePageTool,
-  movePageTool,
-  updateManifestTool,
-  updateNavigationTool,
-  writePageTool,
-} from './authoring/author-tools.js';
-export {
-  addedSecret,
-  findSecret,
-  findSecrets,
-  frontmatterRefusal,
-  namesSecret,
-  revealHidden,
-  SECRET_RULES_VERSION,
-  type SecretFinding,
-} from './authoring/secrets.js';
 export type { NavigationPatchOp } from './navigation/patch.js';
 export { applyNavigationPatch } from './navigation/patch.js';
 export type {
@@ -219,21 +220,25 @@ export type { JsonTextResult, TextPosition } from './schemas/json-text.js';
 export { parseJsonText, positionAt } from './schemas/json-text.js';
 export type { SchemaIssue, SchemaName } from './schemas/registry.js';
 export {
+  MANIFEST_SCHEMA_PATH,
   MANIFEST_SCHEMA_URL,
+  manifestSchemaUrl,
   readablePath,
   rebaseSchema,
   SCHEMA_BASE_URL,
   schemaNames,
   schemas,
+  upgradedManifestSchema,
   validateAgainstSchema,
+  withManifestSchema,
 } from './schemas/registry.js';
-export type { PathScope } from './urls/servable.js';
 export {
   MAX_PAGE_PATH_BYTES,
   MAX_PAGE_SEGMENT_BYTES,
   pagePathProblem,
   showPagePath,
 } from './urls/page-path.js';
+export type { PathScope } from './urls/servable.js';
 export { unservablePagePath } from './urls/servable.js';
 export type { LinkBase, ParsedSetUrl, UrlLayout, UrlTarget } from './urls/set-urls.js';
 export {

@@ -541,7 +541,7 @@ function setApp(
   app.get('/_kit/:file', async (c) => {
     const built = await assets;
     const file = c.req.param('file')!;
-    const asset = [built.js, built.css, ...built.chunks].find((candidate) => candidate.name === file);
+    const asset = [built.js, built.css, ...built.chunks, ...built.fonts].find((candidate) => candidate.name === file);
     if (!asset) return c.notFound();
     return sendCached(c, asset.body, {
       contentType: asset.contentType,

@@ -63,16 +63,13 @@ function clientConfig(html: string): ReaderClientConfig {
 describe('interface strings on a right-to-left page', () => {
   const app = createKitApp({ kit: fixtureKit() });
 
-  it('marks the English strings of an Arabic page with their language and direction', async () => {
+  it('writes the translated strings of an Arabic page in Arabic and marks the English rest', async () => {
     const html = await (await app.request('/docs/ar')).text();
     expect(html).toMatch(/<html[^>]*dir="rtl"/);
-    // dir isolates the string: the question mark stays at the end of the English question.
-    expect(html).toContain(
-      '<h2 class="kit-feedback-title" id="kit-feedback-title"><span lang="en" dir="ltr">Was this page helpful?</span></h2>',
-    );
-    expect(html).toContain(
-      '<a class="kit-skip-link" href="#kit-content"><span lang="en" dir="ltr">Skip to content</span></a>',
-    );
+    expect(html).toContain('<h2 class="kit-feedback-title" id="kit-feedback-title">هل كانت هذه الصفحة مفيدة؟</h2>');
+    expect(html).toContain('<a class="kit-skip-link" href="#kit-content">انتقل إلى المحتوى</a>');
+    // A string Kit does not translate stays English, isolated: its punctuation keeps its place.
+    expect(html).toContain('<span lang="en" dir="ltr">What was missing or wrong? (optional)</span>');
     // The strings the script writes later (feedback thanks, search status) carry the same marks.
     expect(clientConfig(html).stringLanguages?.thanks).toEqual({ lang: 'en', dir: 'ltr' });
   });

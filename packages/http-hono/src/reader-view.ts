@@ -26,8 +26,9 @@ import type {
   ReaderSearchPageView,
   ReaderSidebar,
   ReaderSiteView,
+  ReaderStrings,
 } from '@kit/render';
-import { analyticsForSet, INSERT_POINTS, renderInsert } from '@kit/render';
+import { analyticsForSet, INSERT_POINTS, readerTranslation, renderInsert } from '@kit/render';
 
 /** What the routes know about the request and the set's served files. */
 export interface ViewContext {
@@ -230,7 +231,15 @@ async function siteView(
       label: version.label,
       status: version.status,
       default: version.default,
-      url: await samePageUrl(set, viewer, version.id, place.locale, place.path, manifest.landing),
+      url: await samePageUrl(
+        set,
+        viewer,
+        version.id,
+        place.locale,
+        place.path,
+        manifest.landing,
+        defaultLocaleOf(manifest),
+      ),
     })),
   );
   const localeLinks = await Promise.all(
@@ -254,6 +263,7 @@ async function siteView(
     baseUrl: context.base,
     lang: locale.code,
     dir: locale.dir,
+    ...interfaceStrings(manifest.strings, locale.code),
     navbar: {
       links: manifest.navbar.links.map((link) => ({ label: link.label, href: link.href })),
       ...(manifest.navbar.cta ? { cta: manifest.navbar.cta } : {}),
@@ -341,11 +351,19 @@ async function samePageUrl(
   locale: string,
   path: string | null,
   landing: string,
+  defaultLocale: string = locale,
 ): Promise<string> {
-  if (path !== null && (await set.canView(viewer, { version, locale, path }).catch(() => false))) {
-    return set.pageUrl({ version, locale, path });
+  const opens = (inLocale: string, page: string) =>
+    set.canView(viewer, { version, locale: inLocale, path: page }).catch(() => false);
+  if (path !== null && (await opens(locale, path))) return set.pageUrl({ version, locale, path });
+  if (locale === defaultLocale || (await opens(locale, landing)))
+    return set.pageUrl({ version, locale, path: landing });
+  // The version has no pages in this locale (its folder is missing): its default locale, same page
+  // when it has one, rather than a link that answers 404.
+  if (path !== null && (await opens(defaultLocale, path))) {
+    return set.pageUrl({ version, locale: defaultLocale, path });
   }
-  return set.pageUrl({ version, locale, path: landing });
+  return set.pageUrl({ version, locale: defaultLocale, path: landing });
 }
 
 async function sidebarFor(
@@ -452,3 +470,26 @@ async function insertsFor(
 }
 
 export type { ReaderLink };
+
+/**
+ * The interface strings of a page in `lang`: Kit's translation for the language, then what the
+ * set writes for that locale in `kit.json` (`strings`), which wins string by string. Strings
+ * neither gives stay English (the layout marks them as English on a page in another language).
+ */
+function interfaceStrings(
+  written: Record<string, Record<string, string>> | undefined,
+  lang: string,
+): Pick<ReaderSiteView, 'strings' | 'stringsLang'> {
+  const translation = readerTranslation(lang);
+  const own = written?.[lang] ?? {};
+  if (!translation && Object.keys(own).length === 0) return {};
+  return {
+    strings: { ...translation?.strings, ...(own as Partial<ReaderStrings>) },
+    stringsLang: lang,
+  };
+}
+
+/** The locale served without a locale segment: the one marked `default`, else the first. */
+function defaultLocaleOf(manifest: { locales: ReadonlyArray<{ code: string; default?: boolean }> }): string {
+  return (manifest.locales.find((entry) => entry.default) ?? manifest.locales[0])?.code ?? 'en';
+}

@@ -287,6 +287,24 @@ describe('author tools on the local server', () => {
     expect(same.outcome).toBe('unchanged');
   });
 
+  it("writes the service's $schema when it changes a manifest without one, and leaves a current one alone", async () => {
+    const root = writeFixtureFolder();
+    const kit = createFixtureKit({ root });
+    const client = await connectClient({ kit, scope: local, viewer: operator, schemaOrigin: 'https://docs.acme.dev' });
+    await author(client, 'update_manifest', { set: 'api', patch: { description: 'The Acme API.' } });
+    const api = readFileSync(join(root, 'api/kit.json'), 'utf8');
+    expect(JSON.parse(api)).toEqual({
+      $schema: 'https://docs.acme.dev/schemas/3.x/kit.json',
+      name: 'Acme API',
+      description: 'The Acme API.',
+    });
+    const other = await connectClient({ kit, scope: local, viewer: operator, origin: 'http://localhost:9999' });
+    await author(other, 'update_manifest', { set: 'api', patch: { description: 'Changed.' } });
+    expect(JSON.parse(readFileSync(join(root, 'api/kit.json'), 'utf8')).$schema).toBe(
+      'https://docs.acme.dev/schemas/3.x/kit.json',
+    );
+  });
+
   it('writes into the set a call names and refuses an unknown version with the versions to use', async () => {
     const { client, root } = await localClient();
     const api = await author(client, 'write_page', { set: 'api', path: 'limits', body: '# Limits\n' });

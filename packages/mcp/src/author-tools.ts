@@ -1,9 +1,10 @@
 import {
   type AuthorCall,
   type AuthorToolResult,
-  type DocSet,
   authorOutcomes,
+  type DocSet,
   deletePageTool,
+  manifestSchemaUrl,
   movePageTool,
   updateManifestTool,
   updateNavigationTool,
@@ -119,6 +120,7 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
         viewer: context.viewer,
         channel: scope.kind === 'local' ? 'local' : 'web',
         author: authorOf(server, context),
+        ...(context.schemaOrigin ? { manifestSchemaUrl: manifestSchemaUrl(context.schemaOrigin) } : {}),
         ...(validate
           ? { validate: async (input) => (await validate(input)) as unknown as { issues: readonly ValidationIssue[] } }
           : {}),

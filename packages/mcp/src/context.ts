@@ -42,6 +42,11 @@ export interface McpContext {
   origin: string | undefined;
   /** Version ids and locale codes the tool descriptions quote: the served sets' own (see {@link argumentExamples}). */
   examples: ArgumentExamples;
+  /**
+   * The service's base address, for the `$schema` (`{base_url}/schemas/3.x/kit.json`) that
+   * `update_manifest` writes when it creates or upgrades `kit.json`. Default: `origin`.
+   */
+  schemaOrigin?: string | undefined;
 }
 
 /**

@@ -47,6 +47,11 @@ export interface CreateMcpServerOptions {
   origin?: string;
   /** Versions and locales the tool descriptions quote. Default: those of the served sets `viewer` may see. */
   examples?: ArgumentExamples;
+  /**
+   * The service's base address for the manifest `$schema` that `update_manifest` writes
+   * (`{base_url}/schemas/3.x/kit.json`). Default: `origin`; with neither, `$schema` is left alone.
+   */
+  schemaOrigin?: string;
 }
 
 /** Requests whose SDK-made errors are rewritten like tool errors. */
@@ -278,6 +283,7 @@ export async function buildMcpServer(
     viewer,
     origin: options.origin?.replace(/\/$/, ''),
     examples: options.examples ?? (await argumentExamples(kit, scope, viewer)),
+    schemaOrigin: (options.schemaOrigin ?? options.origin)?.replace(/\/$/, ''),
   };
   const served = scope.kind === 'web' ? [kit.set(scope.set)] : [...kit.sets.values()];
   const feedback = served.some((docSet) => docSet.config.feedback.enabled);

@@ -12,6 +12,8 @@ export interface StdioServerOptions {
   affected?: AffectedPages;
   /** Absolute origin of the deployed site, to make result URLs absolute. */
   origin?: string;
+  /** Base address for the manifest `$schema` `update_manifest` writes. Default: `origin`. */
+  schemaOrigin?: string;
   /** Default: the local operator, `{ user: null, local: true }`, who may see every set and version. */
   viewer?: Viewer;
   /** Default: `process.stdin` / `process.stdout`. Nothing but protocol messages may be written to `stdout`. */
@@ -43,6 +45,7 @@ export async function runStdioServer(kit: Kit, options: StdioServerOptions = {})
     validate: options.validate,
     affected: options.affected,
     origin: options.origin,
+    ...(options.schemaOrigin !== undefined ? { schemaOrigin: options.schemaOrigin } : {}),
     transport: 'stdio',
   });
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);

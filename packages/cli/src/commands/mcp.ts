@@ -3,6 +3,7 @@ import { KitError, warmKit } from '@kit/core';
 import type { StdioServerOptions } from '@kit/mcp';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { parseOrigin, schemaOrigin } from '../origin.js';
 import { projectOptions } from './project-options.js';
 
 export function registerMcp(program: Command, context: CommandContext): void {
@@ -45,6 +46,7 @@ export function registerMcp(program: Command, context: CommandContext): void {
           validate: validatorFor(kit, origin),
           affected: affectedFor(kit),
           ...(origin !== undefined ? { origin } : {}),
+          schemaOrigin: schemaOrigin(origin, context.io.env),
           stdin: context.io.stdin,
           stdout: context.io.stdout,
         };
@@ -68,31 +70,4 @@ export function registerMcp(program: Command, context: CommandContext): void {
         await kit.close();
       }
     });
-}
-
-/**
- * The origin `--origin` names, without a trailing slash. Result URLs are the origin followed by a
- * site path, so anything but an http(s) scheme and host (and port) would make them wrong.
- */
-function parseOrigin(value: string): string {
-  let url: URL | null = null;
-  try {
-    url = new URL(value);
-  } catch {
-    url = null;
-  }
-  const plain = url !== null && url.pathname === '/' && url.search === '' && url.hash === '';
-  if (
-    url === null ||
-    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    !plain ||
-    url.username !== '' ||
-    url.password !== ''
-  ) {
-    throw new KitError(
-      'argument.invalid',
-      `--origin must be an absolute http or https origin such as https://docs.example.com, with no path (got "${value}").`,
-    );
-  }
-  return url.origin;
 }

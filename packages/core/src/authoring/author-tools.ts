@@ -4,8 +4,8 @@ import { serializeManifest } from '../manifest/document.js';
 import { applyManifestPatch } from '../manifest/patch.js';
 import type { NavigationFile, SourceProblem } from '../model/types.js';
 import { deriveNavigation } from '../navigation/derive.js';
-import { parseNavigation } from '../navigation/parse.js';
 import { navigationPages } from '../navigation/pages.js';
+import { parseNavigation } from '../navigation/parse.js';
 import { applyNavigationPatch } from '../navigation/patch.js';
 import {
   type AuthorToolResult,
@@ -49,6 +49,11 @@ export interface AuthorCall {
     /** Check only these pages' own issues (see `ValidateDocSetOptions.pages`); absent checks the whole version. */
     pages?: readonly string[];
   }) => Promise<{ issues: readonly ValidationIssue[] }>;
+  /**
+   * The `$schema` `update_manifest` writes when it creates or upgrades `kit.json`: the service's
+   * `{base_url}/schemas/3.x/kit.json` (`manifestSchemaUrl`). Without it `$schema` is left as it is.
+   */
+  manifestSchemaUrl?: string;
 }
 
 /** Common arguments of the author tools (`update_manifest` takes neither `version` nor `locale`). */
@@ -637,7 +642,7 @@ export async function updateManifestTool(
   }
   let result: { manifest: Record<string, unknown>; changed: boolean };
   try {
-    result = applyManifestPatch(raw, input.patch);
+    result = applyManifestPatch(raw, input.patch, { schemaUrl: call.manifestSchemaUrl });
   } catch (error) {
     if (error instanceof KitError) return rejected(`Nothing was written: ${error.message}`);
     throw error;

@@ -8,6 +8,8 @@ const page = readFileSync(join(import.meta.dirname, '../../../../apps/site/refer
 
 /** How the page spells a key: set-only keys without their `sets.{key}.` prefix, shared ones at the top level. */
 function documentedName(path: string): string | null {
+  // Each event is described on the events reference page; the config page names the key once.
+  if (path.startsWith('events.')) return 'events.{EventName}';
   if (!path.startsWith('sets.{key}.')) return path;
   const inSet = path.slice('sets.{key}.'.length);
   const first = inSet.split('.')[0]!;

@@ -147,6 +147,7 @@ export function resolveConfig(input: KitConfigInput = {}, options: ResolveConfig
     middleware: { ...(input.middleware ?? {}) },
     ...(input.resolveUser ? { resolveUser: input.resolveUser } : {}),
     searchDrivers: { ...(input.searchDrivers ?? {}) },
+    ...(input.events ? { events: { ...input.events } } : {}),
     file: options.file ?? null,
     warnings,
   };

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../util/deep-merge.js';
 import { invalidProxyEntries } from '../http/client-address.js';
+import { KIT_EVENT_NAMES } from '../events/names.js';
 import { INSTRUCTIONS_INDEX_MIN_BYTES } from './defaults.js';
 
 /**
@@ -276,6 +277,26 @@ export const configSchema: GroupNode = group({
   gates: group({ viewKit: func, manageKit: func, askKit: func }),
   resolveUser: func,
   middleware: map(func),
+  events: group(
+    Object.fromEntries(
+      KIT_EVENT_NAMES.map((name): [string, SchemaNode] => [
+        name,
+        {
+          ...leaf(
+            `a function or a list of functions, each given the ${name} payload, e.g. \`${name}: (payload) => log(payload)\``,
+            (value) =>
+              typeof value === 'function' ||
+              (Array.isArray(value) && value.every((handler) => typeof handler === 'function')),
+          ),
+          explain: (value) => {
+            if (!Array.isArray(value)) return undefined;
+            const at = value.findIndex((handler) => typeof handler !== 'function');
+            return `item ${at + 1} of the list is not a function`;
+          },
+        },
+      ]),
+    ),
+  ),
   searchDrivers: map(
     leaf(
       'a search driver (an object with `search` and `index`) or a function that returns one',

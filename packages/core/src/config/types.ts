@@ -1,3 +1,4 @@
+import type { KitEventHandler, KitEventName } from '../events/types.js';
 import type { TrustedProxies } from '../http/client-address.js';
 import type { SearchDriver } from '../ports/search-driver.js';
 
@@ -144,6 +145,8 @@ export interface ResolvedConfig extends SharedSettings {
   resolveUser?: UserResolver;
   /** Search drivers the application adds, by the name `search.driver` uses. */
   searchDrivers?: Record<string, SearchDriverEntry>;
+  /** Event listeners from the config's `events` key; `createKit` puts them on the kit's bus. */
+  events?: KitEventHandlers;
   /** The config file this was loaded from (absolute), or null when there was none. */
   file?: string | null;
   /** Written keys that have no effect where they are written (e.g. `sets.docs.mcp.local`). */
@@ -407,4 +410,16 @@ export interface KitConfigInput extends SetSharedInput {
   middleware?: Record<string, KitMiddleware>;
   /** Search drivers by name, selected with `search.driver`. */
   searchDrivers?: Record<string, SearchDriverEntry>;
+  /**
+   * Listeners of Kit's events by event name: a function or a list of functions, each given the
+   * event's payload. Kit never waits for them and a failing one is logged, never thrown. The events
+   * and their payloads: the events reference page.
+   *
+   * @example
+   * events: { SearchPerformed: ({ set, query, results }) => metrics.count('search', { set, empty: results === 0 }) }
+   */
+  events?: KitEventHandlers;
 }
+
+/** Listeners by event name, as the config's `events` key takes them. */
+export type KitEventHandlers = { [E in KitEventName]?: KitEventHandler<E> | readonly KitEventHandler<E>[] };

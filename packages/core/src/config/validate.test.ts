@@ -154,6 +154,37 @@ describe('mistyped values', () => {
     );
   });
 
+  it('refuse an unknown event name, naming the nearest one', () => {
+    expect(messageOf({ events: { SearchPerfomed: () => {} } })).toMatchInlineSnapshot(
+      `"config.unknown_key: unknown key \`events.SearchPerfomed\`; did you mean \`events.SearchPerformed\`?"`,
+    );
+    expect(messageOf({ events: { PageViewed: () => {} } })).toMatchInlineSnapshot(
+      `"config.unknown_key: unknown key \`events.PageViewed\`; the keys \`events\` accepts are \`FeedbackSubmitted\`, \`McpToolCalled\`, \`SearchPerformed\`"`,
+    );
+  });
+
+  it('refuse an event listener that is not a function, and events written in a set', () => {
+    expect(messageOf({ events: { SearchPerformed: 'log' } })).toMatchInlineSnapshot(
+      `"config.invalid: \`events.SearchPerformed\` must be a function or a list of functions, each given the SearchPerformed payload, e.g. \`SearchPerformed: (payload) => log(payload)\`; got "log" (a string)"`,
+    );
+    expect(messageOf({ events: { FeedbackSubmitted: [() => {}, null] } })).toMatchInlineSnapshot(
+      `"config.invalid: \`events.FeedbackSubmitted\` must be a function or a list of functions, each given the FeedbackSubmitted payload, e.g. \`FeedbackSubmitted: (payload) => log(payload)\`; got a list ([null,null]): item 2 of the list is not a function"`,
+    );
+    expect(messageOf({ sets: { docs: { events: {} } } })).toMatchInlineSnapshot(
+      `"config.unknown_key: \`sets.docs.events\` is read from the top level only; move it out of \`sets.docs\` to \`events\`"`,
+    );
+  });
+
+  it('keep event listeners, one or a list per event', () => {
+    const one = () => {};
+    const two = [() => {}, async () => {}];
+    expect(resolve({ events: { SearchPerformed: one, McpToolCalled: two } }).events).toEqual({
+      SearchPerformed: one,
+      McpToolCalled: two,
+    });
+    expect(resolve({}).events).toBeUndefined();
+  });
+
   it('refuse a gate that is not a function', () => {
     expect(messageOf({ gates: { viewKit: true } })).toMatchInlineSnapshot(
       `"config.invalid: \`gates.viewKit\` must be a function; got true (a boolean)"`,

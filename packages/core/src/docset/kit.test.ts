@@ -27,6 +27,30 @@ function docSet(key: string, events = createEvents()) {
 const config = { default: 'docs', sets: {} } as unknown as ResolvedConfig;
 
 describe('createKit', () => {
+  it("puts the config's event listeners on the bus the sets fire on", async () => {
+    const events = createEvents();
+    const docs = docSet('docs', events).set;
+    const seen: string[] = [];
+    const kit = createKit({
+      config: {
+        ...config,
+        events: {
+          SearchPerformed: [
+            ({ query }) => void seen.push(`first ${query}`),
+            async ({ results }) => void seen.push(`second ${results}`),
+          ],
+          FeedbackSubmitted: ({ path, helpful }) => void seen.push(`feedback ${path} ${helpful}`),
+        },
+      },
+      sets: [docs],
+      events,
+    });
+    await kit.set().search({ query: 'docs' }, { user: null }, 'cli');
+    await kit.set().submitFeedback({ path: 'index', helpful: false }, { user: null }, 'widget');
+    await kit.close();
+    expect(seen).toEqual(['first docs', 'second 1', 'feedback index false']);
+  });
+
   it('finds a set by key and falls back to the configured default', () => {
     const docs = docSet('docs').set;
     const api = docSet('api').set;

@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../config/types.js';
 import { KitError } from '../errors/kit-error.js';
 import { createEvents, type KitEventEmitter } from '../events/emitter.js';
+import type { KitEventHandler, KitEventName } from '../events/types.js';
 import type { DocSet, Kit, KitEvents } from '../ports/docset.js';
 import { normalizePrefix } from '../urls/set-urls.js';
 
@@ -14,7 +15,8 @@ export interface CreateKitOptions {
 
 /**
  * Several doc sets with one config and one event bus: what the CLI, the MCP servers and the HTTP
- * app are handed. Composition only: it looks sets up by key and closes them.
+ * app are handed. Composition only: it looks sets up by key, puts the config's `events` listeners
+ * on the bus, and closes the sets.
  *
  * @example
  * const events = createEvents();
@@ -36,6 +38,11 @@ export function createKit(options: CreateKitOptions): Kit {
     sets.set(set.key, set);
   }
   const events = options.events ?? createEvents();
+  for (const [name, handlers] of Object.entries(options.config.events ?? {})) {
+    for (const handler of Array.isArray(handlers) ? handlers : [handlers]) {
+      events.on(name as KitEventName, handler as KitEventHandler<KitEventName>);
+    }
+  }
   let closed: Promise<void> | null = null;
 
   return {

@@ -30,6 +30,7 @@ describe('normalizeManifest defaults', () => {
       agents: { llmsTxt: {} },
       provenance: true,
       pageActions: ['copy', 'markdown', 'chatgpt', 'claude', 'editor'],
+      strings: {},
       extra: {},
     });
     expect(problems).toMatchObject([{ rule: 'manifest.schema', severity: 'warning', file: 'kit.json' }]);

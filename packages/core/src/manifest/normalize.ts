@@ -37,6 +37,7 @@ export const MANIFEST_KEYS = [
   'agents',
   'provenance',
   'pageActions',
+  'strings',
 ] as const;
 
 /** The seven insert points, in page order. */
@@ -248,6 +249,7 @@ function normalizeWithContext(raw: unknown, setKey: string, context: ProblemCont
     provenance:
       typeof own(source, 'provenance') === 'boolean' ? (source.provenance as boolean) : MANIFEST_DEFAULTS.provenance,
     pageActions: normalizePageActions(own(source, 'pageActions')),
+    strings: normalizeStrings(own(source, 'strings')),
     extra,
   };
   return { manifest, problems: context.problems };
@@ -259,6 +261,25 @@ function normalizePageActions(raw: unknown): PageActionName[] {
   if (!Array.isArray(raw)) return [...MANIFEST_DEFAULTS.pageActions];
   const known = new Set<string>(MANIFEST_DEFAULTS.pageActions);
   return [...new Set(raw.filter((name): name is PageActionName => typeof name === 'string' && known.has(name)))];
+}
+
+/**
+ * The reader's interface strings a set writes, by locale code and string name. Which names exist
+ * is the reader's business (the schema lists them); here only text values under a locale code are
+ * kept, so a wrong shape never reaches a page.
+ */
+function normalizeStrings(raw: unknown): NormalizedManifest['strings'] {
+  if (!isObject(raw)) return {};
+  const strings: NormalizedManifest['strings'] = {};
+  for (const [code, entries] of Object.entries(raw)) {
+    if (!localeCodePattern.test(code) || !isObject(entries)) continue;
+    const kept: Record<string, string> = {};
+    for (const [name, value] of Object.entries(entries)) {
+      if (typeof value === 'string' && value.trim() !== '') kept[name] = value;
+    }
+    strings[code] = kept;
+  }
+  return strings;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -77,9 +77,23 @@ describe('applyManifestPatch', () => {
     expect(applyManifestPatch(base, { description: null }).changed).toBe(false);
   });
 
-  it('starts a set without a manifest from one that names its schema', () => {
-    const { manifest } = applyManifestPatch(undefined, { name: 'Fresh' });
-    expect(manifest).toEqual({ $schema: 'https://kit.dev/schemas/3.x/kit.json', name: 'Fresh' });
+  it("starts a set without a manifest from one that names the service's schema", () => {
+    const schemaUrl = 'https://docs.acme.dev/schemas/3.x/kit.json';
+    const { manifest } = applyManifestPatch(undefined, { name: 'Fresh' }, { schemaUrl });
+    expect(manifest).toEqual({ $schema: schemaUrl, name: 'Fresh' });
+    expect(applyManifestPatch(undefined, { name: 'Fresh' }).manifest).toEqual({ name: 'Fresh' });
+  });
+
+  it('upgrades an outdated $schema when the patch changes the manifest, and only then', () => {
+    const schemaUrl = 'https://docs.acme.dev/schemas/3.x/kit.json';
+    const upgraded = applyManifestPatch(base, { description: 'Docs.' }, { schemaUrl });
+    expect(upgraded.manifest.$schema).toBe(schemaUrl);
+    expect(Object.keys(upgraded.manifest)[0]).toBe('$schema');
+    expect(applyManifestPatch(base, { name: 'Acme' }, { schemaUrl })).toEqual({ manifest: base, changed: false });
+    const { $schema: _, ...bare } = base;
+    const added = applyManifestPatch(bare, { description: 'Docs.' }, { schemaUrl }).manifest;
+    expect(Object.keys(added).slice(0, 2)).toEqual(['$schema', 'name']);
+    expect(added.$schema).toBe(schemaUrl);
   });
 
   it('refuses analytics integrations and points at kit.config.ts', () => {

@@ -1,5 +1,5 @@
 import { KitError } from '../errors/kit-error.js';
-import { MANIFEST_SCHEMA_URL, type SchemaIssue, validateAgainstSchema } from '../schemas/registry.js';
+import { type SchemaIssue, validateAgainstSchema, withManifestSchema } from '../schemas/registry.js';
 import { serializeManifest } from './document.js';
 import { applyMergePatch } from './merge-patch.js';
 
@@ -33,6 +33,7 @@ const handEditedKeys = new Set([
   'inserts',
   'provenance',
   'pageActions',
+  'strings',
 ]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -95,8 +96,10 @@ function issueKey(issue: SchemaIssue): string {
  * manifest; nothing is changed in place. Only the keys in {@link PATCHABLE_MANIFEST_KEYS} may be
  * patched; any other key throws `manifest.patch_forbidden` naming it. A result with schema errors
  * the manifest did not already have throws `manifest.invalid` listing them. Unknown top-level
- * keys and key order survive (write with `serializeManifest`). A set without a manifest starts
- * from `{ "$schema": ".../kit.json" }`.
+ * keys and key order survive (write with `serializeManifest`). With `options.schemaUrl` (the
+ * service's `{base_url}/schemas/3.x/kit.json`) a manifest the patch creates starts from
+ * `{ "$schema": schemaUrl }`, and one it changes gets its `$schema` upgraded
+ * (`withManifestSchema`): missing or outdated becomes `schemaUrl`.
  *
  * @example
  * applyManifestPatch({ name: 'Acme', theme: { radius: 'soft' } }, { theme: { radius: null, accent: '#0f766e' } })
@@ -105,6 +108,7 @@ function issueKey(issue: SchemaIssue): string {
 export function applyManifestPatch(
   rawManifest: Record<string, unknown> | null | undefined,
   patch: unknown,
+  options: { schemaUrl?: string | undefined } = {},
 ): { manifest: Record<string, unknown>; changed: boolean } {
   if (!isObject(patch)) {
     throw new KitError(
@@ -113,8 +117,16 @@ export function applyManifestPatch(
     );
   }
   checkAllowed(patch);
-  const base: Record<string, unknown> = isObject(rawManifest) ? rawManifest : { $schema: MANIFEST_SCHEMA_URL };
-  const result = applyMergePatch(base, patch) as Record<string, unknown>;
+  const base: Record<string, unknown> = isObject(rawManifest)
+    ? rawManifest
+    : options.schemaUrl !== undefined
+      ? { $schema: options.schemaUrl }
+      : {};
+  let result = applyMergePatch(base, patch) as Record<string, unknown>;
+  // Only a write upgrades `$schema`: a patch that changes nothing still writes nothing.
+  if (options.schemaUrl !== undefined && serializeManifest(base) !== serializeManifest(result)) {
+    result = withManifestSchema(result, options.schemaUrl);
+  }
   const before = new Set(validateAgainstSchema('larecipe', base).map(issueKey));
   const introduced = validateAgainstSchema('larecipe', result).filter((issue) => !before.has(issueKey(issue)));
   if (introduced.length > 0) {

@@ -68,6 +68,8 @@ export interface NormalizedManifest {
   provenance: boolean;
   /** `pageActions`: the page actions the reader site offers, in menu order (empty: none). */
   pageActions: PageActionName[];
+  /** The reader's interface strings the set overrides, by locale code, then string name. */
+  strings: Record<string, Record<string, string>>;
   /** Top-level keys Kit does not know, kept verbatim. */
   extra: Record<string, unknown>;
 }

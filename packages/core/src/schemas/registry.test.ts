@@ -5,11 +5,14 @@ import { type ValidationReport, validateFrontmatter } from './documents.js';
 import { parseJsonText } from './json-text.js';
 import {
   MANIFEST_SCHEMA_URL,
+  manifestSchemaUrl,
   readablePath,
   rebaseSchema,
   schemaNames,
   schemas,
+  upgradedManifestSchema,
   validateAgainstSchema,
+  withManifestSchema,
 } from './registry.js';
 
 const root = join(import.meta.dirname, '../../../..');
@@ -36,7 +39,7 @@ describe('schemas', () => {
     expect(MANIFEST_SCHEMA_URL).toBe(schemas.larecipe.$id);
   });
 
-  it('describe every manifest key of the specification except credit', () => {
+  it('describe every manifest key of the specification except credit, and the reader strings', () => {
     const properties = Object.keys(schemas.larecipe.properties as object);
     expect(properties).toEqual([
       '$schema',
@@ -58,12 +61,39 @@ describe('schemas', () => {
       'agents',
       'provenance',
       'pageActions',
+      'strings',
     ]);
     expect(schemas.larecipe.additionalProperties).toBe(true);
   });
 
   it('accept credit and any other unknown top-level key in a manifest', () => {
     expect(validateAgainstSchema('larecipe', { credit: false, 'x-anything': { a: 1 } })).toEqual([]);
+  });
+
+  it("names the manifest schema under the service's own base address", () => {
+    expect(manifestSchemaUrl('https://docs.acme.dev/')).toBe('https://docs.acme.dev/schemas/3.x/kit.json');
+    expect(manifestSchemaUrl('http://127.0.0.1:4000')).toBe('http://127.0.0.1:4000/schemas/3.x/kit.json');
+  });
+
+  it('upgrades a missing, fixed kit.dev or older-line $schema and keeps a current or foreign one', () => {
+    const target = 'https://docs.acme.dev/schemas/3.x/kit.json';
+    expect(upgradedManifestSchema(undefined, target)).toBe(target);
+    expect(upgradedManifestSchema('', target)).toBe(target);
+    expect(upgradedManifestSchema(42, target)).toBe(target);
+    expect(upgradedManifestSchema('https://kit.dev/schemas/3.x/kit.json', target)).toBe(target);
+    expect(upgradedManifestSchema('https://docs.acme.dev/schemas/2.x/larecipe.json', target)).toBe(target);
+    expect(upgradedManifestSchema(target, target)).toBeNull();
+    expect(upgradedManifestSchema('http://127.0.0.1:4000/schemas/3.x/kit.json', target)).toBeNull();
+    expect(upgradedManifestSchema('https://docs.acme.dev/docs/schemas/larecipe.json', target)).toBeNull();
+    expect(upgradedManifestSchema('https://example.com/my-own-schema.json', target)).toBeNull();
+  });
+
+  it('puts an added $schema first and keeps every other key as it was', () => {
+    const target = 'https://docs.acme.dev/schemas/3.x/kit.json';
+    const manifest = { name: 'Acme', 'x-team': 'docs' };
+    expect(Object.keys(withManifestSchema(manifest, target))).toEqual(['$schema', 'name', 'x-team']);
+    const current = { $schema: target, name: 'Acme' };
+    expect(withManifestSchema(current, target)).toBe(current);
   });
 
   it('can be served from another origin', () => {

@@ -21,8 +21,58 @@ export type SchemaName = 'larecipe' | 'navigation' | 'frontmatter' | 'validate';
 /** Canonical base of every schema `$id`; a server rewrites the origin when serving (see `rebaseSchema`). */
 export const SCHEMA_BASE_URL = 'https://kit.dev/schemas/3.x/';
 
-/** The manifest's `$schema` value written when Kit creates or upgrades a `kit.json`. */
+/**
+ * The manifest schema's canonical `$id` as shipped in `schemas/kit.json`. A manifest's `$schema`
+ * points at the service that serves the schema instead: see {@link manifestSchemaUrl}.
+ */
 export const MANIFEST_SCHEMA_URL = `${SCHEMA_BASE_URL}kit.json`;
+
+/** Where every Kit server serves the manifest schema, under its base address. */
+export const MANIFEST_SCHEMA_PATH = '/schemas/3.x/kit.json';
+
+/**
+ * The manifest's `$schema` value for a service at `baseUrl` (`{base_url}/schemas/3.x/kit.json`),
+ * written when Kit creates or upgrades a `kit.json`. The served schema's `$id` is the same URL.
+ *
+ * @example
+ * manifestSchemaUrl('https://docs.example.com/') // 'https://docs.example.com/schemas/3.x/kit.json'
+ */
+export function manifestSchemaUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${MANIFEST_SCHEMA_PATH}`;
+}
+
+/** A Kit manifest schema reference of any release line or address (`…/schemas/2.x/larecipe.json`, `…/kit.json`). */
+const KIT_MANIFEST_SCHEMA = /^https?:\/\/[^\s]*\/schemas\/(?:(\d+)\.x\/)?(?:kit|larecipe)\.json$/;
+
+/**
+ * The `$schema` a manifest should carry after Kit writes it, or null to leave it as it is.
+ * Missing, Kit's own old fixed `https://kit.dev/...` address, or a Kit schema of another release
+ * line is upgraded to `schemaUrl`; a current one at any address (the author may have pointed it at
+ * production), the unversioned served path and a foreign schema are kept.
+ *
+ * @example
+ * upgradedManifestSchema(undefined, 'https://docs.example.com/schemas/3.x/kit.json') // that URL
+ * upgradedManifestSchema('https://docs.example.com/schemas/3.x/kit.json', 'http://127.0.0.1:4000/schemas/3.x/kit.json') // null
+ */
+export function upgradedManifestSchema(current: unknown, schemaUrl: string): string | null {
+  if (current === schemaUrl) return null;
+  if (typeof current !== 'string' || current.trim() === '' || current === MANIFEST_SCHEMA_URL) return schemaUrl;
+  const kit = KIT_MANIFEST_SCHEMA.exec(current.trim());
+  if (!kit) return null;
+  // The unversioned path always serves the installed schema, so it is current too.
+  return kit[1] === undefined || kit[1] === '3' ? null : schemaUrl;
+}
+
+/**
+ * A copy of `manifest` whose `$schema` is upgraded as {@link upgradedManifestSchema} says, as its
+ * first key when it was missing; the same object when nothing changes.
+ */
+export function withManifestSchema(manifest: Record<string, unknown>, schemaUrl: string): Record<string, unknown> {
+  const next = upgradedManifestSchema(manifest.$schema, schemaUrl);
+  if (next === null) return manifest;
+  if (Object.hasOwn(manifest, '$schema')) return { ...manifest, $schema: next };
+  return { $schema: next, ...manifest };
+}
 
 /**
  * The JSON Schemas (draft 2020-12) Kit ships, keyed by their served name. `larecipe` is the

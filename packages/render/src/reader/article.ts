@@ -78,17 +78,24 @@ function frameTables(html: string): string {
 export function enhanceArticleHtml(
   html: string,
   anchorLabel = 'Link to “{heading}”',
-  options: { englishIsForeign?: boolean } = {},
+  options: {
+    englishIsForeign?: boolean;
+    /** The title HTML of a callout by its English title ("Note", "Warning"); undefined keeps it. */
+    calloutTitle?: (english: string) => string | undefined;
+  } = {},
 ): string {
   const framed = frameTables(html);
-  // Callout titles ("Note", "Warning") are always English: on a page in another language they get
-  // the same isolating span as the English interface strings, so "Note" keeps its shape in RTL.
-  const titled = options.englishIsForeign
-    ? framed.replace(
-        /<p class="callout-title">([^<]*)<\/p>/g,
-        `<p class="callout-title">${inLanguage(DEFAULT_READER_STRINGS_LANG, '$1')}</p>`,
-      )
-    : framed;
+  // Callout titles come out of the renderer in English. A translated title replaces them; one left
+  // English gets, on a page in another language, the same isolating span as the English interface
+  // strings, so "Note" keeps its shape in RTL.
+  const titled =
+    options.calloutTitle || options.englishIsForeign
+      ? framed.replace(/<p class="callout-title">([^<]*)<\/p>/g, (_whole, english: string) => {
+          const translated = options.calloutTitle?.(english);
+          if (translated !== undefined) return `<p class="callout-title">${translated}</p>`;
+          return `<p class="callout-title">${options.englishIsForeign ? inLanguage(DEFAULT_READER_STRINGS_LANG, english) : english}</p>`;
+        })
+      : framed;
   return titled
     .replace(/<pre[\s>][\s\S]*?<\/pre>/gi, (pre) => `<div class="kit-code">${focusablePre(pre)}</div>`)
     .replace(

@@ -31,6 +31,24 @@ describe('reader assets', () => {
     expect(js.body).not.toMatch(/\bimport\s*\(|^import /m);
   });
 
+  it('bundles the Arabic font as one woff2 named by its hash, declared for Arabic script only', async () => {
+    const { css, fonts } = await readerAssets();
+    expect(fonts).toHaveLength(1);
+    const [font] = fonts;
+    expect(font!.name).toMatch(/^noto-sans-arabic\.[0-9a-f]{10}\.woff2$/);
+    expect(font!.contentType).toBe('font/woff2');
+    expect(new TextDecoder().decode(font!.body.slice(0, 4))).toBe('wOF2');
+    // The Arabic subset of a variable font: all weights, and far smaller than the whole family.
+    expect(font!.body.length).toBeLessThan(250 * 1024);
+    const face = /@font-face\{[^}]*\}/.exec(css.body)![0];
+    expect(face).toContain('font-family:"Kit Noto Sans Arabic"');
+    expect(face).toContain(`src:url(${font!.name}) format("woff2")`);
+    expect(face).toContain('font-weight:100 900');
+    expect(face).toMatch(/unicode-range:U\+0600-06FF, /);
+    // No Latin, joiner or punctuation range that would fetch the font for a page without Arabic.
+    expect(face).not.toMatch(/U\+00|U\+20[0-9A-F]{2}/);
+  });
+
   it('keeps the script under 25 KB and the stylesheet under 50 KB gzipped', async () => {
     const { js, css } = await readerAssets();
     expect(gzipSync(js.body).length).toBeLessThan(SCRIPT_BUDGET_BYTES);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { isKitError, KitError } from '@kit/core';
 import { writeFileAtomically } from '@kit/core/node';
 import type * as Esbuild from 'esbuild';
+import { BUNDLED_ARABIC_FAMILY } from './theme.js';
 
 /** One built file: a content-hashed name (`reader.3f9a1c2b.js`) and its text. */
 export interface ReaderAsset {
@@ -25,10 +26,23 @@ export interface ReaderScript extends ReaderAsset {
   modules: string[];
 }
 
+/** A font file the stylesheet's `@font-face` rules name, served beside it (`noto-sans-arabic.3f9a1c2b.woff2`). */
+export interface ReaderFont {
+  name: string;
+  body: Uint8Array;
+  contentType: string;
+}
+
 export interface ReaderAssets {
   /** The script every page loads (an ES module), with what it imports statically. */
   js: ReaderScript;
   css: ReaderAsset;
+  /**
+   * Font files the stylesheet declares: the bundled Arabic font. A browser fetches one only for a
+   * page whose text has characters in its `unicode-range` that the fonts before it in the stack
+   * lack, so pages without Arabic never download it.
+   */
+  fonts: ReaderFont[];
   /**
    * Parts of the script a page fetches only when a reader first needs them (the client search
    * engine, fetched on the first search), served beside `js` under their own names.
@@ -91,6 +105,33 @@ function clientSearchPlugin(option: BuildReaderAssetsOptions['clientSearch']): E
   };
 }
 
+/**
+ * The bundled Arabic font: Noto Sans Arabic (SIL Open Font License 1.1) from
+ * `@fontsource-variable/noto-sans-arabic`, its Arabic subset as one variable woff2 (weights 100 to
+ * 900). Its family name is Kit's own, so an installed "Noto Sans Arabic" of another version never
+ * stands in for it; the theme's font stack names it right after the sans font (`theme.ts`).
+ */
+export const BUNDLED_ARABIC_FONT = {
+  family: BUNDLED_ARABIC_FAMILY,
+  module: '@fontsource-variable/noto-sans-arabic/files/noto-sans-arabic-arabic-wght-normal.woff2',
+  // Arabic script blocks only. The font's own list also names joiners, marks and hyphens
+  // (U+200C-200E, U+2010-2011) that Latin pages and emoji sequences use: they would fetch the
+  // font for pages without a word of Arabic.
+  unicodeRange:
+    'U+0600-06FF, U+0750-077F, U+0870-088E, U+0890-0891, U+0897-08E1, U+08E3-08FF, U+FB50-FDFF, U+FE70-FE74, U+FE76-FEFC, U+10E60-10E7E, U+1EE00-1EEFF',
+} as const;
+
+async function bundledFonts(): Promise<{ fonts: ReaderFont[]; css: string; inputs: string[] }> {
+  const file = createRequire(import.meta.url).resolve(BUNDLED_ARABIC_FONT.module);
+  const body = new Uint8Array(await readFile(file));
+  const name = `noto-sans-arabic.${createHash('sha256').update(body).digest('hex').slice(0, 10)}.woff2`;
+  // The URL is relative to the stylesheet, which is served from the same folder.
+  const css =
+    `@font-face{font-family:"${BUNDLED_ARABIC_FONT.family}";font-style:normal;font-weight:100 900;` +
+    `font-display:swap;src:url(${name}) format("woff2");unicode-range:${BUNDLED_ARABIC_FONT.unicodeRange}}\n`;
+  return { fonts: [{ name, body, contentType: FONT_TYPE }], css, inputs: [file] };
+}
+
 function hashName(base: string, ext: string, body: string): string {
   return `${base}.${createHash('sha256').update(body).digest('hex').slice(0, 10)}.${ext}`;
 }
@@ -122,7 +163,7 @@ async function build(options: BuildReaderAssetsOptions): Promise<{ assets: Reade
       `The reader client sources are missing at ${READER_CLIENT_DIR}. Reinstall @kit/render (its "client" folder ships with the package).`,
     );
   }
-  const [script, style] = await Promise.all([
+  const [script, style, bundled] = await Promise.all([
     esbuild.build({
       entryPoints: [{ in: entry, out: 'reader' }],
       bundle: true,
@@ -151,6 +192,7 @@ async function build(options: BuildReaderAssetsOptions): Promise<{ assets: Reade
       logLevel: 'silent',
       metafile: true,
     }),
+    bundledFonts(),
   ]).catch((error: unknown) => {
     // esbuild wraps what a plugin throws; hand the caller the KitError with its fix.
     const detail = (error as { errors?: Array<{ detail?: unknown }> }).errors?.[0]?.detail;
@@ -175,13 +217,17 @@ async function build(options: BuildReaderAssetsOptions): Promise<{ assets: Reade
     else scripts.push(built);
   }
   if (!main) throw new KitError('internal', 'esbuild produced no reader script entry; report this as a bug in Kit.');
-  const css = style.outputFiles[0]!.text;
-  const inputs = sourceFiles([...Object.keys(script.metafile.inputs), ...Object.keys(style.metafile.inputs)]);
+  const css = bundled.css + style.outputFiles[0]!.text;
+  const inputs = [
+    ...sourceFiles([...Object.keys(script.metafile.inputs), ...Object.keys(style.metafile.inputs)]),
+    ...bundled.inputs,
+  ];
   return {
     assets: {
       js: { ...main, name: hashName('reader', 'js', main.body) },
       css: { name: hashName('reader', 'css', css), body: css, contentType: CSS_TYPE },
       chunks: scripts.sort((a, b) => a.name.localeCompare(b.name)),
+      fonts: bundled.fonts,
     },
     inputs: [...new Set(inputs)].sort(),
   };
@@ -189,7 +235,8 @@ async function build(options: BuildReaderAssetsOptions): Promise<{ assets: Reade
 
 const JS_TYPE = 'text/javascript; charset=utf-8';
 const CSS_TYPE = 'text/css; charset=utf-8';
-const ASSET_CACHE_VERSION = 2;
+const FONT_TYPE = 'font/woff2';
+const ASSET_CACHE_VERSION = 3;
 
 interface AssetCacheFile {
   version: number;
@@ -199,6 +246,8 @@ interface AssetCacheFile {
   js: { name: string; body: string; modules: string[] };
   css: { name: string; body: string };
   chunks: Array<{ name: string; body: string; modules: string[] }>;
+  /** Font files, their bytes in base64. */
+  fonts: Array<{ name: string; base64: string }>;
 }
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -222,6 +271,11 @@ async function readCachedBuild(file: string): Promise<ReaderAssets | null> {
       js: { ...cached.js, contentType: JS_TYPE },
       css: { ...cached.css, contentType: CSS_TYPE },
       chunks: cached.chunks.map((chunk) => ({ ...chunk, contentType: JS_TYPE })),
+      fonts: cached.fonts.map((font) => ({
+        name: font.name,
+        body: new Uint8Array(Buffer.from(font.base64, 'base64')),
+        contentType: FONT_TYPE,
+      })),
     };
   } catch {
     return null;
@@ -237,6 +291,7 @@ async function writeCachedBuild(file: string, assets: ReaderAssets, inputs: stri
     js: { name: assets.js.name, body: assets.js.body, modules: assets.js.modules },
     css: { name: assets.css.name, body: assets.css.body },
     chunks: assets.chunks.map(({ name, body, modules }) => ({ name, body, modules })),
+    fonts: assets.fonts.map(({ name, body }) => ({ name, base64: Buffer.from(body).toString('base64') })),
   };
   await writeFileAtomically(file, JSON.stringify(record));
 }

@@ -69,6 +69,15 @@ function ui(ctx: Context, key: keyof ReaderStrings, html = escapeHtml(ctx.t[key]
   return foreign ? inLanguage(foreign.lang, html) : html;
 }
 
+/** The string key of each callout title the renderer writes. */
+const CALLOUT_TITLE_KEYS: Record<string, keyof ReaderStrings> = {
+  Note: 'calloutNote',
+  Tip: 'calloutTip',
+  Important: 'calloutImportant',
+  Warning: 'calloutWarning',
+  Caution: 'calloutCaution',
+};
+
 /** Whether English text is in another language than the page (then it needs a `<span lang dir>`). */
 function englishIsForeign(view: ReaderSiteView): boolean {
   return primaryLanguage(view.lang) !== primaryLanguage(DEFAULT_READER_STRINGS_LANG);
@@ -799,7 +808,13 @@ export function renderReaderPage(view: ReaderPageView): string {
   const inlineToc = toc
     ? `<details class="kit-toc-inline"><summary>${ui(ctx, 'onThisPage')}${icon('chevronDown', { size: 14 })}</summary><nav aria-label="${escapeHtml(t.onThisPage)}">${toc}</nav></details>`
     : '';
-  const article = enhanceArticleHtml(page.html, t.headingAnchor, { englishIsForeign: englishIsForeign(view) });
+  const article = enhanceArticleHtml(page.html, t.headingAnchor, {
+    englishIsForeign: englishIsForeign(view),
+    calloutTitle: (english) => {
+      const key = CALLOUT_TITLE_KEYS[english];
+      return key ? ui(ctx, key) : undefined;
+    },
+  });
   // Right under the title, whether the header writes it or the page's own `# Title` does.
   const actions = pageActions(ctx, page.actions);
   const updatedAt =

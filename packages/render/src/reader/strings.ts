@@ -80,6 +80,11 @@ export const DEFAULT_READER_STRINGS: ReaderStrings = {
   searchKeyClose: 'to close',
   searchResultsTitle: 'Search',
   searchResultsFor: 'Results for “{query}”',
+  calloutNote: 'Note',
+  calloutTip: 'Tip',
+  calloutImportant: 'Important',
+  calloutWarning: 'Warning',
+  calloutCaution: 'Caution',
 };
 
 /**

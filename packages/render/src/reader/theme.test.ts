@@ -13,15 +13,26 @@ describe('themeCss', () => {
 
   it('keeps the UI font ahead of the Arabic stack when no sans font is set', () => {
     const css = themeCss({ radius: 'sharp', fonts: {}, mode: 'system' });
-    expect(css).toMatch(/--kit-font-sans:ui-sans-serif, system-ui, -apple-system, "Noto Sans Arabic", [^;]*Tahoma/);
+    expect(css).toMatch(
+      /--kit-font-sans:ui-sans-serif, system-ui, -apple-system, "Kit Noto Sans Arabic", "Noto Sans Arabic", [^;]*Tahoma/,
+    );
     expect(themeCss({ radius: 'sharp', fonts: { arabic: 'Noto Kufi Arabic' }, mode: 'system' })).toMatch(
       /--kit-font-sans:ui-sans-serif, system-ui, -apple-system, "Noto Kufi Arabic", "Segoe UI", Roboto/,
     );
   });
 
-  it('uses the bundled Arabic stack when no Arabic font is named', () => {
+  it('puts the bundled Arabic font right after the sans font when no Arabic font is named', () => {
     expect(themeCss({ radius: 'sharp', fonts: { sans: '"IBM Plex Sans"' }, mode: 'system' })).toMatch(
-      /--kit-font-sans:"IBM Plex Sans", "Noto Sans Arabic"/,
+      /--kit-font-sans:"IBM Plex Sans", "Kit Noto Sans Arabic", "Noto Sans Arabic"/,
+    );
+  });
+
+  it("sets code in the UI font's monospace style unless fonts.mono names one", () => {
+    expect(themeCss({ radius: 'sharp', fonts: {}, mode: 'system' })).toMatch(
+      /--kit-font-mono:ui-monospace, [^;]*monospace;/,
+    );
+    expect(themeCss({ radius: 'sharp', fonts: { mono: 'JetBrains Mono' }, mode: 'system' })).toMatch(
+      /--kit-font-mono:"JetBrains Mono", ui-monospace, /,
     );
   });
 

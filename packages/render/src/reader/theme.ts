@@ -6,7 +6,19 @@ const UI_FONT = 'ui-sans-serif, system-ui, -apple-system';
 /** Named fallbacks for browsers without the system-ui keywords. */
 const UI_FALLBACKS = '"Segoe UI", Roboto, "Helvetica Neue", Arial';
 const SANS_STACK = `${UI_FONT}, ${UI_FALLBACKS}`;
-const ARABIC_STACK = '"Noto Sans Arabic", "Segoe UI", Tahoma, "Geeza Pro", "Arabic Typesetting"';
+/**
+ * Family name of the bundled Arabic font (Noto Sans Arabic, served with the reader assets; see
+ * `BUNDLED_ARABIC_FONT` in `assets.ts`). Kit's own name, so a different installed copy never
+ * stands in for it.
+ */
+export const BUNDLED_ARABIC_FAMILY = 'Kit Noto Sans Arabic';
+/** What `fonts.arabic` means when it is unset: the bundled font, then system Arabic fonts. */
+const ARABIC_STACK = `"${BUNDLED_ARABIC_FAMILY}", "Noto Sans Arabic", "Segoe UI", Tahoma, "Geeza Pro", "Arabic Typesetting"`;
+/**
+ * What `fonts.mono` means when it is unset. The specification says "the UI font": the platform's UI
+ * font in its monospace style (CSS `ui-monospace`, SF Mono on Apple systems), then common code
+ * fonts. Code, labels and metadata are set in it, so code keeps its columns.
+ */
 const MONO_STACK = 'ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace';
 const EMOJI_STACK = '"Apple Color Emoji", "Segoe UI Emoji", sans-serif';
 
@@ -39,13 +51,14 @@ function fontList(value: string | undefined): string | null {
 }
 
 /**
- * The theme as CSS custom properties on `:root`. The Arabic font sits right after the sans font (the
- * UI font when `fonts.sans` is unset), so Latin text uses the sans font and Arabic script falls
- * through to the Arabic one.
+ * The theme as CSS custom properties on `:root`. The Arabic font (the bundled one when `fonts.arabic`
+ * is unset) sits right after the sans font (the UI font when `fonts.sans` is unset), so Latin text
+ * uses the sans font and Arabic script the sans font has no glyphs for falls through to the Arabic
+ * one.
  *
  * @example
  * themeCss({ accent: '#0e7490', radius: 'soft', fonts: { sans: 'Inter' }, mode: 'system' });
- * // ':root{--kit-font-sans:Inter, "Noto Sans Arabic", …;--kit-radius:10px;…;--kit-accent-user:#0e7490}'
+ * // ':root{--kit-font-sans:Inter, "Kit Noto Sans Arabic", "Noto Sans Arabic", …;--kit-radius:10px;…}'
  */
 export function themeCss(theme: ReaderTheme): string {
   const sans = fontList(theme.fonts.sans);

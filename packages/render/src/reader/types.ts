@@ -300,6 +300,12 @@ export interface ReaderStrings {
   askUnsupported: string;
   askFailed: string;
   askNotice: string;
+  /** Titles of the callouts `> [!NOTE]`, `> [!TIP]`, `> [!IMPORTANT]`, `> [!WARNING]`, `> [!CAUTION]`. */
+  calloutNote: string;
+  calloutTip: string;
+  calloutImportant: string;
+  calloutWarning: string;
+  calloutCaution: string;
   /** Label of the page actions menu button (screen readers). */
   pageActions: string;
   copyPage: string;
