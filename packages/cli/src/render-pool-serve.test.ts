@@ -136,8 +136,11 @@ registerComponent('Crash', { html: crash, markdown: crash });
       const page = await stuck.text();
       expect(page).toContain('This page is too complex to render: it took longer than 2 seconds to render.');
       expect(page).toContain('Before the component.');
+      // An answer of that moment (a busy machine can cause it too): no cache may keep it.
+      expect(stuck.headers.get('cache-control')).toBe('no-store');
       const twin = await fetch(`${served.url}/docs/stuck.md`);
       expect(twin.status).toBe(200);
+      expect(twin.headers.get('cache-control')).toBe('no-store');
       expect(await twin.text()).toContain('<Stuck />');
 
       // The stopped worker was replaced: the next page renders.

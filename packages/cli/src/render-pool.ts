@@ -383,7 +383,7 @@ function unsettled(pending: Pending): Item[] {
 /** Answers a page as its text, with a notice saying why: an outcome of this run only (`renderCutShort`). */
 function answerAsText(item: Item, why: string): void {
   item.settled = true;
-  const page = pageTooComplex(item.page, why);
+  const page: RenderedPage = { ...pageTooComplex(item.page, why), provisional: true };
   cutShort.add(page);
   item.resolve({ page, includes: [] });
 }

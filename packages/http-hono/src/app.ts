@@ -647,13 +647,21 @@ function setApp(
       // set's index named under its title, as the HTML page does at its top.
       const read = await set.readPage({ ...match.ref, staleness: true }, viewer);
       const markdown = llmsTxt ? withLlmsTxtDirective(read.text, `${requestOrigin(c, options)}${llmsTxt}`) : read.text;
+      if (page.provisional) {
+        return sendCached(c, markdown, {
+          contentType: 'text/markdown; charset=utf-8',
+          isPrivate,
+          headers: { Vary: PAGE_VARY, Link: link, 'Cache-Control': 'no-store' },
+        });
+      }
       return send(markdown, 'text/markdown; charset=utf-8', { Vary: PAGE_VARY, Link: link });
     }
     const view = await readerPageView(await viewContext(c, set, options, await assets, await fileUrls(), asker), page);
     let html = renderReaderPage(view);
     if (options.injectHtml) html = html.replace('</body>', `${options.injectHtml}</body>`);
-    if (page.highlightPending) {
-      // Code shown plain while its grammar loads: never kept, here or by a browser or proxy.
+    if (page.highlightPending || page.provisional) {
+      // Code shown plain while its grammar loads, or a page a render deadline cut short: never
+      // kept, here or by a browser or proxy.
       return sendCached(c, html, {
         contentType: 'text/html; charset=utf-8',
         isPrivate,

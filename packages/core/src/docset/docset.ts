@@ -460,6 +460,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     result.then(
       (done) => {
         entry.done = done;
+        // Cut short by a deadline or a crashed worker: the next request renders the page again.
+        if (done.provisional && rendered.get(renderKey) === entry) rendered.delete(renderKey);
       },
       () => {
         if (rendered.get(renderKey)?.result === result) rendered.delete(renderKey);
@@ -482,7 +484,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     const result = await renderer.render(page, context);
     // A page answered as text is cheap to answer again, and when a render deadline or a crashed
     // render worker cut it short, the answer belongs to that moment: it is not shared or kept.
-    if (!result.problems.some((problem) => problem.rule === 'markdown.complexity')) {
+    if (!result.provisional && !result.problems.some((problem) => problem.rule === 'markdown.complexity')) {
       await store.set(storeKey, result).catch(() => {});
     }
     return result;
@@ -556,6 +558,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     const result = await render(located.page, pending ? 'agent' : purpose);
     return {
       ...(pending ? { highlightPending: true } : {}),
+      ...(result.provisional ? { provisional: true } : {}),
       ref: { set: key, ...target },
       page: located.page,
       rendered: result,

@@ -48,6 +48,11 @@ export interface PageView {
    * (the first pages after a server starts). Send it, but keep it out of response caches.
    */
   highlightPending?: boolean;
+  /**
+   * True when a render deadline or a crashed render worker cut the render short and the page shows
+   * as its text (`RenderedPage.provisional`). Send it, but keep it out of response caches.
+   */
+  provisional?: boolean;
 }
 
 /** What a request path under a set resolves to. */

@@ -87,6 +87,12 @@ export interface RenderedPage {
   links: Array<{ href: string; line?: number; image?: true }>;
   /** Unknown components, missing snippets, ... */
   problems: SourceProblem[];
+  /**
+   * True for an answer of this moment only: a render deadline or a crashed render worker cut the
+   * render short and the page is shown as its text. Nothing keeps it (memory, store, HTTP caches),
+   * so the next request renders the page again.
+   */
+  provisional?: true;
 }
 
 /** The renderer port, implemented by `@kit/render`. Rendering is cached by content hash. */
