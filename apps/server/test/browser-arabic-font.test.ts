@@ -1,78 +1,41 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { type ServerType, serve } from '@hono/node-server';
-import { type LoadedKit, loadKit } from '@kit/cli';
-import { resolveConfig } from '@kit/core';
-import { createKitApp } from '@kit/http-hono';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const chromiumPath = process.env.KIT_TEST_CHROMIUM;
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-function write(root: string, files: Record<string, string>): void {
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), content);
-  }
-}
+import { chromiumPath, launchChromium, type ServedSets, serveSets } from './support/served-sets.js';
 
 // `Inter` stands for a Latin web font the reader's machine does not have: Arabic text then falls
 // through it to the next family, the bundled Arabic font.
 describe.skipIf(!chromiumPath)('the bundled Arabic font in a real browser', () => {
   let browser: Browser;
-  let kit: LoadedKit;
-  let server: ServerType;
+  let served: ServedSets;
   let origin: string;
-  let root: string;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'kit-arabic-font-'));
-    write(root, {
-      'handbook/kit.json': JSON.stringify({
-        name: 'Handbook',
-        locales: ['en', 'ar'],
-        theme: { fonts: { sans: 'Inter' } },
-      }),
-      'handbook/en/index.md': '# Handbook\n\nRead this first.\n',
-      'handbook/ar/index.md': '# الدليل\n\nاقرأ هذا أولاً قبل أن تبدأ.\n',
-      'guide/kit.json': JSON.stringify({ name: 'Guide', theme: { fonts: { sans: 'Inter' } } }),
-      'guide/index.md': '# Guide\n\nOnly English here, with a hyphen‐like dash and an emoji 👨‍👩‍👧.\n',
-      'plain/kit.json': JSON.stringify({ name: 'Plain' }),
-      'plain/index.md': '# Plain\n\nDefault theme.\n',
-    });
     const set = (key: string) => ({ route: { prefix: key }, source: { driver: 'repository' as const, path: key } });
-    kit = await loadKit({
-      config: resolveConfig(
-        { sets: { handbook: set('handbook'), guide: set('guide'), plain: set('plain') } },
-        { env: {}, root },
-      ),
-      git: false,
-    });
-    const app = createKitApp({ kit, cacheDir: null });
-    ({ server, origin } = await new Promise<{ server: ServerType; origin: string }>((done) => {
-      const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-        done({ server: started, origin: `http://127.0.0.1:${info.port}` }),
-      );
-    }));
+    served = await serveSets(
+      'arabic-font',
+      {
+        'handbook/kit.json': JSON.stringify({
+          name: 'Handbook',
+          locales: ['en', 'ar'],
+          theme: { fonts: { sans: 'Inter' } },
+        }),
+        'handbook/en/index.md': '# Handbook\n\nRead this first.\n',
+        'handbook/ar/index.md': '# الدليل\n\nاقرأ هذا أولاً قبل أن تبدأ.\n',
+        'guide/kit.json': JSON.stringify({ name: 'Guide', theme: { fonts: { sans: 'Inter' } } }),
+        'guide/index.md': '# Guide\n\nOnly English here, with a hyphen‐like dash and an emoji 👨‍👩‍👧.\n',
+        'plain/kit.json': JSON.stringify({ name: 'Plain' }),
+        'plain/index.md': '# Plain\n\nDefault theme.\n',
+      },
+      { handbook: set('handbook'), guide: set('guide'), plain: set('plain') },
+    );
+    origin = served.origin;
     await fetch(`${origin}/handbook`);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: chromiumPath, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-    await kit?.close();
-    rmSync(root, { recursive: true, force: true });
+    await served?.close();
   });
 
   /** Opens a page and reports the font files it fetched and how the bundled face ended up. */

@@ -1,34 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { type ServerType, serve } from '@hono/node-server';
-import { type LoadedKit, loadKit } from '@kit/cli';
-import { resolveConfig } from '@kit/core';
-import { createKitApp } from '@kit/http-hono';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const chromiumPath = process.env.KIT_TEST_CHROMIUM;
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { chromiumPath, launchChromium, type ServedSets, serveSets } from './support/served-sets.js';
 
 const PAGE = (title: string, body: string) => `# ${title}\n\n${body}\n\n## Setup\n\nText.\n\n## Usage\n\nMore text.\n`;
 
 describe.skipIf(!chromiumPath)('interface text in the page language, in a real browser', () => {
   let browser: Browser;
-  let kit: LoadedKit;
-  let server: ServerType;
+  let served: ServedSets;
   let origin: string;
-  let root: string;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'kit-interface-language-'));
     const files: Record<string, string> = {
       'kit.json': JSON.stringify({
         name: 'Handbook',
@@ -40,32 +21,16 @@ describe.skipIf(!chromiumPath)('interface text in the page language, in a real b
       'ar/index.md': PAGE('الدليل', '> [!WARNING]\n> خذ نسخة احتياطية أولاً.'),
       'ar/guide.md': PAGE('الإرشادات', 'إرشادات.'),
     };
-    for (const [file, content] of Object.entries(files)) {
-      mkdirSync(dirname(join(root, file)), { recursive: true });
-      writeFileSync(join(root, file), content);
-    }
-    kit = await loadKit({
-      config: resolveConfig(
-        { sets: { docs: { route: { prefix: 'docs' }, source: { driver: 'repository', path: '.' } } } },
-        { env: {}, root },
-      ),
-      git: false,
+    served = await serveSets('interface-language', files, {
+      docs: { route: { prefix: 'docs' }, source: { driver: 'repository', path: '.' } },
     });
-    const app = createKitApp({ kit, cacheDir: null });
-    ({ server, origin } = await new Promise<{ server: ServerType; origin: string }>((done) => {
-      const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-        done({ server: started, origin: `http://127.0.0.1:${info.port}` }),
-      );
-    }));
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: chromiumPath, args: LAUNCH_ARGS });
+    origin = served.origin;
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-    await kit?.close();
-    rmSync(root, { recursive: true, force: true });
+    await served?.close();
   });
 
   /** What a reader sees: the page's visible text, and the text of everything marked as English. */

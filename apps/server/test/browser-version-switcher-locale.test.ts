@@ -1,33 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { type ServerType, serve } from '@hono/node-server';
-import { type LoadedKit, loadKit } from '@kit/cli';
-import { resolveConfig } from '@kit/core';
-import { createKitApp } from '@kit/http-hono';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const chromiumPath = process.env.KIT_TEST_CHROMIUM;
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { chromiumPath, launchChromium, type ServedSets, serveSets } from './support/served-sets.js';
 
 // Version 1.x was never translated: it has no ar/ folder.
 describe.skipIf(!chromiumPath)('the version switcher on a page in a locale an older version lacks', () => {
   let browser: Browser;
-  let kit: LoadedKit;
-  let server: ServerType;
+  let served: ServedSets;
   let origin: string;
-  let root: string;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'kit-switcher-locale-'));
     const files: Record<string, string> = {
       'kit.json': JSON.stringify({ name: 'Handbook', versions: ['2.x', '1.x'], locales: ['en', 'ar'] }),
       '2.x/index.md': '# Handbook\n',
@@ -37,32 +18,16 @@ describe.skipIf(!chromiumPath)('the version switcher on a page in a locale an ol
       '1.x/index.md': '# Handbook 1\n',
       '1.x/guide.md': '# Guide 1\n',
     };
-    for (const [file, content] of Object.entries(files)) {
-      mkdirSync(dirname(join(root, file)), { recursive: true });
-      writeFileSync(join(root, file), content);
-    }
-    kit = await loadKit({
-      config: resolveConfig(
-        { sets: { handbook: { route: { prefix: 'handbook' }, source: { driver: 'repository', path: '.' } } } },
-        { env: {}, root },
-      ),
-      git: false,
+    served = await serveSets('switcher-locale', files, {
+      handbook: { route: { prefix: 'handbook' }, source: { driver: 'repository', path: '.' } },
     });
-    const app = createKitApp({ kit, cacheDir: null });
-    ({ server, origin } = await new Promise<{ server: ServerType; origin: string }>((done) => {
-      const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-        done({ server: started, origin: `http://127.0.0.1:${info.port}` }),
-      );
-    }));
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: chromiumPath, args: LAUNCH_ARGS });
+    origin = served.origin;
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-    await kit?.close();
-    rmSync(root, { recursive: true, force: true });
+    await served?.close();
   });
 
   it("leads to the same page in the version's default locale, never to a 404", async () => {
