@@ -253,7 +253,7 @@ describe('Kit in a team’s own project, following the README', () => {
 
   it('packs one tarball per package, whose exports point at dist/', async () => {
     expect(packedNames).toEqual(
-      ['cli', 'core', 'http-hono', 'mcp', 'render', 'search', 'source-db', 'source-fs'].map(
+      ['ai', 'cli', 'core', 'http-hono', 'mcp', 'render', 'search', 'source-db', 'source-fs'].map(
         (name) => `kit-${name}-0.0.0.tgz`,
       ),
     );

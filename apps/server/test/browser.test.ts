@@ -347,31 +347,29 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
   });
 
   it('reads the English interface strings of an Arabic page left to right', async () => {
-    const { page, errors } = await open(`${bilingualHttp.origin}/handbook/ar/setup`);
+    // Translated strings are Arabic; one Kit has no Arabic for yet stays English, isolated.
+    const { page } = await open(`${bilingualHttp.origin}/handbook/ar/setup`);
+    expect(await page.locator('.kit-feedback-title').textContent()).toBe('هل كانت هذه الصفحة مفيدة؟');
+    await page.goto(`${bilingualHttp.origin}/handbook/ar/no-such-page`);
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
-    const title = page.locator('.kit-feedback-title');
-    await title.waitFor({ state: 'visible' });
-    expect(await title.textContent()).toBe('Was this page helpful?');
+    const text = page.locator('.kit-notfound-text');
+    await text.waitFor({ state: 'visible' });
+    expect(await text.textContent()).toBe('The page you asked for does not exist in this version, or it has moved.');
+    expect(await text.locator('span[lang="en"]').getAttribute('dir')).toBe('ltr');
     // Where the browser draws the first and the last character: isolated as a left-to-right run, the
-    // question mark sits right of the "W"; left to the page's direction it would jump to the left
-    // end ("?Was this page helpful").
-    const edges = await title.evaluate((heading) => {
-      const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
-      const text = walker.nextNode() as Text;
+    // full stop sits right of the "T"; left to the page's direction it would jump to the left end.
+    const edges = await text.evaluate((element) => {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      const node = walker.nextNode() as Text;
       const xOf = (index: number) => {
         const range = document.createRange();
-        range.setStart(text, index);
-        range.setEnd(text, index + 1);
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
         return range.getBoundingClientRect().x;
       };
-      return { first: xOf(0), last: xOf(text.data.length - 1) };
+      return { first: xOf(0), last: xOf(node.data.length - 1) };
     });
     expect(edges.last).toBeGreaterThan(edges.first);
-    // The heading itself still follows the page: it starts at the right edge of the article.
-    const heading = (await title.boundingBox())!;
-    const article = (await page.locator('.kit-article').boundingBox())!;
-    expect(heading.x + heading.width).toBeGreaterThan(article.x + article.width - 80);
-    expect(errors).toEqual([]);
   });
 
   it('searches without JavaScript: the header link, a plain form and a results page grouped by page', async () => {

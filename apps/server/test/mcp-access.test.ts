@@ -125,8 +125,9 @@ describe('tool lists per caller and private versions over the web endpoint (temp
   });
 
   it('refuses validate_docs to a guest who calls it anyway', async () => {
-    const result = await guest.callTool({ name: 'validate_docs', arguments: {} });
-    expect(result.isError).toBe(true);
+    // A tool the caller is not offered is an unknown tool: JSON-RPC -32602, as for any unknown name.
+    const error = await guest.callTool({ name: 'validate_docs', arguments: {} }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
   });
 
   it('search_docs: a guest finds nothing of the private version or page, a viewer does', async () => {

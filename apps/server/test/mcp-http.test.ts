@@ -152,8 +152,9 @@ describe('the reference server MCP endpoint over real HTTP with the SDK client',
   });
 
   it('refuses validate_docs to a guest: it is not offered', async () => {
-    const result = await client.callTool({ name: 'validate_docs', arguments: {} });
-    expect(result.isError).toBe(true);
+    // A tool the caller is not offered is an unknown tool: JSON-RPC -32602, as for any unknown name.
+    const error = await client.callTool({ name: 'validate_docs', arguments: {} }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32602, data: { code: 'argument.invalid' } });
   });
 
   it('offers the docs-page resource template only and reads a page through it', async () => {

@@ -21,7 +21,11 @@ const context = (version: string): RenderContextInput => ({
   set: 'docs',
   config: { html_input: 'allow', snippets: { root: null } },
   sourceKind: 'repository',
-  layout: createUrlLayout('docs', normalizeManifest({ name: 'Fixture', versions: [version] }, 'docs').manifest),
+  // 3.x is the default version: its links carry no version segment, the others' do.
+  layout: createUrlLayout(
+    'docs',
+    normalizeManifest({ name: 'Fixture', versions: [...new Set(['3.x', '2.x', '1.x', version])] }, 'docs').manifest,
+  ),
   version,
   locale: 'en',
   origin: 'https://docs.example.com',
@@ -120,7 +124,10 @@ describe('the validate render pool', () => {
         expect(pooled[index], `${page.version}/${page.path}`).toEqual(withoutHtml(inline));
       }
       for (const [index, version] of versions.entries()) {
-        expect(pooled[index]?.markdown).toContain(`https://docs.example.com/docs/${version}/index`);
+        // Links name the page's own version; the default version's carry none (one URL per page).
+        expect(pooled[index]?.markdown).toContain(
+          `[home](https://docs.example.com/docs${version === '3.x' ? '' : `/${version}`})`,
+        );
       }
       expect(pooled[4]?.markdown).toBe(pooled[1]?.markdown.replace('guide/routing', 'guide/other'));
     } finally {

@@ -159,7 +159,7 @@ describe('mistyped values', () => {
       `"config.unknown_key: unknown key \`events.SearchPerfomed\`; did you mean \`events.SearchPerformed\`?"`,
     );
     expect(messageOf({ events: { PageViewed: () => {} } })).toMatchInlineSnapshot(
-      `"config.unknown_key: unknown key \`events.PageViewed\`; the keys \`events\` accepts are \`FeedbackSubmitted\`, \`McpToolCalled\`, \`SearchPerformed\`"`,
+      `"config.unknown_key: unknown key \`events.PageViewed\`; the keys \`events\` accepts are \`FeedbackSubmitted\`, \`McpToolCalled\`, \`SearchPerformed\`, \`DraftPublished\`, \`DraftDiscarded\`, \`PageRestored\`"`,
     );
   });
 
