@@ -16,6 +16,12 @@ function bodyOf(text: string): string {
   return continued !== -1 ? text.slice(0, continued) : text.slice(0, text.lastIndexOf('\ncontent_hash: '));
 }
 
+
+/** The twin without the llms.txt directive line every whole twin carries (tested on its own above). */
+function withoutDirective(text: string): string {
+  return text.replace(/^> For AI agents: [^\n]*\n\n/m, '');
+}
+
 describe('the Markdown twin of a long Laravel page', () => {
   let kit: Kit;
   let app: ReturnType<typeof createKitApp>;
@@ -37,13 +43,15 @@ describe('the Markdown twin of a long Laravel page', () => {
     const { response, text } = await get('/docs/13.x/queues.md');
     expect(response.status).toBe(200);
     const page = await kit.set().getPage({ version: '13.x', path: 'queues' }, { user: null });
-    expect(text).toBe(page!.agentMarkdown);
+    // The whole twin is the page plus the llms.txt directive every twin carries.
+    expect(text).toContain('> For AI agents: the index of these docs is at [llms.txt]');
+    expect(withoutDirective(text)).toBe(page!.agentMarkdown);
     expect(text.length).toBeGreaterThan(120_000);
     expect(text).not.toContain(CONTINUED);
   });
 
   it('pages with ?max_chars= and ?cursor=, reaching every character exactly once', async () => {
-    const whole = (await get('/docs/13.x/queues.md')).text;
+    const whole = withoutDirective((await get('/docs/13.x/queues.md')).text);
     const page = whole.slice(0, whole.lastIndexOf('\ncontent_hash: '));
     const bodies: string[] = [];
     let url = '/docs/13.x/queues.md?max_chars=20000';
@@ -157,11 +165,11 @@ describe('the staleness note on the Markdown twin', () => {
   });
 
   it('has no note while the sources are older than the page, and one on top once they change', async () => {
-    const fresh = await (await app.request('https://docs.test/docs/cache.md')).text();
+    const fresh = withoutDirective(await (await app.request('https://docs.test/docs/cache.md')).text());
     expect(fresh.startsWith('# Cache\n')).toBe(true);
     write('src/cache.ts', 'export const ttl = 120;\n');
     const changed = commit('2026-03-04T09:00:00Z', 'longer ttl');
-    const stale = await (await app.request('https://docs.test/docs/cache.md')).text();
+    const stale = withoutDirective(await (await app.request('https://docs.test/docs/cache.md')).text());
     expect(stale).toBe(
       `> **Possibly out of date:** code this page documents changed after the page did: \`src/cache.ts\` (newest: commit ${changed.slice(0, 12)}, 2026-03-04). Check the code before relying on it.\n\n# Cache\n\nEntries expire.\n\ncontent_hash: ${(await kit.set().getPage({ path: 'cache' }, { user: null }))!.page.contentHash}\n`,
     );
