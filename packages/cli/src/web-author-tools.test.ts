@@ -97,7 +97,10 @@ describe('web author tools on a database set, review required', () => {
   it('refuses a write from a caller the tools are not offered to', async () => {
     // Not offered means unknown to this caller: JSON-RPC -32602, and nothing is written.
     await expect(
-      rpc(setup.app, 'docs', 'rita', 'tools/call', { name: 'write_page', arguments: { path: 'index', body: '# Hacked\n' } }),
+      rpc(setup.app, 'docs', 'rita', 'tools/call', {
+        name: 'write_page',
+        arguments: { path: 'index', body: '# Hacked\n' },
+      }),
     ).rejects.toThrow(/-32602/);
     const page = await rpc(setup.app, 'docs', null, 'tools/call', { name: 'read_page', arguments: { path: 'index' } });
     expect(JSON.stringify(page.content)).toContain('Welcome.');

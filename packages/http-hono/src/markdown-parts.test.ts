@@ -16,7 +16,6 @@ function bodyOf(text: string): string {
   return continued !== -1 ? text.slice(0, continued) : text.slice(0, text.lastIndexOf('\ncontent_hash: '));
 }
 
-
 /** The twin without the llms.txt directive line every whole twin carries (tested on its own above). */
 function withoutDirective(text: string): string {
   return text.replace(/^> For AI agents: [^\n]*\n\n/m, '');

@@ -119,7 +119,7 @@ describe('freshness dots and update dates', () => {
 describe('page actions', () => {
   const app = createKitApp({ kit: fixtureKit() });
   const actionsOf = (html: string) =>
-    /<div class="kit-page-actions[^"]*" data-kit-page-actions>.*?<\/div>/.exec(html)?.[0];
+    /<nav class="kit-page-actions[^"]*" aria-label="[^"]*" data-kit-page-actions>.*?<\/nav>/.exec(html)?.[0];
 
   it('point a public page at its absolute Markdown URL and the set MCP endpoint', async () => {
     const html = await (await app.request('http://acme.test/docs/queues')).text();

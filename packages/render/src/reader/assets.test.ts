@@ -14,7 +14,6 @@ async function freshAssetsModule(): Promise<typeof import('./assets.js')> {
   return import('./assets.js');
 }
 
-
 /** The Ask AI panel: a chunk every build has, fetched when a reader first opens the panel. */
 function isAskChunk(chunk: { modules: string[] }): boolean {
   return chunk.modules.some((module) => module.endsWith('client/ask.ts'));

@@ -282,7 +282,9 @@ describe('renderReaderPage', () => {
       mcp: { name: 'docs', url: 'https://acme.test/docs/mcp' },
     };
     const page = renderReaderPage(view({}, { actions }));
-    const menu = /<div class="kit-page-actions[^"]*" data-kit-page-actions>.*?<\/div>/.exec(page)![0];
+    const menu = /<nav class="kit-page-actions[^"]*" aria-label="[^"]*" data-kit-page-actions>.*?<\/nav>/.exec(
+      page,
+    )![0];
     expect(menu).toContain('data-kit-copy-page="https://acme.test/docs/advanced/caching.md"');
     expect(menu).toMatch(/<button type="button" class="kit-page-copy"[^>]* hidden>/);
     expect(menu).toContain('<a href="https://acme.test/docs/advanced/caching.md">');
@@ -307,7 +309,7 @@ describe('renderReaderPage', () => {
     expect(page.indexOf('kit-page-title')).toBeLessThan(page.indexOf('data-kit-page-actions'));
     // A page that writes its own `# Title` gets them right after it.
     const own = renderReaderPage(view({}, { actions, html: '<h1 id="caching">Caching</h1><p>Intro.</p>' }));
-    expect(own).toMatch(/<h1 id="caching">Caching<\/h1><div class="kit-page-actions/);
+    expect(own).toMatch(/<h1 id="caching">Caching<\/h1><nav class="kit-page-actions/);
   });
 
   it('leaves out what a page cannot offer, and the whole menu when nothing is left', () => {

@@ -795,7 +795,9 @@ function pageActions(ctx: Context, actions: ReaderPageActions | undefined): stri
       `<ul class="kit-switcher-menu" aria-labelledby="kit-page-actions">${items.join('')}</ul></details>`
     : '';
   const status = `<span class="kit-sr-only" role="status" data-kit-actions-status></span>`;
-  return `<div class="kit-page-actions${copy ? ' kit-has-copy' : ''}" data-kit-page-actions>${copy}${menu}${status}</div>`;
+  // A labelled nav: a set of links to this page in other forms and places, not part of its text
+  // (converters that compare the page with its Markdown leave navigation out).
+  return `<nav class="kit-page-actions${copy ? ' kit-has-copy' : ''}" aria-label="${escapeHtml(ctx.t.pageActions)}" data-kit-page-actions>${copy}${menu}${status}</nav>`;
 }
 
 export function renderReaderPage(view: ReaderPageView): string {
