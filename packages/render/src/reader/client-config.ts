@@ -1,3 +1,5 @@
+import type { ReaderStrings } from './types.js';
+
 /**
  * The settings the server hands the browser script, as JSON in
  * `<script type="application/json" id="kit-reader-config">`. Shared by the layout (writer) and the
@@ -47,23 +49,24 @@ export interface ReaderClientConfig {
   stringLanguages?: Partial<Record<keyof ReaderClientConfig['strings'], UiLanguage>>;
 }
 
-/** The chat panel's interface strings. */
-export interface AskStrings {
-  askAi: string;
-  askPlaceholder: string;
-  askSend: string;
-  askStop: string;
-  askNew: string;
-  askCopy: string;
-  askBack: string;
-  askSources: string;
-  askWorking: string;
-  askDone: string;
-  askUnsupported: string;
-  askFailed: string;
-  askNotice: string;
-  copied: string;
-}
+/** The chat panel's interface strings: the reader's own, by the same names. */
+export type AskStrings = Pick<
+  ReaderStrings,
+  | 'askAi'
+  | 'askPlaceholder'
+  | 'askSend'
+  | 'askStop'
+  | 'askNew'
+  | 'askCopy'
+  | 'askBack'
+  | 'askSources'
+  | 'askWorking'
+  | 'askDone'
+  | 'askUnsupported'
+  | 'askFailed'
+  | 'askNotice'
+  | 'copied'
+>;
 
 /** The language of an interface string and its writing direction. */
 export interface UiLanguage {
