@@ -47,7 +47,10 @@ describe('the MCP conformance suite against the reference server web endpoint', 
   it('fails only the not-applicable checks of server-stateless, and passes the rest of it', () => {
     const stateless = results.find((result) => result.scenario === 'server-stateless')!;
     const failed = stateless.checks.filter((check) => check.status === 'FAILURE').map((check) => check.id);
-    expect(failed.sort()).toEqual([...NOT_APPLICABLE_CHECKS['server-stateless']!].sort());
+    // The subscription checks fail or pass depending on how fast the stream opens; either way
+    // nothing outside the not-applicable list may fail.
+    expect(failed.filter((id) => !NOT_APPLICABLE_CHECKS['server-stateless']!.includes(id))).toEqual([]);
+    expect(failed).toEqual(expect.arrayContaining(['sep-2575-server-rejects-undeclared-capability']));
     expect(stateless.checks.filter((check) => check.status === 'SUCCESS').map((check) => check.id)).toEqual(
       expect.arrayContaining([
         'sep-2575-server-implements-discover',

@@ -137,6 +137,9 @@ export function initSearch(
     if (option) select(options().indexOf(option as HTMLAnchorElement));
   });
   dialog.addEventListener('close', () => {
+    // The close event comes a task after the dialog closes: a reader quick to reopen it (Escape
+    // then `/`) is typing in it again, and the focus must stay there.
+    if (dialog.open) return;
     if (opener?.isConnected) opener.focus();
     // Opened from the page itself (`/` with nothing focused, so no opener can take the focus): the
     // search field would keep it inside the closed dialog, and the next `/` would be typed there.

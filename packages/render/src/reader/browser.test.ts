@@ -243,6 +243,21 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await page.waitForURL(`${ORIGIN}/docs/advanced/caching`, SLOW);
   });
 
+  it('keeps the focus in search reopened before the close event of its last closing arrives', async () => {
+    const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) });
+    await page.keyboard.press('/');
+    const input = page.locator('#kit-search-input');
+    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
+    // Closing and reopening in one task: the close event, queued by close(), fires after the reopening.
+    await page.evaluate(() => {
+      (document.getElementById('kit-search') as HTMLDialogElement).close();
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: '/', bubbles: true, cancelable: true }));
+    });
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(await page.locator('#kit-search').evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+    expect(await input.evaluate((element) => element === document.activeElement)).toBe(true);
+  });
+
   it('remembers the color mode choice across pages and applies it before the first paint', async () => {
     const { page } = await open({ '/docs/advanced/caching': renderReaderPage(pageView()) }, { colorScheme: 'dark' });
     const root = page.locator('html');
