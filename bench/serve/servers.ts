@@ -10,17 +10,17 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { get, createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { resolveConfig } from '@kit/core';
 import { Hono } from 'hono';
 import { createReferenceServer } from '../../apps/server/src/server.js';
 import { loadKit } from '../../packages/cli/src/load-kit.js';
 import { createKitApp } from '../../packages/http-hono/src/index.js';
+import { LARAVEL_ROOT as LARAVEL } from '../../packages/render/src/testing/laravel-corpus.js';
 
 const PATHS = { html: '/laravel/routing', markdown: '/laravel/routing.md' };
 const STAFF_TOKEN = 'bench-staff';
-const LARAVEL = resolve(import.meta.dirname, '../../../shared/corpora/laravel');
 
 /** One measured request: which server answers it and the headers the load generator sends. */
 export interface BenchCase {

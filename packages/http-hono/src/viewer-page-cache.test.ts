@@ -3,7 +3,7 @@ import type { Kit } from '@kit/core';
 import * as render from '@kit/render';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKitApp } from './app.js';
-import { fixtureKit } from './testing/fixture.js';
+import { fixtureKit, users } from './testing/fixture.js';
 
 // Counts how often a reader page is laid out, to tell a kept page from one built again.
 vi.mock('@kit/render', async (original) => {
@@ -84,6 +84,28 @@ describe('pages kept for signed-in readers', () => {
     expect(layouts.mock.calls.length).toBe(before);
     expect((await app.request('/docs/4.x/queues', { headers: reader })).status).toBe(404);
     expect((await app.request('/docs/4.x/queues.md', { headers: reader })).status).toBe(404);
+    expect((await app.request('/docs/4.x/queues.md', { headers: staff })).status).toBe(200);
+  });
+
+  it('asks the gates again on every request: a role taken away serves the other class’s page at once', async () => {
+    // Staff's page (with the private version and page) is kept first; then the same token loses
+    // the role that viewKit admits, as when an administrator demotes someone mid-session.
+    for (const secret of secrets) expect((await get('/docs/queues', staff)).text).toContain(secret);
+    expect((await app.request('/docs/4.x/queues', { headers: staff })).status).toBe(200);
+    users.staff!.role = 'reader';
+    try {
+      for (const encoding of [{}, { 'Accept-Encoding': 'gzip' }] as Array<Record<string, string>>) {
+        const demoted = await get('/docs/queues', { ...staff, ...encoding });
+        expect(demoted.text).toContain('Queues run jobs.');
+        for (const secret of secrets) expect(demoted.text).not.toContain(secret);
+      }
+      expect((await app.request('/docs/4.x/queues', { headers: staff })).status).toBe(404);
+      expect((await app.request('/docs/4.x/queues.md', { headers: staff })).status).toBe(404);
+    } finally {
+      users.staff!.role = 'staff';
+    }
+    // Given back, the role brings back the page with what it may see.
+    for (const secret of secrets) expect((await get('/docs/queues', staff)).text).toContain(secret);
     expect((await app.request('/docs/4.x/queues.md', { headers: staff })).status).toBe(200);
   });
 });

@@ -74,10 +74,14 @@ export interface FsContentSource extends ContentSource {
 interface CachedPage {
   fingerprint: string;
   parsed: ParsedPageFile;
+  /** The count of disk changes when the file was last checked under a healthy watch (see `diskChanges`). */
+  checkedAt?: number;
 }
 
 interface ManifestState {
   fingerprint: string;
+  /** As for {@link CachedPage.checkedAt}. */
+  checkedAt?: number;
   text: string | null;
   manifest: NormalizedManifest;
   layout: SetLayout;
@@ -130,6 +134,14 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   // Content hashes of served files by absolute path, kept while the file's size and mtime stay.
   const fileHashes = new Map<string, { fingerprint: string; hash: string }>();
   let watchProblem: SourceProblem | null = null;
+  // Every watch event and own write counts here. A file checked on disk (link target, size, mtime)
+  // under a healthy watch with no change counted since needs no checking again: the watch tells of
+  // any change to it, a file replaced by a link out of the set folder included. Reads then cost no
+  // system call, which is what lets a server answer a signed-in reader's page from memory.
+  let diskChanges = 0;
+  let watchHealthy = false;
+  const checkedWhile = (at: number | undefined) =>
+    at !== undefined && at === diskChanges && watchHealthy && watchProblem === null && !closed;
   const recordWatchError = (error: unknown) => {
     watchProblem = {
       rule: 'source.watch',
@@ -171,17 +183,28 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   };
 
   const currentManifest = async (): Promise<ManifestState> => {
+    if (manifestState && checkedWhile(manifestState.checkedAt)) return manifestState;
+    const checkedAt = watchHealthy ? diskChanges : undefined;
     // A kit.json that links out of the set folder is as good as missing, like any other file.
     const absolute = await resolveInside(MANIFEST_FILE);
     const fingerprint = (absolute && (await fingerprintOf(absolute))) ?? 'missing';
-    if (manifestState && manifestState.fingerprint === fingerprint) return manifestState;
+    if (manifestState && manifestState.fingerprint === fingerprint) {
+      manifestState.checkedAt = checkedAt;
+      return manifestState;
+    }
     const text = absolute && fingerprint !== 'missing' ? await readFile(absolute, 'utf8').catch(() => null) : null;
     // Manifest problems are the manifest's to report (kit validate parses readManifest() itself).
     const { manifest } =
       text === null ? normalizeManifest(undefined, options.setKey) : parseManifestText(text, options.setKey);
     // Versions and locales may have changed, and with them every folder listing.
     if (manifestState) listingCache.clear();
-    manifestState = { fingerprint, text, manifest, layout: setLayout(manifest) };
+    manifestState = {
+      fingerprint,
+      text,
+      manifest,
+      layout: setLayout(manifest),
+      ...(checkedAt !== undefined ? { checkedAt } : {}),
+    };
     return manifestState;
   };
 
@@ -298,8 +321,13 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     locale: string,
     changes: Map<string, LastChange> | null,
   ): Promise<SourcePage | null> => {
-    // Checked on every read, not only when listing: a listing kept while watching may be older than
-    // the link that now stands where the page was.
+    let cached = pageCache.get(ref.file);
+    if (cached && checkedWhile(cached.checkedAt)) {
+      return toSourcePage(state.manifest, ref, version, locale, cached.parsed, changes?.get(ref.file));
+    }
+    const checkedAt = watchHealthy ? diskChanges : undefined;
+    // Checked on every read the watch cannot vouch for, not only when listing: a listing kept while
+    // watching may be older than the link that now stands where the page was.
     const absolute = await resolveInside(ref.file);
     if (!absolute) return null;
     let info: Awaited<ReturnType<typeof stat>>;
@@ -310,7 +338,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     }
     if (!info.isFile()) return null;
     const fingerprint = `${info.mtimeMs}:${info.size}`;
-    let cached = pageCache.get(ref.file);
+    cached = pageCache.get(ref.file);
     if (!cached || cached.fingerprint !== fingerprint) {
       let text: string;
       try {
@@ -321,6 +349,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       cached = { fingerprint, parsed: parsePageFile(text, ref.file) };
       pageCache.set(ref.file, cached);
     }
+    cached.checkedAt = checkedAt;
     return toSourcePage(state.manifest, ref, version, locale, cached.parsed, changes?.get(ref.file));
   };
 
@@ -396,11 +425,15 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
         if (closed) return;
         const started = watchFolder(base, {
           ignored: isIgnoredName,
-          onEvent: (event, path) => void onFileEvent(event, path),
+          onEvent: (event, path) => {
+            diskChanges += 1;
+            void onFileEvent(event, path);
+          },
           onError: recordWatchError,
         });
         watcher = started;
         await Promise.all([started.ready, watchRepository()]);
+        watchHealthy = !closed;
       })().catch(recordWatchError)
     : Promise.resolve();
 
@@ -409,6 +442,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     realRoot,
     layout: async () => (await currentManifest()).layout,
     changed(files, changes) {
+      diskChanges += 1;
       for (const file of files) pageCache.delete(file);
       for (const change of changes) {
         if (change.kind === 'manifest') {

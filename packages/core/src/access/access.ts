@@ -73,26 +73,34 @@ async function passes(gate: Gate | undefined, user: KitUser | null, subject: Gat
  * // { allowed: false, reason: 'private' }
  */
 export async function decideAccess(request: AccessRequest): Promise<AccessDecision> {
+  const settled = decideAccessWithoutGates(request);
+  if (settled !== undefined) return settled;
   const { mode, user, gates, subject } = request;
-  // The local operator (stdio MCP, CLI) reads the working tree anyway, so nothing is hidden from them.
-  if (request.local === true) return { allowed: true };
-  let gateAllowed: boolean | undefined;
+  // Only `gate` mode and private content get here, and both need `viewKit` to say yes.
+  if (!(await passes(gates.viewKit, user, subject))) {
+    return { allowed: false, reason: mode === 'gate' ? 'denied' : 'private' };
+  }
+  return { allowed: true };
+}
 
+/**
+ * The decision of {@link decideAccess} when no gate needs asking (a public page of a public version
+ * in a `public` or `auth` set, the local operator, a guest of an `auth` set), else undefined. Lets a
+ * caller deciding for every page of a version (a sidebar) skip a promise per page; the rule stays
+ * the one above.
+ */
+export function decideAccessWithoutGates(request: AccessRequest): AccessDecision | undefined {
+  const { mode, user } = request;
+  if (request.local === true) return { allowed: true };
   if (mode === 'auth') {
     if (!isSignedIn(user)) return { allowed: false, reason: 'sign_in_required' };
   } else if (mode === 'gate') {
-    gateAllowed = await passes(gates.viewKit, user, subject);
-    if (!gateAllowed) return { allowed: false, reason: 'denied' };
+    return undefined;
   } else if (mode !== 'public') {
     return { allowed: false, reason: 'denied' };
   }
-
   const isPrivate = request.versionVisibility === 'private' || request.pageVisibility === 'private';
-  if (isPrivate) {
-    gateAllowed ??= await passes(gates.viewKit, user, subject);
-    if (!gateAllowed) return { allowed: false, reason: 'private' };
-  }
-  return { allowed: true };
+  return isPrivate ? undefined : { allowed: true };
 }
 
 /**

@@ -1,4 +1,10 @@
-import { decideAccess, canManage as gateAllowsManage, visibilityOf } from '../access/access.js';
+import {
+  decideAccess,
+  decideAccessWithoutGates,
+  canManage as gateAllowsManage,
+  type AccessRequest,
+  visibilityOf,
+} from '../access/access.js';
 import type { Gates, ResolvedSetConfig } from '../config/types.js';
 import { KitError } from '../errors/kit-error.js';
 import { createEvents } from '../events/emitter.js';
@@ -179,6 +185,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   let manifestState: Promise<ManifestState> | null = null;
   const navigationStates = new Map<string, Promise<NavigationState>>();
   const pageLists = new Map<string, Promise<SourcePage[]>>();
+  const orders = new WeakMap<SourcePage[], { navigation: NavigationState; ordered: SourcePage[] }>();
   const rendered = new Map<string, RenderEntry>();
   const generationOf = () => renderer.generation?.() ?? 0;
   const indexes = new Map<string, IndexState>();
@@ -284,8 +291,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       : 'public';
   }
 
-  async function pageAllowed(viewer: Viewer, version: VersionInfo, locale: string, page: SourcePage): Promise<boolean> {
-    const decision = await decideAccess({
+  function pageAccess(viewer: Viewer, version: VersionInfo, locale: string, page: SourcePage): AccessRequest {
+    return {
       mode: config.access.mode,
       user: viewerOf(viewer),
       local: viewer.local === true,
@@ -293,8 +300,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       subject: { set: key, version: version.id, locale, page: page.path },
       versionVisibility: version.visibility,
       pageVisibility: pageVisibility(page),
-    });
-    return decision.allowed;
+    };
+  }
+
+  async function pageAllowed(viewer: Viewer, version: VersionInfo, locale: string, page: SourcePage): Promise<boolean> {
+    const request = pageAccess(viewer, version, locale, page);
+    return (decideAccessWithoutGates(request) ?? (await decideAccess(request))).allowed;
   }
 
   async function visibleVersions(viewer: Viewer): Promise<VersionInfo[]> {
@@ -571,6 +582,23 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   /** Pages of a scope the viewer may see, navigation order first, then the rest by path. */
   async function visibleInOrder(viewer: Viewer, version: VersionInfo, locale: string): Promise<SourcePage[]> {
     const [pages, navigation] = await Promise.all([listAll(version.id, locale), navigationState(version.id, locale)]);
+    const visible: SourcePage[] = [];
+    for (const page of pagesInOrder(pages, navigation)) {
+      // Most pages need no gate: deciding those at once spares a promise per page of the sidebar.
+      const request = pageAccess(viewer, version, locale, page);
+      if ((decideAccessWithoutGates(request) ?? (await decideAccess(request))).allowed) visible.push(page);
+    }
+    return visible;
+  }
+
+  /**
+   * A scope's pages in navigation order, then the rest by path. Kept with the listing and the
+   * navigation it was made from (both kept while watching), so a signed-in reader's sidebar does
+   * not walk the navigation again.
+   */
+  function pagesInOrder(pages: SourcePage[], navigation: NavigationState): SourcePage[] {
+    const kept = orders.get(pages);
+    if (kept?.navigation === navigation) return kept.ordered;
     const byPath = new Map(pages.map((page) => [page.path, page]));
     const ordered: SourcePage[] = [];
     const placed = new Set<string>();
@@ -582,9 +610,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       }
     }
     for (const page of pages) if (!placed.has(page.path)) ordered.push(page);
-    const visible: SourcePage[] = [];
-    for (const page of ordered) if (await pageAllowed(viewer, version, locale, page)) visible.push(page);
-    return visible;
+    orders.set(pages, { navigation, ordered });
+    return ordered;
   }
 
   /** Reads what `read_page` and `submit_feedback` accept as a page: a path, a URL or a `.md` URL. */
