@@ -73,7 +73,7 @@ interface Item {
   settled: boolean;
 }
 
-/** What one worker renders in one go: a page, or several with the same Markdown. */
+/** What one worker renders in one go: a page, or several with the same Markdown or the same path. */
 interface Pending {
   id: number;
   items: Item[];
@@ -157,6 +157,11 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   let pumpSoon = false;
   /** Queued (not yet handed out) work by its Markdown, so a page with the same text joins it. */
   const queuedByBody = new Map<string, Pending>();
+  /**
+   * Queued work by page path: the same page in other versions joins it, so one worker parses them
+   * one after the other and reparses only the parts that differ (the renderer keeps parsed chunks).
+   */
+  const queuedByPath = new Map<string, Pending>();
   let startupFailures = 0;
   /** Set when the workers cannot render like the calling thread: everything renders inline. */
   let fallback = false;
@@ -296,6 +301,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   const forget = (pending: Pending) => {
     for (const item of pending.items) {
       if (queuedByBody.get(item.page.body) === pending) queuedByBody.delete(item.page.body);
+      if (queuedByPath.get(item.page.path) === pending) queuedByPath.delete(item.page.path);
     }
   };
 
@@ -341,12 +347,15 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     const posted: PostedRenderContext = { ...rest, pageUrlInput: context.pageUrlInput };
     return new Promise<RenderOutcome>((resolve, reject) => {
       const item: Item = { page, context: posted, inline, resolve, reject, settled: false };
-      const joined = queuedByBody.get(page.body);
-      if (joined) joined.items.push(item);
-      else {
+      const joined = queuedByBody.get(page.body) ?? queuedByPath.get(page.path);
+      if (joined) {
+        joined.items.push(item);
+        queuedByBody.set(page.body, joined);
+      } else {
         const pending: Pending = { id: nextId++, items: [item] };
         queue.push(pending);
         queuedByBody.set(page.body, pending);
+        queuedByPath.set(page.path, pending);
       }
       schedulePump();
     });
@@ -365,6 +374,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       closed = true;
       const held = [...queue.splice(0), ...(slots ?? []).flatMap((slot) => (slot.current ? [slot.current] : []))];
       queuedByBody.clear();
+      queuedByPath.clear();
       await stop();
       for (const pending of held) {
         for (const item of unsettled(pending)) {

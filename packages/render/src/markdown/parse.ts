@@ -4,6 +4,10 @@ import { type Transform, fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
+import { createChunkedParser } from './blocks.js';
+import { cloneTree } from './clone.js';
+
+export { cloneTree };
 
 // GFM's only tree transform finds literal autolinks (`www.x.com`, `a@b.co`) in text. As shipped it
 // walks the whole tree four times (once per pattern); run here, it only visits the blocks whose
@@ -55,42 +59,27 @@ export function parseMarkdown(markdown: string): Root {
 }
 
 /**
- * A deep copy of a parsed tree (plain objects, arrays and primitives, as `parseMarkdown` makes
- * them). An object reached twice is copied once, so the copy is shaped exactly like the original.
- */
-export function cloneTree<T>(tree: T): T {
-  const copies = new Map<object, unknown>();
-  const copy = (value: unknown): unknown => {
-    if (value === null || typeof value !== 'object') return value;
-    const seen = copies.get(value);
-    if (seen !== undefined) return seen;
-    if (Array.isArray(value)) {
-      const out: unknown[] = new Array(value.length);
-      copies.set(value, out);
-      for (let index = 0; index < value.length; index++) out[index] = copy(value[index]);
-      return out;
-    }
-    const out: Record<string, unknown> = {};
-    copies.set(value, out);
-    for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key]);
-    return out;
-  };
-  return copy(tree) as T;
-}
-
-/**
- * `parseMarkdown` that remembers the last Markdown it parsed: the same text again (a page unchanged
- * between versions, rendered under each version's context) gets a copy of that tree instead of a
- * second parse, which costs about a hundredth of one. A copy is handed out every time because
- * rendering edits the tree it is given; the one kept is never handed out.
+ * `parseMarkdown` that remembers what it parsed. The same text again (a page unchanged between
+ * versions, rendered under each version's context) gets a copy of that tree instead of a second
+ * parse, which costs about a hundredth of one; a text that repeats most of one parsed before (the
+ * same page in the next version) parses only the chunks that differ ({@link createChunkedParser}).
+ * A copy is handed out every time because rendering edits the tree it is given; the ones kept are
+ * never handed out.
  */
 export function createTreeReuse(): (markdown: string) => Root {
+  const chunked = createChunkedParser(parseMarkdown, CHUNK_BYTES);
   let last: { markdown: string; tree: Root } | null = null;
   return (markdown) => {
     if (last !== null && last.markdown === markdown) return cloneTree(last.tree);
     last = null;
-    const tree = parseMarkdown(markdown);
+    const tree = chunked(markdown);
     last = { markdown, tree: cloneTree(tree) };
     return tree;
   };
 }
+
+/**
+ * Markdown whose chunk trees a renderer keeps: a few long pages, enough for the versions of one
+ * page that a render pool hands one worker together; trees take some twenty times their text.
+ */
+const CHUNK_BYTES = 1024 * 1024;

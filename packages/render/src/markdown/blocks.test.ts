@@ -1,0 +1,79 @@
+import { describe, expect, it, vi } from 'vitest';
+import { LARAVEL_VERSIONS, laravelPages } from '../testing/laravel-corpus.js';
+import { createChunkedParser, splitMarkdown } from './blocks.js';
+import { parseMarkdown } from './parse.js';
+
+describe('parsing a page chunk by chunk', () => {
+  it('gives every Laravel page, in all three versions, the tree of the whole page, positions included', () => {
+    const parse = vi.fn(parseMarkdown);
+    const chunked = createChunkedParser(parse);
+    let whole = 0;
+    let cut = 0;
+    // Page by page, each in its three versions, as a render pool hands them to one worker.
+    const pages = LARAVEL_VERSIONS.flatMap((version) => laravelPages(version)).sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    );
+    const texts = new Set<string>();
+    for (const page of pages) {
+      expect(chunked(page.body), `${page.version}/${page.path}`).toEqual(parseMarkdown(page.body));
+      if (!texts.has(page.body)) whole += page.body.length;
+      texts.add(page.body);
+      if ((splitMarkdown(page.body)?.length ?? 0) > 1) cut += 1;
+    }
+    // Most pages are cut, and the later versions reuse most of the earlier ones' chunks: the
+    // parser is handed far less text than the versions hold, even counting each text once.
+    expect(cut).toBeGreaterThan(250);
+    const parsed = parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0);
+    expect(parsed).toBeLessThan(whole * 0.85);
+  });
+
+  it.each([
+    ['a list loosened by a blank line before its next item', '- one\n\n- two\n\nafter\n'],
+    ['a list item continued after a blank line', '- one\n\n  more of one\n\nafter\n'],
+    ['a paragraph after a list', '1. one\n2. two\n\nafter\n\n3) three\n'],
+    ['a fenced block holding blank lines and Markdown', '```md\n# not a heading\n\n- nor a list\n```\n\ntext\n'],
+    ['a tilde fence closed by a longer one', '~~~\na\n\n~~~~~\n\n# Heading\n'],
+    ['a fence inside a list item', '- item\n\n  ```\n  code\n\n  ```\n\n# Heading\n'],
+    ['an unclosed fence', '```\ncode\n\n# still code\n'],
+    ['HTML blocks and anchors', '<a name="x"></a>\n## X\n\n<div>\n\n*inside*\n\n</div>\n\nText.\n'],
+    ['a fence right after an HTML line', '<div>\n```\n\ncode?\n```\n'],
+    ['a comment over blank lines', '<!--\n\n# hidden\n\n-->\n\n# shown\n'],
+    ['a style block, then text', '<style>\n  .a > p { color: red }\n\n  .b {}\n</style>\n\n# Title\n\nText.\n'],
+    ['an indented comment in a list', '- item\n\n  <!--\n\n  x\n\n-->\n\n# After\n'],
+    ['a reference definition', 'See [the guide][g].\n\n[g]: https://example.com\n'],
+    ['a footnote', 'Text[^1].\n\n[^1]: The note.\n'],
+    ['a definition in a block quote', '[x]\n\n> [x]: /url\n'],
+    ['frontmatter with blank lines', '---\ntitle: A\n\ndescription: B\n---\n# A\n\nText.\n'],
+    ['block quotes and alerts', '> [!NOTE]\n> A note.\n\n> Another.\n\nText www.example.com and a@b.co.\n'],
+    ['indented code after a paragraph', 'Text.\n\n    code\n\n    more\n\nText.\n'],
+    ['a setext heading and a table', 'Title\n=====\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nText\n---\n'],
+    ['tabs and trailing blank lines', 'a\n\t\n\tb\n\n\n\nc\n\n'],
+    ['no final line break', '# A\n\ntext'],
+  ])('gives the tree of the whole page for %s', (_name, markdown) => {
+    const chunked = createChunkedParser(parseMarkdown);
+    expect(chunked(markdown)).toEqual(parseMarkdown(markdown));
+    // A second time, from the kept chunks.
+    expect(chunked(markdown)).toEqual(parseMarkdown(markdown));
+  });
+
+  it('parses a page whole when a definition or an open fence could reach across a cut', () => {
+    expect(splitMarkdown('See [g].\n\n[g]: /url\n')).toBeNull();
+    expect(splitMarkdown('```\ncode\n\ntext\n')).toBeNull();
+    expect(splitMarkdown('  <!--\n\ncomment\n\n-->\n')).toBeNull();
+    expect(splitMarkdown('<style>\n\n```\n\n</style>\n')).toBeNull();
+    // A comment at the first column is followed to its end: no cut inside it.
+    expect(splitMarkdown('<!--\n\n# hidden\n\n-->\n\n# shown\n')?.map((chunk) => chunk.text)).toEqual([
+      '<!--\n\n# hidden\n\n-->\n\n',
+      '# shown\n',
+    ]);
+    expect(splitMarkdown('# A\n\ntext\n\n# B\n')?.map((chunk) => chunk.text)).toEqual(['# A\n\n', 'text\n\n', '# B\n']);
+  });
+
+  it('hands out copies: changing one tree leaves the next parse of the same text alone', () => {
+    const chunked = createChunkedParser(parseMarkdown);
+    const markdown = '# A\n\ntext\n';
+    const first = chunked(markdown);
+    (first.children[0] as { type: string }).type = 'changed';
+    expect(chunked(markdown)).toEqual(parseMarkdown(markdown));
+  });
+});

@@ -1,0 +1,228 @@
+import type { Root, RootContent } from 'mdast';
+import { cloneTree } from './clone.js';
+
+/** A stretch of a page that Markdown parses on its own: top-level blocks between two split points. */
+export interface MarkdownChunk {
+  text: string;
+  /** Offset of the chunk's first character in the page. */
+  offset: number;
+  /** 1-based line of the chunk's first line in the page. */
+  line: number;
+}
+
+const BLANK = /^[ \t]*$/;
+/** A line that may start a list item: after a blank line it could continue (and loosen) a list above. */
+const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** A code fence at the very start of a line, and the rest of its line. */
+const FENCE = /^(`{3,}|~{3,})(.*)$/;
+/** A fence indented by one to three spaces: where it belongs depends on containers this scan does not read. */
+const INDENTED_FENCE = /^ {1,3}(?:`{3,}|~{3,})/;
+/**
+ * What may end a link reference or footnote definition's label, in a block quote or list item too:
+ * a definition changes how text elsewhere in the page parses.
+ */
+const DEFINITION = /\]:(?:[ \t]|$)/;
+/**
+ * The HTML blocks that run past blank lines (CommonMark types 1 to 5, `<style>` and `<!--` say), with
+ * what ends each: no cut goes inside one.
+ */
+const LONG_HTML: Array<[RegExp, RegExp]> = [
+  [/^ {0,3}<(?:script|pre|style|textarea)(?:[ \t>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<![A-Za-z]/, />/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+];
+/** Anything that looks like a code fence, at any indent or in a container. */
+const ANY_FENCE = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t>]*(?:`{3,}|~{3,})/;
+
+/**
+ * Cuts a page into chunks that parse exactly as they do within the page, or null when this cannot
+ * be sure of it (the page is then parsed whole). A cut goes only before a line that starts at the
+ * first column after a blank line: there every container (list, block quote, indented or nested
+ * code, paragraph) has ended, unless the line starts a list item (which would continue the list
+ * and change whether it is loose) or a fenced code block or long HTML block (`<style>`, `<!--`)
+ * at the top is still open. Pages with link reference or footnote definitions are never cut: a
+ * definition changes how text anywhere in the page parses. Nor are pages with a carriage return,
+ * or with a fence or long HTML block this scan cannot place for sure (indented, where a list item
+ * may hold it; inside a long HTML block, whose end the scan could misplace).
+ */
+export function splitMarkdown(markdown: string): MarkdownChunk[] | null {
+  if (markdown.includes('\r') || markdown.includes('\0')) return null;
+  const lines = markdown.split('\n');
+  let index = 0;
+  let offset = 0;
+  const advance = () => {
+    offset += (lines[index] as string).length + 1;
+    index += 1;
+  };
+  // YAML frontmatter is part of the first chunk: its lines are not Markdown.
+  if (lines[0] === '---') {
+    const close = lines.findIndex((line, at) => at > 0 && line === '---');
+    if (close === -1) return null;
+    while (index <= close) advance();
+  }
+  const chunks: MarkdownChunk[] = [];
+  let start = { offset: 0, line: 1 };
+  const cut = () => {
+    if (offset > start.offset) {
+      chunks.push({ text: markdown.slice(start.offset, offset), offset: start.offset, line: start.line });
+    }
+    start = { offset, line: index + 1 };
+  };
+  let fence: { marker: string; length: number } | null = null;
+  let longHtml: RegExp | null = null;
+  // The start of the page (or the line after its frontmatter) is where a block starts, as after a blank line.
+  let afterBlank = true;
+  let inHtml = false;
+  for (; index < lines.length; advance()) {
+    const line = lines[index] as string;
+    if (fence) {
+      const closing = FENCE.exec(line);
+      if (closing && closing[1]![0] === fence.marker && closing[1]!.length >= fence.length && BLANK.test(closing[2]!)) {
+        fence = null;
+      } else if (/^ {1,3}(?:`{3,}|~{3,})/.test(line)) {
+        return null;
+      }
+      continue;
+    }
+    if (longHtml) {
+      if (ANY_FENCE.test(line) || LONG_HTML.some(([opens]) => opens.test(line))) return null;
+      if (longHtml.test(line)) longHtml = null;
+      continue;
+    }
+    if (BLANK.test(line)) {
+      afterBlank = true;
+      inHtml = false;
+      continue;
+    }
+    if (DEFINITION.test(line) || INDENTED_FENCE.test(line)) return null;
+    for (const [opens, ends] of LONG_HTML) {
+      const match = opens.exec(line);
+      if (!match || ends.test(line.slice(match[0].length))) continue;
+      // Only at the first column is it sure to be at the top, out of any list item.
+      if (line[0] !== '<') return null;
+      longHtml = ends;
+    }
+    const opening = FENCE.exec(line);
+    if (opening) {
+      // Inside an HTML block a fence is text; a backtick fence with a backtick after it is no fence.
+      if (inHtml || (opening[1]![0] === '`' && opening[2]!.includes('`'))) return null;
+    }
+    const startsBlock = line[0] !== ' ' && line[0] !== '\t' && !LIST_MARKER.test(line);
+    if (afterBlank && startsBlock) cut();
+    if (opening) fence = { marker: opening[1]![0]!, length: opening[1]!.length };
+    // Any line opening with a tag may start an HTML block, which runs to the next blank line.
+    if (/^ {0,3}</.test(line)) inHtml = true;
+    afterBlank = false;
+  }
+  if (fence || longHtml) return null;
+  offset = markdown.length;
+  cut();
+  return chunks;
+}
+
+/** A point of a chunk's tree moved to where the chunk sits in the page. */
+function shift(node: unknown, line: number, offset: number): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const child of node) shift(child, line, offset);
+    return;
+  }
+  const record = node as Record<string, unknown>;
+  const position = record.position as
+    | { start: { line: number; offset?: number }; end: { line: number; offset?: number } }
+    | undefined;
+  if (position) {
+    for (const point of [position.start, position.end]) {
+      point.line += line;
+      if (point.offset !== undefined) point.offset += offset;
+    }
+  }
+  if (Array.isArray(record.children)) shift(record.children, line, offset);
+}
+
+/** Characters of chunk text whose trees a parser keeps by default. */
+const DEFAULT_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * A parser that keeps the trees of the chunks it parsed ({@link splitMarkdown}) and parses only
+ * the chunks it has not seen: another version of a page, which mostly repeats the one before with
+ * a few sections changed, costs the changed sections. Chunks not seen in a row are parsed in one
+ * go (a parser costs something to set up) and their tree shared out by position: no top-level
+ * block crosses a cut. The tree is the one `parse` gives for the whole page, positions included.
+ * Kept trees are never handed out, only copies of them.
+ */
+export function createChunkedParser(
+  parse: (markdown: string) => Root,
+  maxBytes = DEFAULT_CHUNK_BYTES,
+): (markdown: string) => Root {
+  const kept = new Map<string, RootContent[]>();
+  let bytes = 0;
+  /** The trees of `chunks[from..to)`, parsed together, each with positions from its own start. */
+  const parseRun = (markdown: string, chunks: MarkdownChunk[], from: number, to: number): RootContent[][] | null => {
+    const first = chunks[from]!;
+    const last = chunks[to - 1]!;
+    const nodes = parse(markdown.slice(first.offset, last.offset + last.text.length)).children;
+    const trees: RootContent[][] = chunks.slice(from, to).map(() => []);
+    let at = from;
+    for (const node of nodes) {
+      const start = node.position?.start.offset;
+      if (start === undefined) return null;
+      while (at + 1 < to && chunks[at + 1]!.offset - first.offset <= start) at += 1;
+      trees[at - from]!.push(node);
+    }
+    for (let index = from; index < to; index++) {
+      const chunk = chunks[index]!;
+      shift(trees[index - from], first.line - chunk.line, first.offset - chunk.offset);
+    }
+    return trees;
+  };
+  return (markdown) => {
+    const chunks = splitMarkdown(markdown);
+    if (chunks === null || chunks.length < 2) return parse(markdown);
+    const trees: RootContent[][] = [];
+    for (let index = 0; index < chunks.length; ) {
+      const known = kept.get(chunks[index]!.text);
+      if (known) {
+        trees.push(known);
+        index += 1;
+        continue;
+      }
+      let end = index + 1;
+      while (end < chunks.length && !kept.has(chunks[end]!.text)) end += 1;
+      const run = parseRun(markdown, chunks, index, end);
+      if (run === null) return parse(markdown);
+      trees.push(...run);
+      index = end;
+    }
+    const children: RootContent[] = [];
+    chunks.forEach((chunk, index) => {
+      const tree = trees[index]!;
+      // Most recently used last; a chunk seen for the first time counts toward the budget.
+      if (!kept.delete(chunk.text)) bytes += chunk.text.length;
+      kept.set(chunk.text, tree);
+      const copy = cloneTree(tree);
+      shift(copy, chunk.line - 1, chunk.offset);
+      children.push(...copy);
+    });
+    while (bytes > maxBytes) {
+      const oldest = kept.keys().next().value as string;
+      kept.delete(oldest);
+      bytes -= oldest.length;
+    }
+    const lastBreak = markdown.lastIndexOf('\n');
+    return {
+      type: 'root',
+      children,
+      position: {
+        start: { line: 1, column: 1, offset: 0 },
+        end: {
+          line: (markdown.match(/\n/g)?.length ?? 0) + 1,
+          column: markdown.length - lastBreak,
+          offset: markdown.length,
+        },
+      },
+    };
+  };
+}
