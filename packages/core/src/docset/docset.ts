@@ -738,8 +738,29 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         existing.dirty = false;
         return existing;
       }
-      // Another process sharing the cache store may have rendered these very pages already.
       const sectionsKey = await sectionsStoreKey(scope, pages, fingerprint, layout);
+      const state: IndexState = {
+        fingerprint,
+        generation,
+        visibility: new Map(pages.map((page) => [page.path, pageVisibility(page)])),
+        dirty: false,
+        sectionsKey,
+      };
+      // A driver that keeps built indexes (the server driver under `.kit/cache/search`) loads the
+      // one made from this very content: neither the sections nor the index are made again.
+      const restored =
+        sectionsKey !== null && search.restore
+          ? await search.restore(scope, sectionsKey).catch(() => false)
+          : false;
+      if (restored) {
+        if (existing?.sectionsKey && existing.sectionsKey !== sectionsKey) {
+          await store?.delete(existing.sectionsKey).catch(() => {});
+        }
+        state.dirty = changes !== startedAt;
+        indexes.set(stateKey, state);
+        return state;
+      }
+      // Another process sharing the cache store may have rendered these very pages already.
       const stored = sectionsKey ? await store!.get<SearchSection[]>(sectionsKey).catch(() => undefined) : undefined;
       const sections: SearchSection[] = Array.isArray(stored) ? stored : [];
       let slice = performance.now();
@@ -765,14 +786,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       if (existing?.sectionsKey && existing.sectionsKey !== sectionsKey) {
         await store?.delete(existing.sectionsKey).catch(() => {});
       }
-      await search.index(scope, sections);
-      const state: IndexState = {
-        fingerprint,
-        generation,
-        visibility: new Map(pages.map((page) => [page.path, pageVisibility(page)])),
-        dirty: changes !== startedAt,
-        sectionsKey,
-      };
+      await search.index(scope, sections, sectionsKey !== null ? { key: sectionsKey } : undefined);
+      state.dirty = changes !== startedAt;
       indexes.set(stateKey, state);
       return state;
     })();
