@@ -83,28 +83,31 @@ describe('loadKit and the disk cache of repository sets', () => {
     expect(await filesUnder(join(cwd, '.kit', 'cache', 'store'))).toBe(0);
   });
 
-  it('loads every version’s search index from .kit/cache/search after a restart instead of building it', async () => {
-    const cwd = await project('server');
-    const cold = indexLog();
-    const first = await loadKit({ cwd, git: false, onSearchIndex: cold.onSearchIndex });
-    await warmKit(first);
-    const found = await first.set().search({ query: 'retry', version: '1.x' }, { user: null }, 'mcp');
-    await first.close();
-    expect(cold.reports.sort()).toEqual(['1.x public built', '2.x public built']);
-    expect(await filesUnder(searchIndexCacheDir(cwd))).toBe(2);
+  it.each(['server', 'client'] as const)(
+    'loads every version’s %s search index from .kit/cache/search after a restart instead of building it',
+    async (driver) => {
+      const cwd = await project(driver);
+      const cold = indexLog();
+      const first = await loadKit({ cwd, git: false, onSearchIndex: cold.onSearchIndex });
+      await warmKit(first);
+      const found = await first.set().search({ query: 'retry', version: '1.x' }, { user: null }, 'mcp');
+      await first.close();
+      expect(cold.reports.sort()).toEqual(['1.x public built', '2.x public built']);
+      expect(await filesUnder(searchIndexCacheDir(cwd))).toBe(2);
 
-    const warm = indexLog();
-    const second = await loadKit({ cwd, git: false, onSearchIndex: warm.onSearchIndex });
-    try {
-      await warmKit(second);
-      expect(warm.reports.sort()).toEqual(['1.x public cache', '2.x public cache']);
-      expect((await second.set().search({ query: 'retry', version: '1.x' }, { user: null }, 'mcp')).results).toEqual(
-        found.results,
-      );
-    } finally {
-      await second.close();
-    }
-  });
+      const warm = indexLog();
+      const second = await loadKit({ cwd, git: false, onSearchIndex: warm.onSearchIndex });
+      try {
+        await warmKit(second);
+        expect(warm.reports.sort()).toEqual(['1.x public cache', '2.x public cache']);
+        expect((await second.set().search({ query: 'retry', version: '1.x' }, { user: null }, 'mcp')).results).toEqual(
+          found.results,
+        );
+      } finally {
+        await second.close();
+      }
+    },
+  );
 
   it('builds again only the index of the version whose page changed', async () => {
     const cwd = await project('server');

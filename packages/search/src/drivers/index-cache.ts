@@ -14,8 +14,11 @@ export { STORED_INDEX_FORMAT } from '../engine/persist.js';
 export interface SearchIndexCache {
   /** The value written under `key` for the scope, or undefined when there is none. */
   read(scope: SearchScope, key: string): Promise<unknown>;
-  /** Keeps `value` under `key`, replacing what the scope had under another key. */
-  write(scope: SearchScope, key: string, value: StoredIndex): Promise<void>;
+  /**
+   * Keeps `value` (a structured-clone value: the server driver's {@link StoredIndex}, the client
+   * driver's built browser index) under `key`, replacing what the scope had under another key.
+   */
+  write(scope: SearchScope, key: string, value: StoredIndex | object): Promise<void>;
   /** Told that what `read` gave back is no usable index (`reason` says why): says so and removes it. */
   reject(scope: SearchScope, key: string, reason: string): Promise<void>;
 }

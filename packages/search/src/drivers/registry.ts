@@ -7,7 +7,7 @@ import { createServerSearch, type SearchIndexReport } from './server.js';
 export interface SearchDriverOptions {
   /** `search.budget_kb` of the set. */
   budgetKb: number;
-  /** Where built indexes are kept between runs (the `server` driver uses it; `loadKit` passes `.kit/cache/search`). */
+  /** Where built indexes are kept between runs (the built-in drivers use it; `loadKit` passes `.kit/cache/search`). */
   indexCache?: SearchIndexCache;
   /** Told each time a scope gets its index, built or loaded from `indexCache`. */
   onIndex?: (report: SearchIndexReport) => void;
@@ -17,7 +17,12 @@ export interface SearchDriverOptions {
 export type SearchDriverFactory = (options: SearchDriverOptions) => SearchDriver;
 
 const BUILT_IN: Record<string, SearchDriverFactory> = {
-  client: (options) => createClientSearch({ budgetKb: options.budgetKb }),
+  client: (options) =>
+    createClientSearch({
+      budgetKb: options.budgetKb,
+      ...(options.indexCache ? { cache: options.indexCache } : {}),
+      ...(options.onIndex ? { onIndex: options.onIndex } : {}),
+    }),
   server: (options) =>
     createServerSearch({
       ...(options.indexCache ? { cache: options.indexCache } : {}),

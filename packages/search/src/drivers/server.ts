@@ -1,11 +1,4 @@
-import type {
-  SearchDriver,
-  SearchHit,
-  SearchIndexOptions,
-  SearchOptions,
-  SearchScope,
-  SearchSection,
-} from '@kit/core';
+import type { SearchDriver, SearchHit, SearchIndexOptions, SearchOptions, SearchScope, SearchSection } from '@kit/core';
 import { assertSearchQuery, normalizeSearchLimit, normalizeSearchSections } from '@kit/core';
 import { buildEngineIndex } from '../engine/build.js';
 import { toSearchHits } from '../engine/hits.js';

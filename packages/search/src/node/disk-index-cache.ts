@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { SearchScope } from '@kit/core';
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
-import { STORED_INDEX_FORMAT, type StoredIndex } from '../engine/persist.js';
+import { STORED_INDEX_FORMAT } from '../engine/persist.js';
 import type { SearchIndexCache } from '../drivers/index-cache.js';
 
 /** First bytes of every index file; the header length (4 bytes, big-endian) and the header JSON follow. */
@@ -63,7 +63,8 @@ export function createDiskIndexCache(options: DiskIndexCacheOptions): SearchInde
   // release could not be told apart.
   const code = codeOf().catch(() => null);
 
-  const folderOf = (scope: SearchScope) => join(options.dir, encodeURIComponent(scope.set), encodeURIComponent(scope.version));
+  const folderOf = (scope: SearchScope) =>
+    join(options.dir, encodeURIComponent(scope.set), encodeURIComponent(scope.version));
   const prefixOf = (scope: SearchScope) => `${encodeURIComponent(scope.locale)}.${scope.audience}.`;
   const fileOf = (scope: SearchScope, key: string, codeKey: string) => {
     const hash = createHash('sha256').update(`${codeKey}\u0000${key}`).digest('hex').slice(0, 32);
@@ -112,7 +113,7 @@ export function createDiskIndexCache(options: DiskIndexCacheOptions): SearchInde
       }
     },
 
-    async write(scope, key, value: StoredIndex) {
+    async write(scope, key, value) {
       const codeKey = await code;
       if (codeKey === null) return;
       const file = fileOf(scope, key, codeKey);
