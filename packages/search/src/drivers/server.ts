@@ -91,7 +91,11 @@ export function createServerSearch(options: ServerSearchOptions = {}): SearchDri
       // Term statistics (and the semantic model) are computed here, not by the first query after a rebuild.
       prepareRanking(index, ranking);
       indexes.set(scopeKey(scope), index);
-      if (cache && key !== null) await cache.write(scope, key, storedIndexOf(index)).catch(() => {});
+      if (cache && key !== null) {
+        // Encoding is synchronous: requests that arrived during the build are answered first.
+        await new Promise((resume) => setTimeout(resume, 0));
+        await cache.write(scope, key, storedIndexOf(index)).catch(() => {});
+      }
       onIndex?.({ scope, origin: 'built', sections: index.sections.length, ms: performance.now() - startedAt });
     },
     async search(scope: SearchScope, query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
