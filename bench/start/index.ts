@@ -45,8 +45,8 @@ interface Start {
   /** Spawn to answer, per version. */
   pageMs: Record<string, number>;
   searchMs: Record<string, number>;
-  /** What was answered, to compare cold with warm. */
-  answers: string;
+  /** What was answered, by request, to compare cold with warm. */
+  answers: Record<string, string>;
 }
 
 function startServer(): Promise<{ child: ChildProcess; origin: string; startedAt: number; listenMs: number }> {
@@ -95,7 +95,12 @@ async function start(): Promise<Start> {
       listenMs,
       pageMs: Object.fromEntries(LARAVEL_VERSIONS.map((version, at) => [version, pages[at]!.ms])),
       searchMs: Object.fromEntries(LARAVEL_VERSIONS.map((version, at) => [version, searches[at]!.ms])),
-      answers: JSON.stringify([...pages, ...searches].map((answer) => answer.body)),
+      answers: Object.fromEntries(
+        LARAVEL_VERSIONS.flatMap((version, at) => [
+          [pageOf(version), pages[at]!.body],
+          [searchOf(version), searches[at]!.body],
+        ]),
+      ),
     };
   } finally {
     await stop(child);
@@ -103,7 +108,7 @@ async function start(): Promise<Start> {
 }
 
 /** `kit mcp` over stdio: spawn, `initialize`, then one `search_docs` per version at once. */
-async function startMcp(): Promise<{ searchMs: Record<string, number>; answers: string }> {
+async function startMcp(): Promise<{ searchMs: Record<string, number>; answers: Record<string, string> }> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [kitBin, 'mcp'], {
     cwd: project,
@@ -153,7 +158,9 @@ async function startMcp(): Promise<{ searchMs: Record<string, number>; answers: 
     );
     return {
       searchMs: Object.fromEntries(LARAVEL_VERSIONS.map((version, at) => [version, searches[at]!.ms])),
-      answers: JSON.stringify(searches.map((answer) => answer.body)),
+      answers: Object.fromEntries(
+        LARAVEL_VERSIONS.map((version, at) => [`search_docs ${version}`, searches[at]!.body]),
+      ),
     };
   } finally {
     child.removeAllListeners('exit');
@@ -168,8 +175,18 @@ const cold: Start[] = [];
 const warm: Start[] = [];
 const mcpCold: Array<Awaited<ReturnType<typeof startMcp>>> = [];
 const mcpWarm: Array<Awaited<ReturnType<typeof startMcp>>> = [];
-const answers = new Set<string>();
-const mcpAnswers = new Set<string>();
+/** Requests whose answer differed between starts. */
+const differed = new Set<string>();
+const compare = (one: Record<string, string>, other: Record<string, string>) => {
+  for (const [request, body] of Object.entries(one)) {
+    if (other[request] === body) continue;
+    differed.add(request);
+    const at = [...body].findIndex((char, index) => other[request]?.[index] !== char);
+    console.error(
+      `${request} differs from character ${at}:\n  ${body.slice(at, at + 200)}\n  ${other[request]?.slice(at, at + 200)}`,
+    );
+  }
+};
 const loads: number[] = [];
 try {
   for (let round = 0; round < rounds; round++) {
@@ -179,13 +196,15 @@ try {
     const second = await start();
     cold.push(first);
     warm.push(second);
-    answers.add(first.answers).add(second.answers);
+    compare(first.answers, second.answers);
+    if (cold.length > 1) compare(cold[0]!.answers, first.answers);
     await rm(cacheDir, { recursive: true, force: true });
     const firstMcp = await startMcp();
     const secondMcp = await startMcp();
     mcpCold.push(firstMcp);
     mcpWarm.push(secondMcp);
-    mcpAnswers.add(firstMcp.answers).add(secondMcp.answers);
+    compare(firstMcp.answers, secondMcp.answers);
+    if (mcpCold.length > 1) compare(mcpCold[0]!.answers, firstMcp.answers);
     loads.push(loadavg()[0] as number);
   }
 } finally {
@@ -249,11 +268,9 @@ for (const version of LARAVEL_VERSIONS) {
     goal: 'warm rebuilds nothing',
   });
 }
-if (mcpAnswers.size !== 1) {
-  console.error(`kit mcp answered ${mcpAnswers.size} different ways; cold and warm must answer the same.`);
-  process.exitCode = 1;
-}
-if (answers.size !== 1) {
-  console.error(`The starts answered ${answers.size} different ways; cold and warm must answer the same.`);
+if (differed.size > 0) {
+  console.error(
+    `These answers differed between starts (cold and warm must answer the same): ${[...differed].join(', ')}`,
+  );
   process.exitCode = 1;
 }

@@ -1214,12 +1214,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     },
 
     async warm(input = {}) {
-      const guest: Viewer = { user: null };
+      const viewer: Viewer = input.viewer ?? { user: null };
       let scoped: Awaited<ReturnType<typeof searchScopeFor>>;
       try {
-        scoped = await searchScopeFor(input, guest);
+        scoped = await searchScopeFor(input, viewer);
       } catch (error) {
-        // A version guests may not see has nothing to prepare for them.
+        // A version the viewer may not see has nothing to prepare for them.
         if (error instanceof KitError && (error.code === 'version.not_found' || error.code === 'locale.not_found'))
           return;
         throw error;
@@ -1227,7 +1227,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       const { scope, searchScope } = scoped;
       const parts = input.parts ?? ['highlight', 'search'];
       if (renderer.prepareHighlight && parts.includes('highlight')) {
-        const pages = await visibleInOrder(guest, scope.version, scope.locale.code);
+        const pages = await visibleInOrder(viewer, scope.version, scope.locale.code);
         await renderer.prepareHighlight(pages);
       }
       if (parts.includes('search')) await indexFor(searchScope, scope.version, scope.layout);
