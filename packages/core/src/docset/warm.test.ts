@@ -118,6 +118,21 @@ describe('createDocSet: a server that has just started', () => {
     expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x', '2.x']);
   });
 
+  it('warmKit prepares the index the given viewer searches: the local operator’s holds private pages', async () => {
+    const { docs, search } = build();
+    const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
+    await warmKit(kit, { viewer: { user: null, local: true }, highlight: false });
+    expect(search.indexed.map((entry) => `${entry.scope.version} ${entry.scope.audience}`)).toEqual([
+      '2.x private',
+      '1.x private',
+    ]);
+    expect(search.indexed[0]!.sections.map((section) => section.path)).toContain('secret');
+    // The operator's first search finds the index ready: nothing is built for it.
+    const found = await docs.search({ query: 'retry plans' }, { user: null, local: true }, 'mcp');
+    expect(found.results.map((hit) => hit.path)).toEqual(['secret']);
+    expect(search.indexed).toHaveLength(2);
+  });
+
   it('warmKit stops preparing once told the server is closing', async () => {
     const { docs, search } = build();
     const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
