@@ -18,7 +18,6 @@ import {
 } from '@kit/core';
 import { createDiskCacheStore, diskCacheStoreDir, loadConfig, projectCacheDir } from '@kit/core/node';
 import { createNodeRenderer } from '@kit/render/node';
-import { createRenderPool, DEFAULT_RENDER_DEADLINE_MS, defaultRenderWorkers, type RenderPool } from './render-pool.js';
 import {
   registerSearchDriver,
   resolveSearchDriver,
@@ -29,6 +28,7 @@ import {
 import { createDiskIndexCache, searchIndexCacheDir } from '@kit/search/node';
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
 import { createFsSource, createSourceHistory } from '@kit/source-fs';
+import { createRenderPool, DEFAULT_RENDER_DEADLINE_MS, defaultRenderWorkers, type RenderPool } from './render-pool.js';
 
 export type { OpenedRateLimitStore } from './rate-limit-store.js';
 export { openRateLimitStore } from './rate-limit-store.js';

@@ -9,10 +9,10 @@ export {
 } from '@kit/core';
 export type { ClientIndexReport, ClientSearchDriver, ClientSearchOptions } from './drivers/client.js';
 export { createClientSearch, DEFAULT_BUDGET_KB, gzipSize } from './drivers/client.js';
+export type { SearchIndexCache, StoredIndex } from './drivers/index-cache.js';
 export type { SearchDriverFactory, SearchDriverOptions } from './drivers/registry.js';
 export { registerSearchDriver, resolveSearchDriver, searchDriverNames } from './drivers/registry.js';
 export { assertSearchScope, scopeKey } from './drivers/scope.js';
-export type { SearchIndexCache, StoredIndex } from './drivers/index-cache.js';
 export type { IndexablePage } from './drivers/sections.js';
 export { toSearchSections } from './drivers/sections.js';
 export type { SearchIndexReport, ServerSearchOptions } from './drivers/server.js';

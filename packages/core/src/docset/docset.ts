@@ -3,6 +3,7 @@ import type { Gates, ResolvedSetConfig } from '../config/types.js';
 import { KitError } from '../errors/kit-error.js';
 import { createEvents } from '../events/emitter.js';
 import type { KitEventMap } from '../events/types.js';
+import { fileContentType, isServableFileName } from '../files/file-names.js';
 import { contentHash } from '../hash/content-hash.js';
 import { normalizeManifest, parseManifestText } from '../manifest/normalize.js';
 import type {
@@ -19,9 +20,9 @@ import type {
 import { deriveNavigation } from '../navigation/derive.js';
 import { navigationPages } from '../navigation/pages.js';
 import { parseNavigation } from '../navigation/parse.js';
+import { nearestPages } from '../pages/nearest-pages.js';
 import type { CacheStore } from '../ports/cache-store.js';
 import type { ContentChange, ContentSource } from '../ports/content-source.js';
-import { fileContentType, isServableFileName } from '../files/file-names.js';
 import type {
   DocSet,
   FileView,
@@ -48,10 +49,6 @@ import {
   restrictVersions,
   type UrlLayout,
 } from '../urls/set-urls.js';
-import { nearestPages } from '../pages/nearest-pages.js';
-import { createRenderContext, mayIncludeSnippets } from './render-context.js';
-import { MAX_SEARCH_LIMIT, normalizeSearchLimit, normalizeSearchSections } from './search-limit.js';
-import { searchSectionsOf } from './search-sections.js';
 import {
   cursorHash,
   decodeReadCursor,
@@ -63,6 +60,9 @@ import {
   type ReadSelection,
   selectedText,
 } from './read-parts.js';
+import { createRenderContext, mayIncludeSnippets } from './render-context.js';
+import { MAX_SEARCH_LIMIT, normalizeSearchLimit, normalizeSearchSections } from './search-limit.js';
+import { searchSectionsOf } from './search-sections.js';
 
 export interface CreateDocSetOptions {
   /** Set key; default `config.key`. */
@@ -749,9 +749,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       // A driver that keeps built indexes (the server driver under `.kit/cache/search`) loads the
       // one made from this very content: neither the sections nor the index are made again.
       const restored =
-        sectionsKey !== null && search.restore
-          ? await search.restore(scope, sectionsKey).catch(() => false)
-          : false;
+        sectionsKey !== null && search.restore ? await search.restore(scope, sectionsKey).catch(() => false) : false;
       if (restored) {
         if (existing?.sectionsKey && existing.sectionsKey !== sectionsKey) {
           await store?.delete(existing.sectionsKey).catch(() => {});

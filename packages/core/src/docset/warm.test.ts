@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedSetConfig } from '../config/types.js';
 import type { SourcePage } from '../model/types.js';
-import type { Viewer } from '../ports/docset.js';
+import type { DocSet, Viewer } from '../ports/docset.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
 import { createDocSet } from './docset.js';
-import type { DocSet } from '../ports/docset.js';
 import { createKit, warmKit } from './kit.js';
 
 const guest: Viewer = { user: null };

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { SearchScope } from '@kit/core';
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
-import { STORED_INDEX_FORMAT } from '../engine/persist.js';
 import type { SearchIndexCache } from '../drivers/index-cache.js';
+import { STORED_INDEX_FORMAT } from '../engine/persist.js';
 
 /** First bytes of every index file; the header length (4 bytes, big-endian) and the header JSON follow. */
 const MAGIC = Buffer.from('KIT-SEARCH-INDEX\n');
