@@ -81,7 +81,8 @@ async function start(): Promise<Start> {
   try {
     const timed = async (path: string) => {
       const response = await fetch(origin + path);
-      const body = await response.text();
+      // Absolute links carry the origin, whose port differs per start (`--port 0`).
+      const body = (await response.text()).replaceAll(origin, 'http://kit.test');
       if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${body.slice(0, 200)}`);
       return { ms: performance.now() - startedAt, body };
     };
