@@ -102,8 +102,11 @@ export async function loadSyncAi(load: () => Promise<AiPackage> = () => import('
   try {
     return await load();
   } catch (error) {
-    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    // A loader may wrap the module error (a bundler, a test runner's mock): look through its causes.
+    let cause: unknown = error;
+    while (cause && !isMissingModule(cause)) cause = (cause as { cause?: unknown }).cause;
+    if (!cause) throw error;
+    const { message } = cause as { message?: unknown };
     const missing = /['"]((?:@[\w.-]+\/)?[\w.-]+)['"]/.exec(String(message))?.[1] ?? '@kit/ai';
     throw new KitError(
       'config.invalid',
@@ -111,6 +114,11 @@ export async function loadSyncAi(load: () => Promise<AiPackage> = () => import('
       { cause: error },
     );
   }
+}
+
+function isMissingModule(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
 function positive(value: number | undefined, flag: string, key: string): number | undefined {
