@@ -146,7 +146,10 @@ export async function runSyncAgent(options: SyncAgentOptions): Promise<SyncAgent
     }
     const written = writes.get(id);
     if (written && changedPage(written)) return { page, status: 'changed', result: written };
-    if (written && (written.outcome === 'conflicted' || written.outcome === 'rejected' || written.outcome === 'unchanged')) {
+    if (
+      written &&
+      (written.outcome === 'conflicted' || written.outcome === 'rejected' || written.outcome === 'unchanged')
+    ) {
       return { page, status: 'stale', reason: written.outcome, message: written.message };
     }
     if (stopped) return { page, status: 'stale', reason: stopped.reason, message: stopped.message };
@@ -175,9 +178,13 @@ function withRequestTimeout(model: LanguageModelV3, timeoutMs: number): Language
   const bounded = (signal: AbortSignal | undefined) => {
     const timer = AbortSignal.timeout(timeoutMs);
     const timeout = new AbortController();
-    timer.addEventListener('abort', () => timeout.abort(new ProviderTimeout(`no answer within ${timeoutMs / 1000} s`)), {
-      once: true,
-    });
+    timer.addEventListener(
+      'abort',
+      () => timeout.abort(new ProviderTimeout(`no answer within ${timeoutMs / 1000} s`)),
+      {
+        once: true,
+      },
+    );
     return signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
   };
   return wrapLanguageModel({
@@ -194,7 +201,7 @@ function stopOf(error: unknown, options: SyncAgentOptions): SyncStop {
   if (hasCause(error, ProviderTimeout)) {
     return {
       reason: 'timeout',
-      message: `A provider request took longer than ${options.timeoutMs / 1000} seconds (ai.sync.timeout); the run stopped.`,
+      message: `A provider request took longer than ${options.timeoutMs / 1000} second${options.timeoutMs === 1000 ? '' : 's'} (ai.sync.timeout); the run stopped.`,
     };
   }
   const { statusCode, message } = (error ?? {}) as { statusCode?: number; message?: string };

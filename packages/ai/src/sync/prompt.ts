@@ -46,9 +46,7 @@ export function syncTaskMessage(input: { changed: string[]; diff: RedactedDiff; 
       parts.push(`${head.join('\n')}\n\n(The page could not be read; leave it.)`);
       continue;
     }
-    parts.push(
-      `${head.join('\n')}\ncontent_hash: ${read.contentHash}\n\n\`\`\`\`markdown\n${read.text}\n\`\`\`\``,
-    );
+    parts.push(`${head.join('\n')}\ncontent_hash: ${read.contentHash}\n\n\`\`\`\`markdown\n${read.text}\n\`\`\`\``);
   }
   return parts.join('\n\n');
 }

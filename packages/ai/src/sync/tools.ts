@@ -84,7 +84,11 @@ export function syncTools(scope: SyncToolScope) {
           message: result.message,
           ...(result.revision ? { content_hash: result.revision.content_hash } : {}),
           ...(result.validation && result.validation.issues.length > 0
-            ? { validation: result.validation.issues.map((issue) => `${issue.severity} ${issue.rule}: ${issue.message}`) }
+            ? {
+                validation: result.validation.issues.map(
+                  (issue) => `${issue.severity} ${issue.rule}: ${issue.message}`,
+                ),
+              }
             : {}),
         };
       },

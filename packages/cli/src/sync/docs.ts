@@ -32,9 +32,11 @@ function pageLabel(page: SyncPage): string {
 }
 
 function readLocal(docSet: DocSet, page: SyncPage): Promise<SyncPageText | null> {
-  return docSet.source.getPage(page.version, page.locale, page.path).then((found) =>
-    found ? { text: composePageFile(found.frontmatter, found.body), contentHash: found.contentHash } : null,
-  );
+  return docSet.source
+    .getPage(page.version, page.locale, page.path)
+    .then((found) =>
+      found ? { text: composePageFile(found.frontmatter, found.body), contentHash: found.contentHash } : null,
+    );
 }
 
 function writeArguments(page: SyncPage, change: SyncPageChange) {

@@ -5,9 +5,12 @@ import { tempProjects } from '../__fixtures__/kit-binary.js';
 // As on a machine where the optional AI package was never installed: importing it fails the way
 // Node fails for a missing package.
 vi.mock('@kit/ai', () => {
-  throw Object.assign(new Error("Cannot find package '@kit/ai' imported from /app/node_modules/@kit/cli/dist/sync/sync.js"), {
-    code: 'ERR_MODULE_NOT_FOUND',
-  });
+  throw Object.assign(
+    new Error("Cannot find package '@kit/ai' imported from /app/node_modules/@kit/cli/dist/sync/sync.js"),
+    {
+      code: 'ERR_MODULE_NOT_FOUND',
+    },
+  );
 });
 
 const project = tempProjects('kit-sync-no-ai-');

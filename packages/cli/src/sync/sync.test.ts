@@ -212,9 +212,13 @@ describe('kit sync', () => {
     const provider = await scripted([
       (request) => {
         // A person saves the routing page while the model is thinking.
-        execFileSync('sh', ['-c', `printf '%s' "$0" > docs/routing.md`, page('Routing', 'src/router.ts', 'Edited by Ada.')], {
-          cwd: dir,
-        });
+        execFileSync(
+          'sh',
+          ['-c', `printf '%s' "$0" > docs/routing.md`, page('Routing', 'src/router.ts', 'Edited by Ada.')],
+          {
+            cwd: dir,
+          },
+        );
         return writeBoth(request);
       },
       { text: ['done'] },
@@ -241,6 +245,20 @@ describe('kit sync', () => {
     expect(run.stdout).toMatch(/Would change 2 pages:\n\s+proposed\s+docs:queues\n\s+proposed\s+docs:routing/);
     expect(git(dir, 'status', '--porcelain')).toBe(before);
     expect(await readFile(join(dir, 'docs/routing.md'), 'utf8')).toContain('Routes match by prefix.');
+  });
+
+  it('stops cleanly when a provider request outlasts ai.sync.timeout', async () => {
+    const dir = await fixture({ timeout: 1 });
+    const provider = await scripted([{ delayMs: 3000, text: ['too late'] }]);
+    const run = await sync(dir, provider, '--json');
+    const result = JSON.parse(run.stdout) as SyncResult;
+    expect(result.stopped?.reason).toBe('timeout');
+    expect(result.stopped?.message).toContain('longer than 1 second (ai.sync.timeout)');
+    expect(result.stale.map((entry) => [entry.path, entry.reason])).toEqual([
+      ['queues', 'timeout'],
+      ['routing', 'timeout'],
+    ]);
+    expect(run.code).toBe(1);
   });
 
   it('names the problem when the provider cannot be called, before any request', async () => {
