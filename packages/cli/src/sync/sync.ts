@@ -16,7 +16,7 @@ import type { LoadedKit } from '../load-kit.js';
 import { CLI_VERSION } from '../program.js';
 import { dryRunDocs, localDocs, type ProposedChange, type RemoteDocs, remoteDocs } from './docs.js';
 
-/** The command that installs what `kit sync` needs, with its default provider. */
+/** The command that installs what `kit sync` needs, with its default provider (kept equal to `SYNC_INSTALL_COMMAND` of @kit/ai, which may be the missing package). */
 export const SYNC_INSTALL = 'npm install --save-dev @kit/ai ai @ai-sdk/openai';
 
 /** Options of one sync run: what `kit sync` is given, and what a queued job carries. */
