@@ -181,6 +181,11 @@ describe('kit sync', () => {
               name: 'write_page',
               input: { page: 'queues', body: '# Queues\n\nFailed jobs retry five times.\n', based_on: hash.queues },
             },
+            // A page outside the run is refused, whatever the model asks for.
+            {
+              name: 'write_page',
+              input: { page: 'routing', body: '# Routing\n\nOverwritten.\n', based_on: 'sha256:0' },
+            },
           ],
         };
       },
@@ -193,6 +198,7 @@ describe('kit sync', () => {
     expect(result.stale[0]!.message).toContain('ai.sync.max_pages');
     expect(run.code).toBe(1);
     expect(await readFile(join(dir, 'docs/routing.md'), 'utf8')).toContain('Routes match by prefix.');
+    expect(toolResults(provider.requests[1]!)[1]).toContain('\\"routing\\" is not a page of this run');
   });
 
   it('stops cleanly at --max-steps and says which pages were left', async () => {
