@@ -1,7 +1,8 @@
 /**
- * Ask AI: readers ask the docs a question and get an answer that cites the pages it read. An
- * optional package: the web server loads it when `ai.ask.enabled` is on, and `kit validate` warns
- * when it is missing.
+ * Ask AI: readers ask the docs a question and get an answer that cites the pages it read. And the
+ * docs agent behind `kit sync`: it updates the pages a code change made stale, through a docs
+ * writer that applies the author tools' rules. An optional package: the web server loads it when
+ * `ai.ask.enabled` is on, `kit sync` when it runs, and `kit validate` warns when it is missing.
  */
 export { type AskEvent, type AskOptions, type AskQuestion, type AskService, createAsk } from './ask.js';
 export { type CheckedCitations, type Citation, checkCitations } from './citations.js';
