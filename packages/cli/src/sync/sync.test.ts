@@ -267,6 +267,22 @@ describe('kit sync', () => {
     expect(run.code).toBe(1);
   });
 
+  it('speaks the Anthropic Messages protocol with --provider and --model', async () => {
+    const dir = await fixture();
+    const provider = await startScriptedProvider('anthropic', [writeBoth, { text: ['both updated'] }]);
+    providers.push(provider);
+    const run = await runKitHere(
+      ['sync', '--base', 'main', '--provider', 'anthropic', '--model', 'claude-scripted', '--json'],
+      { cwd: dir, env: { ANTHROPIC_API_KEY: 'sk-ant-test-123456', ANTHROPIC_BASE_URL: provider.url } },
+    );
+    const result = JSON.parse(run.stdout) as SyncResult;
+    expect([result.provider, result.model]).toEqual(['anthropic', 'claude-scripted']);
+    expect(result.changed.map((entry) => entry.outcome)).toEqual(['published', 'published']);
+    expect(provider.requests[0]!.path).toBe('/v1/messages');
+    expect(provider.requests[0]!.body.model).toBe('claude-scripted');
+    expect(run.code).toBe(0);
+  });
+
   it('names the problem when the provider cannot be called, before any request', async () => {
     const dir = await fixture({ provider: 'openai-compatible', model: null });
     const run = await runKitHere(['sync', '--base', 'main'], { cwd: dir, env: {} });
