@@ -303,10 +303,10 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
       // An empty version is reported by the rules that look at its pages; here only a gap counts.
       if (present.length === 0) continue;
       for (const { locale } of counts.filter((count) => count.pages === 0)) {
-        add(
-          missingLocale(layout, version, locale, source.kind, manifestName, manifestFile?.text, present[0]!.locale),
-          { version, locale },
-        );
+        add(missingLocale(layout, version, locale, source.kind, manifestName, manifestFile?.text, present[0]!.locale), {
+          version,
+          locale,
+        });
       }
     }
   }
@@ -952,7 +952,8 @@ function missingLocale(
   example: string,
 ): SourceProblem {
   const where = kind === 'database' ? '' : ` (folder ${contentFolder(layout, version, locale) || '.'}/)`;
-  const from = kind === 'database' ? `the ${example} pages of ${version}` : `${contentFolder(layout, version, example) || '.'}/`;
+  const from =
+    kind === 'database' ? `the ${example} pages of ${version}` : `${contentFolder(layout, version, example) || '.'}/`;
   return {
     rule: 'locales.missing',
     severity: 'warning',

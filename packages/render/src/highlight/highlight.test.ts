@@ -40,7 +40,16 @@ describe('fenceInfo', () => {
         [1, 1],
         [3, 4],
       ],
+      title: 'x',
     });
+  });
+
+  it('reads a file title in double or single quotes, with spaces, with or without a language', () => {
+    expect(fenceInfo('php', 'title="routes/web.php"')).toEqual({ lang: 'php', lines: [], title: 'routes/web.php' });
+    expect(fenceInfo('js{2}', "title='My file.js'")).toEqual({ lang: 'js', lines: [[2, 2]], title: 'My file.js' });
+    expect(fenceInfo('title="notes.txt"', null)).toEqual({ lang: '', lines: [], title: 'notes.txt' });
+    expect(fenceInfo('sh', 'title=""')).toEqual({ lang: 'sh', lines: [] });
+    expect(fenceInfo('sh', 'subtitle="x"')).toEqual({ lang: 'sh', lines: [] });
   });
 
   it('ignores what is not a line number or range', () => {
