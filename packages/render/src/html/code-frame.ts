@@ -9,7 +9,7 @@ export function codeLanguageLabel(language: string | null | undefined): string |
   return name && !UNLABELLED.has(name.toLowerCase()) ? name : null;
 }
 
-function escape(value: string): string {
+function escapeMarkup(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
@@ -27,9 +27,9 @@ function escape(value: string): string {
  */
 export function codeFrameHtml(pre: string, language: string | null | undefined, title?: string): string {
   const label = codeLanguageLabel(language);
-  const frame = `<div class="kit-code">${label ? `<span class="kit-code-lang">${escape(label)}</span>` : ''}${pre}</div>`;
+  const frame = `<div class="kit-code">${label ? `<span class="kit-code-lang">${escapeMarkup(label)}</span>` : ''}${pre}</div>`;
   if (!title) return frame;
-  return `<figure class="kit-code-figure"><figcaption class="kit-code-title"><span dir="ltr">${escape(title)}</span></figcaption>${frame}</figure>`;
+  return `<figure class="kit-code-figure"><figcaption class="kit-code-title"><span dir="ltr">${escapeMarkup(title)}</span></figcaption>${frame}</figure>`;
 }
 
 /** {@link codeFrameHtml} as a hast element, for pages rendered through hast (sanitized ones). */
