@@ -63,7 +63,7 @@ function clientConfig(html: string): ReaderClientConfig {
 describe('interface strings on a right-to-left page', () => {
   const app = createKitApp({ kit: fixtureKit() });
 
-  it('writes every interface string of an Arabic page in Arabic, marking only the set\'s own English', async () => {
+  it("writes every interface string of an Arabic page in Arabic, marking only the set's own English", async () => {
     const html = await (await app.request('/docs/ar')).text();
     expect(html).toMatch(/<html[^>]*dir="rtl"/);
     expect(html).toContain('<h2 class="kit-feedback-title" id="kit-feedback-title">هل كانت هذه الصفحة مفيدة؟</h2>');

@@ -8,8 +8,8 @@ describe('highlightCode', () => {
     const html = toHtml(pre!);
     expect(html).toContain('--shiki-dark:#8b949e');
     expect(html.toLowerCase()).not.toContain('--shiki-dark:#6a737d');
-    // The light theme keeps github-light's own comment gray.
-    expect(html).toMatch(/color:#6A737D;--shiki-dark:#8b949e/i);
+    // The light theme's comment gray is darkened too, to keep 4.5:1 on a highlighted line.
+    expect(html).toMatch(/color:#57606a;--shiki-dark:#8b949e/i);
   });
 
   it('marks the requested lines as highlighted, and only on this block, not on a cached copy', async () => {

@@ -143,6 +143,10 @@ export async function highlightCode(code: string, lang: string, lines: LineRange
   const cached = cache.get(key);
   if (cached) return marked(structuredClone(cached), lines);
   if (!(await ensureLanguage(language))) return null;
+  // A grammar's regular expressions compile on their first match, and shiki cuts a line short
+  // (the rest of it one plain token) when tokenizing takes over its time limit: on a busy machine
+  // the first block of a language came out half colored, and was cached so. Warm first.
+  if (!settled.has(language)) await warmLanguage(language, code);
   const { highlighter: instance } = await load();
   const root = instance.codeToHast(code, {
     lang: language,
