@@ -174,7 +174,9 @@ export function highlightedHtml(element: Element): string {
 }
 
 // A fenced code block with a language: ```php ... ``` (or ~~~), closed by a fence at least as long.
-const FENCED_BLOCK = /^ {0,3}(`{3,}|~{3,})[ \t]*\{?\.?([A-Za-z0-9_+#.-]+)[^\n]*\n([\s\S]*?)^ {0,3}\1[`~]*[ \t]*$/gm;
+// A fence that starts with `title="..."` names no language: the name must not run into `=`.
+const FENCED_BLOCK =
+  /^ {0,3}(`{3,}|~{3,})[ \t]*\{?\.?([A-Za-z0-9_+#.-]+)(?![A-Za-z0-9_+#.=-])[^\n]*\n([\s\S]*?)^ {0,3}\1[`~]*[ \t]*$/gm;
 
 /**
  * The languages named by the code fences of a Markdown text, lower-cased, most used first, each
