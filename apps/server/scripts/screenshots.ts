@@ -48,7 +48,7 @@ function writeArabicSet(root: string): void {
     'ar/navigation.json': JSON.stringify({ groups: [{ label: 'البداية', pages: ['index', 'setup'] }] }),
     'ar/index.md': '# مرحبا\n\nاقرأ دليل الإعداد بعد ذلك.\n',
     'ar/setup.md':
-      '---\ntitle: الإعداد\ndescription: ثبّت الأداة.\n---\n\n# الإعداد\n\nثبّت الأداة باستخدام npm ثم شغّلها.\n\n> [!NOTE]\n> يعمل الدليل على الإصدار 20 من Node أو أحدث.\n\n## المتطلبات\n\n- الإصدار 20 من Node.\n- مساحة قرص تكفي للفهرس.\n\n```sh title=\"install.sh\"\nnpm install handbook\n```\n\n## الخطوة التالية\n\nاقرأ صفحة البداية.\n',
+      '---\ntitle: الإعداد\ndescription: ثبّت الأداة.\n---\n\n# الإعداد\n\nثبّت الأداة باستخدام npm ثم شغّلها.\n\n> [!NOTE]\n> يعمل الدليل على الإصدار 20 من Node أو أحدث.\n\n## المتطلبات\n\n- الإصدار 20 من Node.\n- مساحة قرص تكفي للفهرس.\n\n```sh title="install.sh"\nnpm install handbook\n```\n\n## الخطوة التالية\n\nاقرأ صفحة البداية.\n',
   };
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
