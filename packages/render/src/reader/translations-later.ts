@@ -1103,7 +1103,7 @@ export const LATER_TRANSLATIONS: Record<string, LaterStrings> = {
     copyPageHint: 'Kopēt šo lapu Markdown formātā MI asistentam',
     viewMarkdown: 'Skatīt kā Markdown',
     viewMarkdownHint: 'Šī lapa kā vienkāršs Markdown teksts',
-    openIn: 'Atvērt {assistant}',
+    openIn: 'Atvērt ar {assistant}',
     openInHint: 'Uzdot jautājumus par šo lapu',
     assistantPrompt: 'Izlasi {url}, lai es varētu uzdot par to jautājumus.',
     connectEditor: 'Savienot ar redaktoru',
