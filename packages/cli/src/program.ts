@@ -9,6 +9,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerReview } from './commands/review.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
+import { registerSync } from './commands/sync.js';
 import { registerValidate } from './commands/validate.js';
 import type { CommandContext } from './context.js';
 
@@ -46,6 +47,7 @@ export function createProgram(context: CommandContext): Command {
   registerServe(program, context);
   registerValidate(program, context);
   registerAffected(program, context);
+  registerSync(program, context);
   registerAgents(program, context);
   registerHook(program, context);
   registerMcp(program, context);
