@@ -80,9 +80,11 @@ describe.skipIf(!chromiumPath)('Ask AI in a real browser', () => {
     await page.goto(`${site.origin}${path}`);
     await page.keyboard.press('/');
     await page.locator('#kit-search-input').waitFor();
-    const before = scripts.length;
     // Keyboard only: from the search field, Tab passes the close button and reaches "Ask AI".
     await page.keyboard.type('how do failed jobs retry');
+    // What searching loads (its chunk, on a busy machine late) is in before Ask AI is asked for.
+    await page.waitForLoadState('networkidle');
+    const before = scripts.length;
     await page.keyboard.press('Tab');
     // The close button, named in the page's language ("إغلاق Esc" on an Arabic page).
     expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-kit-search-close'))).toBe(true);
