@@ -49,7 +49,10 @@ Exit codes: 0 stopped by a signal; 1 the queue could not be opened or no handler
       }
       const grace = Number(options.grace);
       if (!Number.isFinite(grace) || grace < 0) {
-        throw new KitError('argument.invalid', `--grace must be a number of seconds, 0 or more (got "${options.grace}").`);
+        throw new KitError(
+          'argument.invalid',
+          `--grace must be a number of seconds, 0 or more (got "${options.grace}").`,
+        );
       }
       const globals = context.globals(command);
       const { loadConfig } = await import('@kit/core/node');
@@ -84,7 +87,8 @@ Exit codes: 0 stopped by a signal; 1 the queue could not be opened or no handler
           forceSignal: force.signal,
           concurrency,
           graceSeconds: grace,
-          onEvent: (event) => (event.type === 'error' && !options.json ? writeLine(context.io.stderr, describeEvent(event)) : print(event)),
+          onEvent: (event) =>
+            event.type === 'error' && !options.json ? writeLine(context.io.stderr, describeEvent(event)) : print(event),
         });
       } finally {
         process.off('SIGINT', onSignal);

@@ -14,6 +14,8 @@ export interface EnqueueFromCliOptions {
   branch?: string;
   /** Retry settings stored with the job. @default 3 attempts, 60 s first delay, exponential backoff */
   retry?: Partial<RetryPolicy>;
+  /** The PostgreSQL schema of the queue's tables. @default 'kit_queue' */
+  schema?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function enqueueFromCli(
         .join(', ')}. Pass one of those to --set.`,
     );
   }
-  const { name, connection } = resolveQueue(config, options.queue);
+  const { name, connection } = resolveQueue(config, options.queue, options.schema);
   const branch = options.branch ?? (await (await import('../load-kit.js')).currentBranch(config.root));
   return enqueueSyncRun({
     connection,
@@ -66,6 +68,8 @@ export interface PrintSyncStatusOptions {
   queue?: string;
   /** Most runs listed. @default 20 */
   limit?: number;
+  /** The PostgreSQL schema of the queue's tables. @default 'kit_queue' */
+  schema?: string;
 }
 
 /**
@@ -80,7 +84,7 @@ export async function printSyncStatus(
   config: ResolvedConfig,
   options: PrintSyncStatusOptions = {},
 ): Promise<SyncRunRecord[]> {
-  const { name, connection } = resolveQueue(config, options.queue);
+  const { name, connection } = resolveQueue(config, options.queue, options.schema);
   const runs = await syncRunStatus({ connection, queue: name, limit: options.limit ?? 20 });
   if (options.json) writeLine(out, JSON.stringify({ queue: name, runs }, null, 2));
   else writeLine(out, formatSyncStatus(name, runs));

@@ -28,12 +28,13 @@ export interface ResolvedQueue {
  * Resolves the queue `kit sync --queue` and `kit worker` use: `name` when given (`--queue`), else
  * `ai.sync.queue` (env `KIT_SYNC_QUEUE`), else `default`; then its connection's URL. A queue on a
  * connection without a URL is refused with the setting to add: without one Kit runs on embedded
- * PGlite, which one process holds alone, so no worker could share its jobs.
+ * PGlite, which one process holds alone, so no worker could share its jobs. `schema` names the
+ * PostgreSQL schema of the queue's tables (default `kit_queue`).
  *
  * @example
  * const { name, connection } = resolveQueue(config); // { name: 'default', connection: { url: 'postgres://…' } }
  */
-export function resolveQueue(config: ResolvedConfig, name?: string): ResolvedQueue {
+export function resolveQueue(config: ResolvedConfig, name?: string, schema?: string): ResolvedQueue {
   const queueName = name ?? config.ai.sync.queue ?? DEFAULT_QUEUE;
   const queues = config.queues ?? { [DEFAULT_QUEUE]: { driver: 'postgres' as const, connection: 'default' } };
   const queue = queues[queueName];
@@ -42,7 +43,9 @@ export function resolveQueue(config: ResolvedConfig, name?: string): ResolvedQue
       'config.invalid',
       `No queue \`${queueName}\`: \`queues\` declares ${Object.keys(queues)
         .map((key) => `\`${key}\``)
-        .join(', ')}. Use one of those, or declare it, e.g. \`queues: { ${queueName}: { driver: 'postgres', connection: 'default' } }\`.`,
+        .join(
+          ', ',
+        )}. Use one of those, or declare it, e.g. \`queues: { ${queueName}: { driver: 'postgres', connection: 'default' } }\`.`,
     );
   }
   if (queue.driver === 'redis') {
@@ -64,7 +67,7 @@ export function resolveQueue(config: ResolvedConfig, name?: string): ResolvedQue
       `Queue \`${queueName}\` needs a PostgreSQL server, and connection \`${queue.connection}\` has the url ${describeUrl(url)}, which is not a postgres:// URL. Point \`connections.${queue.connection}.url\` at a PostgreSQL server.`,
     );
   }
-  return { name: queueName, connection: { url } };
+  return { name: queueName, connection: schema === undefined ? { url } : { url, schema } };
 }
 
 /** A URL fit for an error message: the scheme and host, never the password. */

@@ -48,15 +48,26 @@ export async function openEngine(
   });
   // An EventEmitter without an 'error' listener throws; the caller attaches its own after opening.
   boss.on('error', () => {});
+  const name = engineQueueName(queue, kind);
+  let policy: string | undefined;
   try {
     await boss.start();
-    await boss.createQueue(engineQueueName(queue, kind), { name: engineQueueName(queue, kind), policy: 'stately' });
+    await boss.createQueue(name, { name, policy: 'stately' });
+    policy = (await boss.getQueue(name))?.policy;
   } catch (error) {
     await boss.stop({ graceful: false, wait: true }).catch(() => {});
     throw new KitError(
       'database.unavailable',
       `Cannot open queue \`${queue}\` on ${describeUrl(connection.url)}: ${error instanceof Error ? error.message : String(error)}. Check that PostgreSQL runs there and that the queue's connection url is right.`,
       { cause: error },
+    );
+  }
+  if (policy !== 'stately') {
+    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+    // Made by something other than Kit: its jobs could overlap, so Kit will not use it.
+    throw new KitError(
+      'config.invalid',
+      `The pg-boss queue \`${name}\` in schema \`${schema}\` has the policy \`${policy}\`, not \`stately\`, so it cannot keep one sync run per set and branch. Delete that pg-boss queue, or give the Kit queue another name in \`queues\`.`,
     );
   }
   return boss;

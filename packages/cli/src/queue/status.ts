@@ -133,12 +133,15 @@ export function formatSyncStatus(queue: string, runs: SyncRunRecord[], now: Date
   for (const run of runs) {
     const when = run.finishedAt ?? run.startedAt ?? run.createdAt;
     const tries = run.attempts === 0 ? `0/${run.maxAttempts} attempts` : `attempt ${run.attempts}/${run.maxAttempts}`;
-    lines.push(
-      `${run.state.padEnd(9)}  ${run.set}@${run.branch}  ${tries}  ${ago(when, now)}  job ${run.id}`,
-    );
+    lines.push(`${run.state.padEnd(9)}  ${run.set}@${run.branch}  ${tries}  ${ago(when, now)}  job ${run.id}`);
     if (run.state === 'completed') lines.push(`           result: ${summarize(run.result)}`);
-    else if (run.error !== null) lines.push(`           ${run.state === 'failed' ? 'error' : 'last error'}: ${run.error}`);
-    if ((run.state === 'queued' || run.state === 'retrying') && run.nextAttemptAt !== null && new Date(run.nextAttemptAt) > now) {
+    else if (run.error !== null)
+      lines.push(`           ${run.state === 'failed' ? 'error' : 'last error'}: ${run.error}`);
+    if (
+      (run.state === 'queued' || run.state === 'retrying') &&
+      run.nextAttemptAt !== null &&
+      new Date(run.nextAttemptAt) > now
+    ) {
       lines.push(`           next attempt ${until(run.nextAttemptAt, now)}`);
     }
   }

@@ -141,20 +141,30 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     const expiry = setTimeout(() => controller.abort(new JobAborted('expired')), expiryMs);
     emit({ type: 'started', ...ref });
     try {
-      const result = toStoredJson(await untilAborted(options.handle(job.data.payload, { signal: controller.signal }), controller.signal));
+      const result = toStoredJson(
+        await untilAborted(options.handle(job.data.payload, { signal: controller.signal }), controller.signal),
+      );
       const { affected } = (await boss.complete(name, job.id, { result })) as unknown as { affected: number };
       if (affected === 1) {
         summary.completed++;
         emit({ type: 'completed', ...ref, result });
       } else {
-        emit({ type: 'lost', ...ref, reason: 'the job was no longer this worker’s when it finished; its result was not recorded' });
+        emit({
+          type: 'lost',
+          ...ref,
+          reason: 'the job was no longer this worker’s when it finished; its result was not recorded',
+        });
       }
     } catch (error) {
       const aborted = controller.signal.aborted ? (controller.signal.reason as JobAborted).why : null;
       if (aborted === 'stopped') {
         await release(boss, name, job.id);
         summary.released++;
-        emit({ type: 'released', ...ref, reason: 'the worker stopped before the run finished; the run goes back to the queue' });
+        emit({
+          type: 'released',
+          ...ref,
+          reason: 'the worker stopped before the run finished; the run goes back to the queue',
+        });
       } else {
         const message =
           aborted === 'expired'
