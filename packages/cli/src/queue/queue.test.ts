@@ -415,7 +415,48 @@ describe.skipIf(!databaseUrl)('queued sync runs on PostgreSQL (KIT_TEST_DATABASE
     });
   });
 
-  it('hands a running run back to the queue when its worker is stopped with SIGTERM, even on its last attempt', async () => {
+  it('fails an attempt that outlives its expiry before the queue retries it, so only the retry completes', async () => {
+    const queue = 'overdue';
+    const run = await enqueueSyncRun({
+      connection,
+      queue,
+      payload: { cwd: '/projects/overdue' },
+      set: 'docs',
+      branch: 'main',
+      expireInSeconds: 2,
+      retry: { attempts: 2, delaySeconds: 0, backoff: false },
+    });
+    const events: WorkerEvent[] = [];
+    const stop = new AbortController();
+    let calls = 0;
+    const worker = runWorker({
+      connection,
+      queue,
+      pollIntervalSeconds: 0.5,
+      maintenanceIntervalSeconds: 1,
+      signal: stop.signal,
+      onEvent: (event) => events.push(event),
+      // The first attempt ignores its signal and would finish long after its expiry.
+      handle: async () => {
+        calls++;
+        if (calls === 1) await new Promise((resolve) => setTimeout(resolve, 8000));
+        return { attempt: calls };
+      },
+    });
+    await waitFor(() => events.some((event) => event.type === 'completed'), 60_000, 'the retry to complete');
+    stop.abort();
+    expect(await worker).toEqual({ completed: 1, failed: 1, released: 0 });
+    expect(events.find((event) => event.type === 'failed')).toMatchObject({
+      job: run.id,
+      attempt: 1,
+      error: "the run took longer than the job's expiry (2 s) and was stopped",
+      retry: true,
+    });
+    const [record] = await syncRunStatus({ connection, queue });
+    expect(record).toMatchObject({ id: run.id, state: 'completed', attempts: 2, result: { attempt: 2 } });
+  });
+
+  it('hands a running run back to the queue at once when its worker gets SIGTERM, and never fails it for that', async () => {
     const queue = 'stopped';
     const cwd = '/projects/stopped';
     const run = await enqueueSyncRun({
@@ -424,27 +465,40 @@ describe.skipIf(!databaseUrl)('queued sync runs on PostgreSQL (KIT_TEST_DATABASE
       payload: { cwd },
       set: 'docs',
       branch: 'main',
-      retry: { attempts: 1, delaySeconds: 0, backoff: false },
+      // A failure would wait ten minutes for its retry; a stop must not.
+      retry: { attempts: 2, delaySeconds: 600, backoff: false },
     });
-    const stopping = startWorkerProcess(queue, 60_000);
-    await waitFor(
-      () => stopping.events.some((event) => event.type === 'started'),
-      60_000,
-      `the worker process to start the run (stderr: ${stopping.stderr()})`,
-    );
-    stopping.child.kill('SIGTERM');
-    expect(await stopping.exited).toEqual({ code: 0, signal: null });
-    expect(stopping.events.map((event) => event.type)).toEqual(['ready', 'started', 'stopping', 'released', 'stopped']);
-    expect(await effects(cwd)).toEqual([]);
+    const stopWorkerMidRun = async () => {
+      const stopping = startWorkerProcess(queue, 60_000);
+      await waitFor(
+        () => stopping.events.some((event) => event.type === 'started'),
+        60_000,
+        `the worker process to start the run (stderr: ${stopping.stderr()})`,
+      );
+      stopping.child.kill('SIGTERM');
+      expect(await stopping.exited).toEqual({ code: 0, signal: null });
+      expect(stopping.events.map((event) => event.type)).toEqual([
+        'ready',
+        'started',
+        'stopping',
+        'released',
+        'stopped',
+      ]);
+      const [handedBack] = await syncRunStatus({ connection, queue });
+      expect(new Date(handedBack!.nextAttemptAt!).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      return handedBack;
+    };
 
-    const [handedBack] = await syncRunStatus({ connection, queue });
-    expect(handedBack).toMatchObject({
+    expect(await stopWorkerMidRun()).toMatchObject({
       id: run.id,
       state: 'retrying',
       attempts: 1,
       maxAttempts: 2,
       error: 'the worker stopped before the run finished',
     });
+    // Stopped again on its last attempt: one more is granted instead of failing the run.
+    expect(await stopWorkerMidRun()).toMatchObject({ id: run.id, state: 'retrying', attempts: 2, maxAttempts: 3 });
+    expect(await effects(cwd)).toEqual([]);
 
     const finisher = startWorkerProcess(queue, 10);
     await waitFor(() => finisher.events.some((event) => event.type === 'completed'), 60_000, 'the run to complete');
@@ -452,6 +506,6 @@ describe.skipIf(!databaseUrl)('queued sync runs on PostgreSQL (KIT_TEST_DATABASE
     await finisher.exited;
     expect(await effects(cwd)).toEqual([finisher.child.pid]);
     const [record] = await syncRunStatus({ connection, queue });
-    expect(record).toMatchObject({ id: run.id, state: 'completed', attempts: 2 });
+    expect(record).toMatchObject({ id: run.id, state: 'completed', attempts: 3 });
   });
 });

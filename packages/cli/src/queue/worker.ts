@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KitError } from '@kit/core';
 import type PgBoss from 'pg-boss';
 import type { QueueConnection } from './connection.js';
-import { closeEngine, engineQueueName, openEngine } from './engine.js';
+import { closeEngine, engineQueueName, openEngine, queueSchema } from './engine.js';
 import type { JobHandler, SyncJobData } from './sync-run.js';
 
 /** What {@link runWorker} is given. */
@@ -105,6 +105,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
   });
   boss.on('error', (error: unknown) => emit({ type: 'error', error: messageOf(error) }));
   const name = engineQueueName(options.queue, 'sync');
+  const schema = queueSchema(options.connection);
   const fetching = new AbortController();
   const running = new Map<string, AbortController>();
   let graceTimer: NodeJS.Timeout | undefined;
@@ -158,7 +159,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     } catch (error) {
       const aborted = controller.signal.aborted ? (controller.signal.reason as JobAborted).why : null;
       if (aborted === 'stopped') {
-        await release(boss, name, job.id);
+        await release(boss, schema, name, job.id);
         summary.released++;
         emit({
           type: 'released',
@@ -215,16 +216,23 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
 }
 
 /**
- * Hands a job whose run was stopped back to the queue. pg-boss has no release, so the attempt is
- * failed (it goes to `retry` after the backoff); when that was its last attempt, one more is
- * granted, so stopping a worker never fails a run for good.
+ * Hands a job whose run was stopped back to the queue, for another worker to take at once. pg-boss
+ * has no release, so the attempt is failed; when that was its last attempt one more is granted
+ * (pg-boss's `retry`), so stopping a worker never fails a run for good, and the backoff a failure
+ * earns is waived (the run did not fail).
  */
-async function release(boss: PgBoss, name: string, id: string): Promise<void> {
+async function release(boss: PgBoss, schema: string, name: string, id: string): Promise<void> {
   await boss.fail(name, id, {
     error: { name: 'WorkerStopped', message: 'the worker stopped before the run finished' },
   });
   const after = await boss.getJobById(name, id);
   if (after?.state === 'failed') await boss.retry(name, id);
+  await boss
+    .getDb()
+    .executeSql(`UPDATE ${schema}.job SET start_after = now() WHERE name = $1 AND id = $2 AND state = 'retry'`, [
+      name,
+      id,
+    ]);
 }
 
 /** Resolves or rejects with `work`, or rejects as soon as `signal` aborts, whichever comes first. */
