@@ -63,8 +63,13 @@ export async function enqueueSyncRun(options: EnqueueSyncRunOptions): Promise<En
     const key = syncRunKey(set, branch);
     const data: SyncJobData = { set, branch, payload };
     // The waiting run may start between the refused send and the look-up: then send again.
+    const schema = queueSchema(options.connection);
     for (let round = 0; round < 3; round++) {
+      // pg-boss takes the oldest waiting job first, and a job whose set and branch is running cannot
+      // start; ranking it last lets the runs of other sets and branches start before it.
+      const behindRunning = await isRunning(boss, schema, name, key);
       const id = await boss.send(name, data as unknown as object, {
+        priority: behindRunning ? -1 : 0,
         singletonKey: key,
         retryLimit: retry.attempts - 1,
         retryDelay: retry.delaySeconds,
@@ -72,7 +77,7 @@ export async function enqueueSyncRun(options: EnqueueSyncRunOptions): Promise<En
         expireInSeconds: options.expireInSeconds ?? SYNC_RUN_DEFAULTS.expireInSeconds,
       });
       if (id !== null) return { id, queue, set, branch, coalesced: false };
-      const waiting = await waitingRun(boss, queueSchema(options.connection), name, key);
+      const waiting = await waitingRun(boss, schema, name, key);
       if (waiting === null) continue;
       if (canonicalJson(waiting.payload) === canonicalJson(payload)) {
         return { id: waiting.id, queue, set, branch, coalesced: true };
@@ -90,6 +95,17 @@ export async function enqueueSyncRun(options: EnqueueSyncRunOptions): Promise<En
   } finally {
     await closeEngine(boss);
   }
+}
+
+/** True when a run with this key is running. */
+async function isRunning(boss: PgBoss, schema: string, name: string, key: string): Promise<boolean> {
+  const { rows } = await boss
+    .getDb()
+    .executeSql(`SELECT 1 FROM ${schema}.job WHERE name = $1 AND singleton_key = $2 AND state = 'active' LIMIT 1`, [
+      name,
+      key,
+    ]);
+  return rows.length > 0;
 }
 
 /** The run waiting (not yet started) with this key, if any. */

@@ -312,7 +312,8 @@ describe.skipIf(!databaseUrl)('queued sync runs on PostgreSQL (KIT_TEST_DATABASE
     expect(feature.coalesced).toBe(false);
     expect(feature.id).not.toBe(first.id);
 
-    const releases: Array<() => void> = [];
+    const waiting = new Map<string, Array<() => void>>();
+    const release = (cwd: string) => waiting.get(cwd)!.shift()!();
     const running = new Map<string, number>();
     const mostAtOnce = new Map<string, number>();
     const events: WorkerEvent[] = [];
@@ -327,7 +328,7 @@ describe.skipIf(!databaseUrl)('queued sync runs on PostgreSQL (KIT_TEST_DATABASE
       handle: async (given) => {
         running.set(given.cwd, (running.get(given.cwd) ?? 0) + 1);
         mostAtOnce.set(given.cwd, Math.max(mostAtOnce.get(given.cwd) ?? 0, running.get(given.cwd)!));
-        await new Promise<void>((resolve) => releases.push(resolve));
+        await new Promise<void>((resolve) => waiting.set(given.cwd, [...(waiting.get(given.cwd) ?? []), resolve]));
         running.set(given.cwd, running.get(given.cwd)! - 1);
         return { done: true };
       },
@@ -341,20 +342,36 @@ describe.skipIf(!databaseUrl)('queued sync runs on PostgreSQL (KIT_TEST_DATABASE
       (await syncRunStatus({ connection, queue })).map((record) => [record.id, record.state]),
     );
     expect(states).toEqual({ [first.id]: 'running', [feature.id]: 'running', [followUp.id]: 'queued' });
-    // Three polls of both slots: the follow-up must still wait for the run of its branch.
+    // The feature run ends; a run of another branch enqueued now starts in the free slot, ahead of
+    // the follow-up, which waits for the run of its own branch.
+    release('/projects/shop-feature');
+    await waitFor(() => events.some((event) => event.type === 'completed' && event.job === feature.id));
+    const hotfix = await enqueueSyncRun({
+      connection,
+      queue,
+      payload: { cwd: '/projects/shop-hotfix', set: 'docs' },
+      set: 'docs',
+      branch: 'hotfix',
+    });
+    await waitFor(() => started(hotfix.id), 30_000, 'the hotfix run to start while main still runs');
+    // Three more polls: the follow-up still waits.
     await new Promise((resolve) => setTimeout(resolve, 1600));
     expect(started(followUp.id)).toBe(false);
 
-    expect(releases).toHaveLength(2);
-    for (const release of releases.splice(0)) release();
+    release('/projects/shop-hotfix');
+    release('/projects/shop');
     await waitFor(() => started(followUp.id), 30_000, 'the follow-up to start');
-    releases.shift()!();
-    await waitFor(() => events.filter((event) => event.type === 'completed').length === 3, 30_000, 'three runs');
+    release('/projects/shop');
+    await waitFor(() => events.filter((event) => event.type === 'completed').length === 4, 30_000, 'four runs');
     stop.abort();
-    expect(await worker).toEqual({ completed: 3, failed: 0, released: 0 });
-    expect(Object.fromEntries(mostAtOnce)).toEqual({ '/projects/shop': 1, '/projects/shop-feature': 1 });
+    expect(await worker).toEqual({ completed: 4, failed: 0, released: 0 });
+    expect(Object.fromEntries(mostAtOnce)).toEqual({
+      '/projects/shop': 1,
+      '/projects/shop-feature': 1,
+      '/projects/shop-hotfix': 1,
+    });
     const order = events.filter((event) => event.type === 'started').map((event) => (event as { job: string }).job);
-    expect(order.indexOf(followUp.id)).toBe(2);
+    expect(order.slice(2)).toEqual([hotfix.id, followUp.id]);
   });
 
   it('retries on another worker a run whose worker was killed mid-run, and completes it once', async () => {
