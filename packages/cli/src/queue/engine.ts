@@ -1,4 +1,5 @@
-import { KitError } from '@kit/core';
+import { isKitError, KitError } from '@kit/core';
+import { loadOptionalPeer } from '@kit/core/node';
 import type PgBoss from 'pg-boss';
 import { DEFAULT_QUEUE_SCHEMA, describeUrl, type QueueConnection } from './connection.js';
 
@@ -36,7 +37,7 @@ export async function openEngine(
   options: OpenEngineOptions = {},
 ): Promise<PgBoss> {
   const schema = queueSchema(connection);
-  const { default: PgBossClass } = await import('pg-boss');
+  const { default: PgBossClass } = await loadPgBoss();
   const boss = new PgBossClass({
     connectionString: connection.url,
     schema,
@@ -91,4 +92,21 @@ export function queueSchema(connection: QueueConnection): string {
     );
   }
   return schema;
+}
+
+/**
+ * pg-boss, an optional peer of `@kit/cli`: a project that queues no sync run installs neither it
+ * nor its PostgreSQL driver. Version 10 is named because it is the last that runs on Node 20.
+ */
+async function loadPgBoss(): Promise<{ default: typeof PgBoss }> {
+  try {
+    return await loadOptionalPeer(() => import('pg-boss'), 'pg-boss', 'A queued sync run');
+  } catch (error) {
+    if (!isKitError(error, 'config.invalid')) throw error;
+    throw new KitError(
+      'config.invalid',
+      'Queued sync runs (kit sync --queue, kit sync --status, kit worker) need the package pg-boss 10, which is not installed. Add it to your project (npm install pg-boss@10, or pnpm add pg-boss@10) and start again.',
+      { cause: error },
+    );
+  }
 }
