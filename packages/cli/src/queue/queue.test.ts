@@ -3,14 +3,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isKitError, resolveConfig } from '@kit/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
 import { createContext } from '../context.js';
 import { createProgram } from '../program.js';
-import { printSyncStatus } from './cli.js';
+import { enqueueFromCli, formatEnqueued, printSyncStatus } from './cli.js';
 import { type QueueConnection, resolveQueue } from './connection.js';
 import { enqueueSyncRun } from './enqueue.js';
 import { formatSyncStatus, syncRunStatus } from './status.js';
@@ -20,6 +20,9 @@ import { runWorker, type WorkerEvent } from './worker.js';
 const databaseUrl = process.env.KIT_TEST_DATABASE_URL;
 const cliFolder = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixture = join(dirname(fileURLToPath(import.meta.url)), '__fixtures__', 'worker-process.ts');
+const commandFixture = join(dirname(fileURLToPath(import.meta.url)), '__fixtures__', 'kit-worker-command.ts');
+// The command runs in the project's folder, where `--import tsx` would not resolve.
+const tsxLoader = pathToFileURL(join(cliFolder, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 /** Resolves once `check` is true, looking every 100 ms; fails after `ms`. */
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 30_000, what = 'the condition'): Promise<void> {
@@ -524,5 +527,105 @@ describe.skipIf(!databaseUrl)('queued sync runs on PostgreSQL (KIT_TEST_DATABASE
     expect(await effects(cwd)).toEqual([finisher.child.pid]);
     const [record] = await syncRunStatus({ connection, queue });
     expect(record).toMatchObject({ id: run.id, state: 'completed', attempts: 3 });
+  });
+});
+
+describe.skipIf(!databaseUrl)('kit worker and kit sync --queue on a project’s own database', () => {
+  const database = `s8queue_cli_${process.pid}`;
+  let admin: pg.Pool;
+  let project: string;
+  let projectUrl: string;
+
+  beforeAll(async () => {
+    admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    await admin.query(`CREATE DATABASE ${database}`);
+    const url = new URL(databaseUrl!);
+    url.pathname = `/${database}`;
+    projectUrl = url.href;
+    project = await mkdtemp(join(tmpdir(), 's8queue-project-'));
+    await writeFile(
+      join(project, 'kit.config.json'),
+      JSON.stringify({
+        connections: { default: { url: projectUrl } },
+        sets: { handbook: { source: { path: 'docs' } } },
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+    await rm(project, { recursive: true, force: true });
+  });
+
+  it('enqueues on the configured queue, runs it with kit worker --json, stops on SIGTERM and shows it completed', async () => {
+    const config = resolveConfig(
+      { connections: { default: { url: projectUrl } }, sets: { handbook: { source: { path: 'docs' } } } },
+      { env: {}, root: project },
+    );
+    const run = await enqueueFromCli(config, { cwd: project }, { branch: 'main' });
+    expect(run).toMatchObject({ queue: 'default', set: 'handbook', branch: 'main', coalesced: false });
+    expect(formatEnqueued(run)).toBe(
+      `Queued sync run ${run.id} for handbook@main on queue \`default\`; kit worker runs it. kit sync --status shows it.`,
+    );
+    const again = await enqueueFromCli(config, { cwd: project }, { branch: 'main' });
+    expect(formatEnqueued(again)).toContain(`job ${run.id} covers this one`);
+
+    const child = spawn(
+      process.execPath,
+      ['--conditions=kit-source', '--import', tsxLoader, commandFixture, 'worker', '--json', '--concurrency', '2'],
+      { cwd: project, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await waitFor(
+        () => stdout.includes('"type":"completed"') || child.exitCode !== null,
+        60_000,
+        'the run to complete',
+      );
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as WorkerEvent);
+    expect(events).toEqual([
+      { type: 'ready', queue: 'default', concurrency: 2 },
+      { type: 'started', job: run.id, set: 'handbook', branch: 'main', attempt: 1, attempts: 3 },
+      {
+        type: 'completed',
+        job: run.id,
+        set: 'handbook',
+        branch: 'main',
+        attempt: 1,
+        attempts: 3,
+        result: { summary: `synced the default set in ${project}` },
+      },
+      { type: 'stopping', running: 0, graceSeconds: 20 },
+      { type: 'stopped', completed: 1, failed: 0, released: 0 },
+    ]);
+
+    const out = new PassThrough();
+    let printed = '';
+    out.setEncoding('utf8').on('data', (chunk: string) => {
+      printed += chunk;
+    });
+    await printSyncStatus(out, config);
+    expect(printed).toMatch(
+      new RegExp(
+        `^Sync runs on queue \`default\`, newest first:\\ncompleted  handbook@main  attempt 1/3  \\d+s ago  job ${run.id}\\n {11}result: synced the default set in ${project}\\n$`,
+      ),
+    );
   });
 });
