@@ -128,13 +128,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
   if (options.forceSignal?.aborted) stopNow();
 
   const runOne = async (job: PgBoss.JobWithMetadata<SyncJobData>) => {
-    const ref: WorkerJobRef = {
-      job: job.id,
-      set: job.data.set,
-      branch: job.data.branch,
-      attempt: job.retryCount + 1,
-      attempts: job.retryLimit + 1,
-    };
+    const ref = refOf(job);
     const controller = new AbortController();
     running.set(job.id, controller);
     // A second before the queue may take the job for dead, this worker lets go of it.
@@ -194,6 +188,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
         continue;
       }
       try {
+        if (fetching.signal.aborted) {
+          // Taken while the worker began to stop: hand it back unstarted rather than start a run
+          // the grace period may not cover.
+          await release(boss, schema, name, job.id);
+          summary.released++;
+          emit({ type: 'released', ...refOf(job), reason: 'the worker was stopping; the run goes back to the queue' });
+          continue;
+        }
         await runOne(job);
       } catch (error) {
         // Recording the outcome failed (the database went away): the job stays active and expires.
@@ -213,6 +215,17 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
   }
   emit({ type: 'stopped', ...summary });
   return summary;
+}
+
+/** A job as the worker's events name it: the attempt this fetch started, of how many. */
+function refOf(job: PgBoss.JobWithMetadata<SyncJobData>): WorkerJobRef {
+  return {
+    job: job.id,
+    set: job.data.set,
+    branch: job.data.branch,
+    attempt: job.retryCount + 1,
+    attempts: job.retryLimit + 1,
+  };
 }
 
 /**
