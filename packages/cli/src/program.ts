@@ -9,6 +9,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerReview } from './commands/review.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
+import { registerSync } from './commands/sync.js';
 import { registerValidate } from './commands/validate.js';
 import { registerWorker, type WorkerHandlers } from './commands/worker.js';
 import type { CommandContext } from './context.js';
@@ -56,6 +57,7 @@ export function createProgram(context: CommandContext, handlers: WorkerHandlers 
   registerServe(program, context);
   registerValidate(program, context);
   registerAffected(program, context);
+  registerSync(program, context);
   registerAgents(program, context);
   registerHook(program, context);
   registerMcp(program, context);
