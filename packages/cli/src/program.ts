@@ -27,7 +27,7 @@ export const CLI_VERSION: string = (
  * so commands that run no job never load it.
  */
 const workerHandlers: WorkerHandlers = {
-  // MERGE(s8-sync): sync: async (payload, options) => (await import('./sync/job.js')).runSyncJob(payload, options),
+  sync: async (payload, options) => (await import('./sync/job.js')).runSyncJob(payload, options),
 };
 
 /**
