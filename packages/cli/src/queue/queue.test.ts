@@ -628,4 +628,44 @@ describe.skipIf(!databaseUrl)('kit worker and kit sync --queue on a project’s 
       ),
     );
   });
+
+  it('kit sync --queue enqueues the run with its flags, and kit sync --status lists it', async () => {
+    const queued = await runKitHere(['sync', '--queue', '--max-pages', '2', '--base', 'main'], { cwd: project });
+    expect(queued.stderr).toBe('');
+    expect(queued.code).toBe(0);
+    const id = /^Queued sync run (\S+) for handbook@local on queue `default`; kit worker runs it\./.exec(
+      queued.stdout,
+    )?.[1];
+    expect(id).toBeDefined();
+
+    const again = await runKitHere(['sync', '--queue', '--max-pages', '2', '--base', 'main', '--json'], {
+      cwd: project,
+    });
+    expect(JSON.parse(again.stdout)).toEqual({
+      id,
+      queue: 'default',
+      set: 'handbook',
+      branch: 'local',
+      coalesced: true,
+    });
+
+    const refused = await runKitHere(['sync', '--queue', '--max-pages', '0'], { cwd: project });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--max-pages must be a whole number of at least 1');
+
+    const status = await runKitHere(['sync', '--status', '--json'], { cwd: project });
+    expect(status.code).toBe(0);
+    const { queue, runs } = JSON.parse(status.stdout) as { queue: string; runs: Array<Record<string, unknown>> };
+    expect(queue).toBe('default');
+    expect(runs[0]).toMatchObject({
+      id,
+      state: 'queued',
+      set: 'handbook',
+      branch: 'local',
+      attempts: 0,
+      payload: { cwd: project, head: 'HEAD', base: 'main', maxPages: 2 },
+    });
+    const text = await runKitHere(['sync', '--status'], { cwd: project });
+    expect(text.stdout).toMatch(new RegExp(`^queued     handbook@local  0/3 attempts  \\d+s ago  job ${id}$`, 'm'));
+  });
 });
