@@ -10,9 +10,9 @@ export { type AskMessage, type AskRefusal, budgetDay, checkConversation, countQu
 export { NO_ANSWER_TEXT, systemPrompt } from './prompt.js';
 export {
   type AskEnv,
-  loadModel,
   DEFAULT_PROVIDER,
   type LoadedModel,
+  loadModel,
   PROVIDERS,
   type ProviderChoice,
   providerChain,
