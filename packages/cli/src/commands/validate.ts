@@ -32,6 +32,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | ai.ask.setup | warning | a set with \`ai.ask.enabled\` on where Ask AI cannot answer: the optional package @kit/ai is not installed (so \`ai.ask\` has no effect; the fix names the install command), a provider package the failover order needs is missing, \`ai.ask.provider\` names an unknown provider, or a provider has no model to default to |
 | source.read | error | the set folder, or a folder in it, cannot be read |
 | source.missing_folder | warning | a version the manifest declares has no folder, so it has no pages |
+| locales.missing | warning | a locale the manifest declares that a version has no pages in (its folder, such as \`1.x/ar/\`, is missing or empty; in a database set, no page of that version and locale): readers of that locale who switch to the version land on its default-locale pages; the fix names the folder to create (ignore it for a version that is not translated) |
 | source.symlink | warning | a symbolic link leading outside the set folder (or nowhere), ignored |
 | source.page_path | warning | a Markdown file whose path breaks the page-path rule (a line break, a bidi control, an invisible character, a segment over 200 bytes, ...), not read as a page; in a database set, a page stored under such a path before the rule (move or delete it) |
 | assets.missing | error | a stylesheet named in assets.css, the logo or favicon, or an image or file a page links does not exist |
