@@ -1,5 +1,6 @@
+import { KitError } from '@kit/core';
 import type { Command } from 'commander';
-import type { CommandContext } from '../context.js';
+import type { CommandContext, GlobalOptions } from '../context.js';
 import { writeLine } from '../io.js';
 import { addNotes } from '../notes.js';
 
@@ -28,6 +29,11 @@ export function registerSync(program: Command, context: CommandContext): void {
       '--remote <url>',
       "run against a production set's web MCP endpoint (https://docs.example.com/docs/mcp), sending KIT_SYNC_TOKEN (ai.sync.remote_token) as the bearer token; changes follow that set's review (drafts under review: required)",
     )
+    .option(
+      '--queue',
+      'enqueue the run for kit worker instead of running it (queue: ai.sync.queue, env KIT_SYNC_QUEUE, else default); prints the job id',
+    )
+    .option('--status', 'list the recent queued runs and their state, result or error, instead of running')
     .option('--json', 'print the result as JSON');
   addNotes(
     sync,
@@ -39,7 +45,9 @@ A run stops cleanly at ai.sync.max_steps, at a provider request longer than ai.s
 
 --json prints { base, head, dry_run, remote, provider, model, steps, stopped, changed: [{ set, version, locale, path, title, file, outcome, message, revision }], stale: [{ ..., reason, message }], validation: { errors, warnings, issues }, diff, summary }.
 
-Without the optional AI package it stops with the install steps: npm install --save-dev @kit/ai ai @ai-sdk/openai.`,
+Without the optional AI package it stops with the install steps: npm install --save-dev @kit/ai ai @ai-sdk/openai.
+
+--queue records the run, with its flags and the project folder, on a job queue in PostgreSQL (pg-boss 10, an optional package) and returns; kit worker runs it there, retrying with backoff, one run per set and branch at a time. Enqueueing a run while the same one waits adds nothing (the waiting run's id is printed). --status lists the recent runs: queued, running, retrying, completed (with the result) or failed (with the error); with --json, { queue, runs }.`,
   );
   sync.action(
     async (
@@ -52,12 +60,18 @@ Without the optional AI package it stops with the install steps: npm install --s
         maxSteps?: number;
         dryRun?: boolean;
         remote?: string;
+        queue?: boolean;
+        status?: boolean;
         json?: boolean;
       },
       command: Command,
     ) => {
-      const { runSync } = await import('../sync/sync.js');
       const globals = context.globals(command);
+      if (options.queue || options.status) {
+        await queuedSync(context, globals, options);
+        return;
+      }
+      const { runSync } = await import('../sync/sync.js');
       const result = await runSync({
         cwd: context.io.cwd,
         head: options.head,
@@ -109,4 +123,63 @@ Without the optional AI package it stops with the install steps: npm install --s
       writeLine(out, `${result.steps} steps with ${result.provider} (${result.model}).`);
     },
   );
+}
+
+/** `kit sync --queue` and `kit sync --status`: the queue's side of `kit sync` (see `kit worker`). */
+async function queuedSync(
+  context: CommandContext,
+  globals: GlobalOptions,
+  options: {
+    base?: string;
+    head: string;
+    provider?: string;
+    model?: string;
+    maxPages?: number;
+    maxSteps?: number;
+    dryRun?: boolean;
+    remote?: string;
+    queue?: boolean;
+    status?: boolean;
+    json?: boolean;
+  },
+): Promise<void> {
+  if (options.queue && options.status) {
+    throw new KitError('argument.invalid', '--queue and --status do not go together: enqueue a run, or list the runs.');
+  }
+  if (options.queue && globals.config !== undefined) {
+    throw new KitError(
+      'argument.invalid',
+      "--config cannot travel with a queued run: kit worker runs it with the project's own kit.config.* in its folder. Run kit sync --queue in that folder without --config.",
+    );
+  }
+  const [{ loadConfig }, { enqueueFromCli, formatEnqueued, printSyncStatus }, { positive }] = await Promise.all([
+    import('@kit/core/node'),
+    import('../queue/cli.js'),
+    import('../sync/sync.js'),
+  ]);
+  // Checked now, not when a worker takes the run.
+  const maxPages = positive(options.maxPages, '--max-pages', 'ai.sync.max_pages');
+  const maxSteps = positive(options.maxSteps, '--max-steps', 'ai.sync.max_steps');
+  const config = await loadConfig({
+    cwd: context.io.cwd,
+    ...(context.io.env !== process.env ? { env: context.io.env } : {}),
+    ...(globals.config !== undefined ? { file: globals.config } : {}),
+  });
+  if (options.status) {
+    await printSyncStatus(context.io.stdout, config, { json: options.json === true });
+    return;
+  }
+  const run = await enqueueFromCli(config, {
+    cwd: config.root,
+    head: options.head,
+    ...(globals.set !== undefined ? { set: globals.set } : {}),
+    ...(options.base !== undefined ? { base: options.base } : {}),
+    ...(options.provider !== undefined ? { provider: options.provider } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(maxPages !== undefined ? { maxPages } : {}),
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+    ...(options.remote !== undefined ? { remote: options.remote } : {}),
+  });
+  writeLine(context.io.stdout, options.json ? JSON.stringify(run, null, 2) : formatEnqueued(run));
 }

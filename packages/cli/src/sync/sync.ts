@@ -121,7 +121,8 @@ function isMissingModule(error: unknown): boolean {
   return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
-function positive(value: number | undefined, flag: string, key: string): number | undefined {
+/** A flag overriding a whole-number `ai.sync` limit: absent, or a whole number of at least 1. */
+export function positive(value: number | undefined, flag: string, key: string): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 1) {
     throw new KitError('argument.invalid', `${flag} must be a whole number of at least 1 (it overrides ${key}).`);
