@@ -3,10 +3,39 @@ import type { Command } from 'commander';
 import type { CommandContext, GlobalOptions } from '../context.js';
 import { writeLine } from '../io.js';
 import { addNotes } from '../notes.js';
+import type { SyncFlags } from '../sync/sync.js';
 
 function wholeNumber(value: string): number {
   const parsed = Number(value);
   return Number.isInteger(parsed) ? parsed : Number.NaN;
+}
+
+/** What commander hands the `kit sync` action. */
+interface SyncCommandOptions {
+  base?: string;
+  head: string;
+  provider?: string;
+  model?: string;
+  maxPages?: number;
+  maxSteps?: number;
+  dryRun?: boolean;
+  remote?: string;
+  queue?: boolean;
+  status?: boolean;
+  json?: boolean;
+}
+
+/** The run's flags among the command's options, leaving out those not given. */
+function syncFlags(options: SyncCommandOptions): SyncFlags {
+  const flags: SyncFlags = { head: options.head };
+  if (options.base !== undefined) flags.base = options.base;
+  if (options.provider !== undefined) flags.provider = options.provider;
+  if (options.model !== undefined) flags.model = options.model;
+  if (options.maxPages !== undefined) flags.maxPages = options.maxPages;
+  if (options.maxSteps !== undefined) flags.maxSteps = options.maxSteps;
+  if (options.dryRun) flags.dryRun = true;
+  if (options.remote !== undefined) flags.remote = options.remote;
+  return flags;
 }
 
 export function registerSync(program: Command, context: CommandContext): void {
@@ -49,100 +78,60 @@ Without the optional AI package it stops with the install steps: npm install --s
 
 --queue records the run, with its flags and the project folder, on a job queue in PostgreSQL (pg-boss 10, an optional package) and returns; kit worker runs it there, retrying with backoff, one run per set and branch at a time. Enqueueing a run while the same one waits adds nothing (the waiting run's id is printed). --status lists the recent runs: queued, running, retrying, completed (with the result) or failed (with the error); with --json, { queue, runs }.`,
   );
-  sync.action(
-    async (
-      options: {
-        base?: string;
-        head: string;
-        provider?: string;
-        model?: string;
-        maxPages?: number;
-        maxSteps?: number;
-        dryRun?: boolean;
-        remote?: string;
-        queue?: boolean;
-        status?: boolean;
-        json?: boolean;
-      },
-      command: Command,
-    ) => {
-      const globals = context.globals(command);
-      if (options.queue || options.status) {
-        await queuedSync(context, globals, options);
-        return;
+  sync.action(async (options: SyncCommandOptions, command: Command) => {
+    const globals = context.globals(command);
+    if (options.queue || options.status) {
+      await queuedSync(context, globals, options);
+      return;
+    }
+    const { runSync } = await import('../sync/sync.js');
+    const result = await runSync({
+      cwd: context.io.cwd,
+      ...(context.io.env !== process.env ? { env: context.io.env } : {}),
+      ...(globals.config !== undefined ? { configFile: globals.config } : {}),
+      ...(globals.set !== undefined ? { set: globals.set } : {}),
+      ...syncFlags(options),
+    });
+    if (result.stale.length > 0 || result.validation.errors > 0) context.exitCode = 1;
+    const out = context.io.stdout;
+    if (options.json) {
+      writeLine(out, JSON.stringify(result, null, 2));
+      return;
+    }
+    const name = (page: { set: string; version: string; locale: string; path: string }) =>
+      `${page.set}:${page.version === 'current' ? '' : `${page.version}/`}${page.locale === 'en' ? '' : `${page.locale}/`}${page.path}`;
+    if (result.changed.length === 0 && result.stale.length === 0) {
+      writeLine(out, `No stale pages: nothing to sync for ${result.base}...${result.head}.`);
+      return;
+    }
+    if (result.diff) writeLine(out, result.diff.trimEnd());
+    const verb = result.dry_run ? 'Would change' : 'Changed';
+    writeLine(out, `${verb} ${result.changed.length} page${result.changed.length === 1 ? '' : 's'}:`);
+    for (const page of result.changed) {
+      const revision = page.revision?.id ? ` (revision ${page.revision.id})` : '';
+      writeLine(out, `  ${page.outcome.padEnd(10)} ${name(page)}${revision}`);
+    }
+    if (result.stale.length > 0) {
+      writeLine(out, `Left stale: ${result.stale.length}`);
+      for (const page of result.stale) writeLine(out, `  ${page.reason.padEnd(15)} ${name(page)}: ${page.message}`);
+    }
+    if (result.stopped) writeLine(out, `Stopped: ${result.stopped.message}`);
+    if (result.validation.issues.length > 0) {
+      writeLine(
+        out,
+        `Validation of the changed pages: ${result.validation.errors} errors, ${result.validation.warnings} warnings`,
+      );
+      for (const issue of result.validation.issues) {
+        writeLine(out, `  ${issue.severity} ${issue.rule} (${issue.set}:${issue.page}): ${issue.message}`);
       }
-      const { runSync } = await import('../sync/sync.js');
-      const result = await runSync({
-        cwd: context.io.cwd,
-        head: options.head,
-        ...(context.io.env !== process.env ? { env: context.io.env } : {}),
-        ...(globals.config !== undefined ? { configFile: globals.config } : {}),
-        ...(globals.set !== undefined ? { set: globals.set } : {}),
-        ...(options.base !== undefined ? { base: options.base } : {}),
-        ...(options.provider !== undefined ? { provider: options.provider } : {}),
-        ...(options.model !== undefined ? { model: options.model } : {}),
-        ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
-        ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-        ...(options.dryRun ? { dryRun: true } : {}),
-        ...(options.remote !== undefined ? { remote: options.remote } : {}),
-      });
-      if (result.stale.length > 0 || result.validation.errors > 0) context.exitCode = 1;
-      const out = context.io.stdout;
-      if (options.json) {
-        writeLine(out, JSON.stringify(result, null, 2));
-        return;
-      }
-      const name = (page: { set: string; version: string; locale: string; path: string }) =>
-        `${page.set}:${page.version === 'current' ? '' : `${page.version}/`}${page.locale === 'en' ? '' : `${page.locale}/`}${page.path}`;
-      if (result.changed.length === 0 && result.stale.length === 0) {
-        writeLine(out, `No stale pages: nothing to sync for ${result.base}...${result.head}.`);
-        return;
-      }
-      if (result.diff) writeLine(out, result.diff.trimEnd());
-      const verb = result.dry_run ? 'Would change' : 'Changed';
-      writeLine(out, `${verb} ${result.changed.length} page${result.changed.length === 1 ? '' : 's'}:`);
-      for (const page of result.changed) {
-        const revision = page.revision?.id ? ` (revision ${page.revision.id})` : '';
-        writeLine(out, `  ${page.outcome.padEnd(10)} ${name(page)}${revision}`);
-      }
-      if (result.stale.length > 0) {
-        writeLine(out, `Left stale: ${result.stale.length}`);
-        for (const page of result.stale) writeLine(out, `  ${page.reason.padEnd(15)} ${name(page)}: ${page.message}`);
-      }
-      if (result.stopped) writeLine(out, `Stopped: ${result.stopped.message}`);
-      if (result.validation.issues.length > 0) {
-        writeLine(
-          out,
-          `Validation of the changed pages: ${result.validation.errors} errors, ${result.validation.warnings} warnings`,
-        );
-        for (const issue of result.validation.issues) {
-          writeLine(out, `  ${issue.severity} ${issue.rule} (${issue.set}:${issue.page}): ${issue.message}`);
-        }
-      }
-      if (result.summary) writeLine(out, `\n${result.summary}`);
-      writeLine(out, `${result.steps} steps with ${result.provider} (${result.model}).`);
-    },
-  );
+    }
+    if (result.summary) writeLine(out, `\n${result.summary}`);
+    writeLine(out, `${result.steps} steps with ${result.provider} (${result.model}).`);
+  });
 }
 
 /** `kit sync --queue` and `kit sync --status`: the queue's side of `kit sync` (see `kit worker`). */
-async function queuedSync(
-  context: CommandContext,
-  globals: GlobalOptions,
-  options: {
-    base?: string;
-    head: string;
-    provider?: string;
-    model?: string;
-    maxPages?: number;
-    maxSteps?: number;
-    dryRun?: boolean;
-    remote?: string;
-    queue?: boolean;
-    status?: boolean;
-    json?: boolean;
-  },
-): Promise<void> {
+async function queuedSync(context: CommandContext, globals: GlobalOptions, options: SyncCommandOptions): Promise<void> {
   if (options.queue && options.status) {
     throw new KitError('argument.invalid', '--queue and --status do not go together: enqueue a run, or list the runs.');
   }
@@ -171,15 +160,10 @@ async function queuedSync(
   }
   const run = await enqueueFromCli(config, {
     cwd: config.root,
-    head: options.head,
     ...(globals.set !== undefined ? { set: globals.set } : {}),
-    ...(options.base !== undefined ? { base: options.base } : {}),
-    ...(options.provider !== undefined ? { provider: options.provider } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...syncFlags(options),
     ...(maxPages !== undefined ? { maxPages } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
-    ...(options.dryRun ? { dryRun: true } : {}),
-    ...(options.remote !== undefined ? { remote: options.remote } : {}),
   });
   writeLine(context.io.stdout, options.json ? JSON.stringify(run, null, 2) : formatEnqueued(run));
 }

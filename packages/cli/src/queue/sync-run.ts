@@ -1,21 +1,7 @@
-/**
- * What a queued `kit sync` run is given: the options of the `kit sync` command that enqueued it,
- * and the project folder it was run in. The same shape as `SyncJobPayload` of `../sync/job.js`,
- * which `kit worker` hands it to; kept here so the queue stands on its own.
- */
-export interface SyncRunPayload {
-  /** The project folder (absolute) the run reads its config, code and docs from. */
-  cwd: string;
-  set?: string;
-  base?: string;
-  head?: string;
-  provider?: string;
-  model?: string;
-  maxPages?: number;
-  maxSteps?: number;
-  dryRun?: boolean;
-  remote?: string;
-}
+import type { SyncJobPayload } from '../sync/job.js';
+
+/** What a queued `kit sync` run is given: `kit sync`'s flags and the project folder it was run in. */
+export type SyncRunPayload = SyncJobPayload;
 
 /** What the queue stores for one sync run: the payload, plus the set and branch it is one run per. */
 export interface SyncJobData {

@@ -1,4 +1,4 @@
-import { runSync, type SyncResult } from './sync.js';
+import { runSync, type SyncFlags, type SyncResult } from './sync.js';
 
 export type { SyncResult } from './sync.js';
 
@@ -6,18 +6,7 @@ export type { SyncResult } from './sync.js';
  * A queued `kit sync` run, as the queue stores it: JSON only. `cwd` is the project folder the
  * worker runs in; the rest are `kit sync`'s flags.
  */
-export type SyncJobPayload = {
-  cwd: string;
-  set?: string;
-  base?: string;
-  head?: string;
-  provider?: string;
-  model?: string;
-  maxPages?: number;
-  maxSteps?: number;
-  dryRun?: boolean;
-  remote?: string;
-};
+export type SyncJobPayload = SyncFlags & { cwd: string };
 
 /**
  * Runs a queued sync job: exactly what `kit sync` runs with the same flags, in the job's project
@@ -28,17 +17,5 @@ export type SyncJobPayload = {
  * const result = await runSyncJob({ cwd: '/srv/app', base: 'main', head: 'feature/x' }, { signal });
  */
 export function runSyncJob(payload: SyncJobPayload, options: { signal?: AbortSignal }): Promise<SyncResult> {
-  return runSync({
-    cwd: payload.cwd,
-    ...(payload.set !== undefined ? { set: payload.set } : {}),
-    ...(payload.base !== undefined ? { base: payload.base } : {}),
-    ...(payload.head !== undefined ? { head: payload.head } : {}),
-    ...(payload.provider !== undefined ? { provider: payload.provider } : {}),
-    ...(payload.model !== undefined ? { model: payload.model } : {}),
-    ...(payload.maxPages !== undefined ? { maxPages: payload.maxPages } : {}),
-    ...(payload.maxSteps !== undefined ? { maxSteps: payload.maxSteps } : {}),
-    ...(payload.dryRun !== undefined ? { dryRun: payload.dryRun } : {}),
-    ...(payload.remote !== undefined ? { remote: payload.remote } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  return runSync({ ...payload, ...(options.signal ? { signal: options.signal } : {}) });
 }

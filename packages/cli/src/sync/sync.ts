@@ -19,14 +19,8 @@ import { dryRunDocs, localDocs, type ProposedChange, type RemoteDocs, remoteDocs
 /** The command that installs what `kit sync` needs, with its default provider (kept equal to `SYNC_INSTALL_COMMAND` of @kit/ai, which may be the missing package). */
 export const SYNC_INSTALL = 'npm install --save-dev @kit/ai ai @ai-sdk/openai';
 
-/** Options of one sync run: what `kit sync` is given, and what a queued job carries. */
-export interface SyncOptions {
-  /** The project folder (where kit.config.* or docs/ is). */
-  cwd: string;
-  /** Config file to load instead of the one found in `cwd`. */
-  configFile?: string;
-  /** Environment: config variables and provider credentials. Default `process.env` (filled from `.env`). */
-  env?: KitEnv;
+/** The flags of one sync run: what `kit sync` is given, and what a queued run carries as JSON. */
+export interface SyncFlags {
   /** Only this set's pages. */
   set?: string;
   /** Commit, branch or tag to compare with (default: the default branch). */
@@ -45,6 +39,16 @@ export interface SyncOptions {
   dryRun?: boolean;
   /** A production set's web MCP endpoint to read and write the pages through. */
   remote?: string;
+}
+
+/** Options of one sync run: its flags, and where and how it runs. */
+export interface SyncOptions extends SyncFlags {
+  /** The project folder (where kit.config.* or docs/ is). */
+  cwd: string;
+  /** Config file to load instead of the one found in `cwd`. */
+  configFile?: string;
+  /** Environment: config variables and provider credentials. Default `process.env` (filled from `.env`). */
+  env?: KitEnv;
   /** Cancels the run; what was written stays, and the result says so. */
   signal?: AbortSignal;
 }
