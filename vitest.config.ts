@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -25,6 +26,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Two files at once even on two cores: most files wait on processes, PostgreSQL or Chromium, and
+    // each keeps to its own schema, port and directory. KIT_TEST_WORKERS sets another count.
+    maxWorkers: Number(process.env.KIT_TEST_WORKERS) || Math.max(2, availableParallelism() - 1),
     // CI asks for a JSON report to print its closing `N passed, N failed` line.
     reporters: process.env.KIT_VITEST_JSON ? ['default', 'json'] : ['default'],
     outputFile: process.env.KIT_VITEST_JSON ? { json: process.env.KIT_VITEST_JSON } : undefined,

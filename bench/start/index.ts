@@ -1,8 +1,9 @@
 /**
- * Time from start to the first answers of each version: `kit serve` over the three Laravel
- * versions (297 pages), started cold (no `.kit` folder: every page rendered, every version's search
- * index built from scratch) and warm (restarted on the `.kit/cache/store` the cold start left, so
- * renders and search sections are read back), measured in the same run. Run after `pnpm build`:
+ * Time from start to the first answers of each version: `kit serve` and `kit mcp` over the three
+ * Laravel versions (297 pages), started cold (no `.kit` folder: every page rendered, every
+ * version's search index built from scratch) and warm (restarted on the `.kit/cache` the cold start
+ * left: renders and search sections read back from `.kit/cache/store`, each version's built search
+ * index loaded from `.kit/cache/search`), measured in the same run. Run after `pnpm build`:
  *
  *   npx tsx --conditions=kit-source bench/start/index.ts   (ROUNDS=n for more rounds; default 3)
  *
@@ -12,8 +13,9 @@
  * `search_docs`-equivalent search (`/laravel/_kit/search?version=<version>`) are sent at once; each
  * answer is timed from the spawn. `kit serve` prepares every version in the background from the
  * moment it listens, so a search waits for the index being built, not for a second one. The
- * answers must be the same cold and warm. Medians are printed; the load average says how busy the
- * (shared) machine was.
+ * answers must be the same cold and warm. `kit mcp` is started the same way over stdio; as soon as
+ * it has answered `initialize`, one `search_docs` call per version is sent at once, each answer
+ * timed from the spawn. Medians are printed; the load average says how busy the (shared) machine was.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -43,8 +45,8 @@ interface Start {
   /** Spawn to answer, per version. */
   pageMs: Record<string, number>;
   searchMs: Record<string, number>;
-  /** What was answered, to compare cold with warm. */
-  answers: string;
+  /** What was answered, by request, to compare cold with warm. */
+  answers: Record<string, string>;
 }
 
 function startServer(): Promise<{ child: ChildProcess; origin: string; startedAt: number; listenMs: number }> {
@@ -79,7 +81,8 @@ async function start(): Promise<Start> {
   try {
     const timed = async (path: string) => {
       const response = await fetch(origin + path);
-      const body = await response.text();
+      // Absolute links carry the origin, whose port differs per start (`--port 0`).
+      const body = (await response.text()).replaceAll(origin, 'http://kit.test');
       if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${body.slice(0, 200)}`);
       return { ms: performance.now() - startedAt, body };
     };
@@ -93,16 +96,98 @@ async function start(): Promise<Start> {
       listenMs,
       pageMs: Object.fromEntries(LARAVEL_VERSIONS.map((version, at) => [version, pages[at]!.ms])),
       searchMs: Object.fromEntries(LARAVEL_VERSIONS.map((version, at) => [version, searches[at]!.ms])),
-      answers: JSON.stringify([...pages, ...searches].map((answer) => answer.body)),
+      answers: Object.fromEntries(
+        LARAVEL_VERSIONS.flatMap((version, at) => [
+          [pageOf(version), pages[at]!.body],
+          [searchOf(version), searches[at]!.body],
+        ]),
+      ),
     };
   } finally {
     await stop(child);
   }
 }
 
+/** `kit mcp` over stdio: spawn, `initialize`, then one `search_docs` per version at once. */
+async function startMcp(): Promise<{ searchMs: Record<string, number>; answers: Record<string, string> }> {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [kitBin, 'mcp'], {
+    cwd: project,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const waiting = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
+  let buffered = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end).trim();
+      buffered = buffered.slice(end + 1);
+      if (line === '') continue;
+      const message = JSON.parse(line) as { id?: number; result?: unknown; error?: unknown };
+      if (typeof message.id === 'number') waiting.get(message.id)?.(message);
+    }
+  });
+  const exited = new Promise<never>((_, fail) =>
+    child.once('exit', (code) => fail(new Error(`kit mcp exited with ${code} before answering`))),
+  );
+  let nextId = 0;
+  const call = async (method: string, params: unknown) => {
+    const id = ++nextId;
+    const answered = new Promise<{ result?: unknown; error?: unknown }>((done) => waiting.set(id, done));
+    child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    const message = await Promise.race([answered, exited]);
+    if (message.error) throw new Error(`${method} failed: ${JSON.stringify(message.error)}`);
+    return message.result;
+  };
+  try {
+    await call('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'bench-start', version: '0' },
+    });
+    child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const searches = await Promise.all(
+      LARAVEL_VERSIONS.map(async (version) => {
+        const result = (await call('tools/call', {
+          name: 'search_docs',
+          arguments: { query: 'retry failed jobs', version },
+        })) as { isError?: boolean; content?: Array<{ text?: string }> };
+        if (result.isError) throw new Error(`search_docs ${version}: ${result.content?.[0]?.text}`);
+        return { ms: performance.now() - startedAt, body: JSON.stringify(result.content) };
+      }),
+    );
+    return {
+      searchMs: Object.fromEntries(LARAVEL_VERSIONS.map((version, at) => [version, searches[at]!.ms])),
+      answers: Object.fromEntries(
+        LARAVEL_VERSIONS.map((version, at) => [`search_docs ${version}`, searches[at]!.body]),
+      ),
+    };
+  } finally {
+    child.removeAllListeners('exit');
+    const gone = new Promise((done) => child.once('exit', done));
+    child.stdin!.end();
+    child.kill('SIGTERM');
+    await gone;
+  }
+}
+
 const cold: Start[] = [];
 const warm: Start[] = [];
-const answers = new Set<string>();
+const mcpCold: Array<Awaited<ReturnType<typeof startMcp>>> = [];
+const mcpWarm: Array<Awaited<ReturnType<typeof startMcp>>> = [];
+/** Requests whose answer differed between starts. */
+const differed = new Set<string>();
+const compare = (one: Record<string, string>, other: Record<string, string>) => {
+  for (const [request, body] of Object.entries(one)) {
+    if (other[request] === body) continue;
+    differed.add(request);
+    const at = [...body].findIndex((char, index) => other[request]?.[index] !== char);
+    console.error(
+      `${request} differs from character ${at}:\n  ${body.slice(at, at + 200)}\n  ${other[request]?.slice(at, at + 200)}`,
+    );
+  }
+};
 const loads: number[] = [];
 try {
   for (let round = 0; round < rounds; round++) {
@@ -112,7 +197,15 @@ try {
     const second = await start();
     cold.push(first);
     warm.push(second);
-    answers.add(first.answers).add(second.answers);
+    compare(first.answers, second.answers);
+    if (cold.length > 1) compare(cold[0]!.answers, first.answers);
+    await rm(cacheDir, { recursive: true, force: true });
+    const firstMcp = await startMcp();
+    const secondMcp = await startMcp();
+    mcpCold.push(firstMcp);
+    mcpWarm.push(secondMcp);
+    compare(firstMcp.answers, secondMcp.answers);
+    if (mcpCold.length > 1) compare(mcpCold[0]!.answers, firstMcp.answers);
     loads.push(loadavg()[0] as number);
   }
 } finally {
@@ -160,7 +253,25 @@ summary({
   ratio: `${(allWarm / allCold).toFixed(2)}x`,
   goal: '-',
 });
-if (answers.size !== 1) {
-  console.error(`The starts answered ${answers.size} different ways; cold and warm must answer the same.`);
+console.log('kit mcp (stdio), first search_docs of each version, all sent once initialize is answered:');
+for (const version of LARAVEL_VERSIONS) {
+  const coldMs = median(mcpCold.map((run) => run.searchMs[version]!));
+  const warmMs = median(mcpWarm.map((run) => run.searchMs[version]!));
+  console.log(
+    `${`${version} search_docs:`.padEnd(24)}cold ${seconds(coldMs)}, warm ${seconds(warmMs)} = ${(warmMs / coldMs).toFixed(2)}x cold`,
+  );
+  summary({
+    bench: 'start',
+    measure: `kit mcp, ${version} first search_docs from spawn, warm`,
+    value: seconds(warmMs),
+    baseline: `cold ${seconds(coldMs)}`,
+    ratio: `${(warmMs / coldMs).toFixed(2)}x`,
+    goal: 'warm rebuilds nothing',
+  });
+}
+if (differed.size > 0) {
+  console.error(
+    `These answers differed between starts (cold and warm must answer the same): ${[...differed].join(', ')}`,
+  );
   process.exitCode = 1;
 }

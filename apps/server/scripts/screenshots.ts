@@ -48,7 +48,7 @@ function writeArabicSet(root: string): void {
     'ar/navigation.json': JSON.stringify({ groups: [{ label: 'البداية', pages: ['index', 'setup'] }] }),
     'ar/index.md': '# مرحبا\n\nاقرأ دليل الإعداد بعد ذلك.\n',
     'ar/setup.md':
-      '---\ntitle: الإعداد\ndescription: ثبّت الأداة.\n---\n\n# الإعداد\n\nثبّت الأداة باستخدام npm ثم شغّلها.\n\n> [!NOTE]\n> يعمل الدليل على الإصدار 20 من Node أو أحدث.\n\n## المتطلبات\n\n- الإصدار 20 من Node.\n- مساحة قرص تكفي للفهرس.\n\n```sh\nnpm install handbook\n```\n\n## الخطوة التالية\n\nاقرأ صفحة البداية.\n',
+      '---\ntitle: الإعداد\ndescription: ثبّت الأداة.\n---\n\n# الإعداد\n\nثبّت الأداة باستخدام npm ثم شغّلها.\n\n> [!NOTE]\n> يعمل الدليل على الإصدار 20 من Node أو أحدث.\n\n## المتطلبات\n\n- الإصدار 20 من Node.\n- مساحة قرص تكفي للفهرس.\n\n```sh title="install.sh"\nnpm install handbook\n```\n\n## الخطوة التالية\n\nاقرأ صفحة البداية.\n',
   };
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
@@ -100,6 +100,10 @@ async function main(): Promise<void> {
       const origin = shot.server === 'reference' ? referenceHttp.origin : arabicHttp.origin;
       const response = await page.goto(origin + shot.path, { waitUntil: 'networkidle' });
       if (response?.status() !== 200) throw new Error(`${shot.path} answered ${response?.status()}`);
+      // A page answered while its code grammars loaded gets its highlighted code a moment later.
+      await page.waitForFunction(() => !document.querySelector('[data-kit-highlight-pending]'), null, {
+        timeout: 30_000,
+      });
       await page.evaluate(() => document.fonts.ready);
       await page.screenshot({ path: join(OUT, `${shot.name}.png`) });
       await context.close();

@@ -346,30 +346,63 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
     expect(errors).toEqual([]);
   });
 
-  it('reads the English interface strings of an Arabic page left to right', async () => {
-    // Translated strings are Arabic; one Kit has no Arabic for yet stays English, isolated.
+  it('shows the 404 page of an Arabic page in Arabic, every interface string translated', async () => {
     const { page } = await open(`${bilingualHttp.origin}/handbook/ar/setup`);
     expect(await page.locator('.kit-feedback-title').textContent()).toBe('هل كانت هذه الصفحة مفيدة؟');
     await page.goto(`${bilingualHttp.origin}/handbook/ar/no-such-page`);
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
     const text = page.locator('.kit-notfound-text');
     await text.waitFor({ state: 'visible' });
-    expect(await text.textContent()).toBe('The page you asked for does not exist in this version, or it has moved.');
-    expect(await text.locator('span[lang="en"]').getAttribute('dir')).toBe('ltr');
-    // Where the browser draws the first and the last character: isolated as a left-to-right run, the
-    // full stop sits right of the "T"; left to the page's direction it would jump to the left end.
-    const edges = await text.evaluate((element) => {
-      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-      const node = walker.nextNode() as Text;
-      const xOf = (index: number) => {
-        const range = document.createRange();
-        range.setStart(node, index);
-        range.setEnd(node, index + 1);
-        return range.getBoundingClientRect().x;
-      };
-      return { first: xOf(0), last: xOf(node.data.length - 1) };
+    expect(await text.textContent()).toBe('الصفحة التي طلبتها غير موجودة في هذا الإصدار، أو نُقلت.');
+    expect(await page.locator('.kit-notfound [lang="en"]').count()).toBe(0);
+  });
+
+  it('reads the English interface strings of a right-to-left page Kit has no translation for left to right', async () => {
+    // Syriac, declared right to left by the set: Kit ships no Syriac strings, so they stay English, isolated.
+    const root = mkdtempSync(join(tmpdir(), 'kit-syriac-'));
+    const files: Record<string, string> = {
+      'kit.json': JSON.stringify({ name: 'Handbook', locales: ['en', { code: 'syr', dir: 'rtl', label: 'ܣܘܪܝܝܐ' }] }),
+      'index.md': '# Welcome\n',
+      'syr/index.md': '# ܫܠܡܐ\n',
+    };
+    for (const [file, body] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      writeFileSync(join(root, file), body);
+    }
+    const kit = await loadKit({
+      config: resolveConfig(
+        { sets: { handbook: { route: { prefix: 'handbook' }, source: { driver: 'repository', path: '.' } } } },
+        { env: {}, root },
+      ),
+      git: false,
     });
-    expect(edges.last).toBeGreaterThan(edges.first);
+    const http = await listen(createKitApp({ kit, cacheDir: null }).fetch);
+    try {
+      const { page } = await open(`${http.origin}/handbook/syr/no-such-page`);
+      expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+      const text = page.locator('.kit-notfound-text');
+      await text.waitFor({ state: 'visible' });
+      expect(await text.textContent()).toBe('The page you asked for does not exist in this version, or it has moved.');
+      expect(await text.locator('span[lang="en"]').getAttribute('dir')).toBe('ltr');
+      // Where the browser draws the first and the last character: isolated as a left-to-right run, the
+      // full stop sits right of the "T"; left to the page's direction it would jump to the left end.
+      const edges = await text.evaluate((element) => {
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        const node = walker.nextNode() as Text;
+        const xOf = (index: number) => {
+          const range = document.createRange();
+          range.setStart(node, index);
+          range.setEnd(node, index + 1);
+          return range.getBoundingClientRect().x;
+        };
+        return { first: xOf(0), last: xOf(node.data.length - 1) };
+      });
+      expect(edges.last).toBeGreaterThan(edges.first);
+    } finally {
+      await close(http.server);
+      await kit.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('searches without JavaScript: the header link, a plain form and a results page grouped by page', async () => {

@@ -109,7 +109,7 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
  * providerChain({ provider: ['openai', 'anthropic'], model: null });
  * // [{ provider: 'openai', model: null }, { provider: 'anthropic', model: null }]
  */
-export function providerChain(setting: AskProviderSetting): ProviderChoice[] {
+export function providerChain(setting: AskProviderSetting, key: 'ai.ask' | 'ai.sync' = 'ai.ask'): ProviderChoice[] {
   const { provider, model } = setting;
   let chain: ProviderChoice[];
   if (provider === null) chain = [{ provider: DEFAULT_PROVIDER, model }];
@@ -120,14 +120,14 @@ export function providerChain(setting: AskProviderSetting): ProviderChoice[] {
   if (chain.length === 0) {
     throw new KitError(
       'config.invalid',
-      `ai.ask.provider is an empty list. Name a provider (${Object.keys(PROVIDERS).join(', ')}), or set it to null for ${DEFAULT_PROVIDER}.`,
+      `${key}.provider is an empty list. Name a provider (${Object.keys(PROVIDERS).join(', ')}), or set it to null for ${DEFAULT_PROVIDER}.`,
     );
   }
   for (const entry of chain) {
     if (!PROVIDERS[entry.provider]) {
       throw new KitError(
         'config.invalid',
-        `ai.ask.provider names "${entry.provider}", which Ask AI does not know. Use one of: ${Object.keys(PROVIDERS).join(', ')}.`,
+        `${key}.provider names "${entry.provider}", which ${key === 'ai.ask' ? 'Ask AI' : 'kit sync'} does not know. Use one of: ${Object.keys(PROVIDERS).join(', ')}.`,
       );
     }
   }
@@ -135,7 +135,11 @@ export function providerChain(setting: AskProviderSetting): ProviderChoice[] {
 }
 
 /** Why a provider of the chain cannot be used with this environment, or null when it can. */
-export function providerProblem(choice: ProviderChoice, env: AskEnv): string | null {
+export function providerProblem(
+  choice: ProviderChoice,
+  env: AskEnv,
+  key: 'ai.ask' | 'ai.sync' = 'ai.ask',
+): string | null {
   const spec = PROVIDERS[choice.provider]!;
   if (spec.keyEnv && !spec.keyOptional && !env[spec.keyEnv]?.trim()) {
     return `${choice.provider}: ${spec.keyEnv} is not set in the environment.`;
@@ -144,7 +148,7 @@ export function providerProblem(choice: ProviderChoice, env: AskEnv): string | n
     return `${choice.provider}: ${spec.urlEnv} is not set (the address of the model server, such as http://127.0.0.1:11434/v1).`;
   }
   if (!choice.model && !spec.defaultModel) {
-    return `${choice.provider}: no model is configured. Set ai.ask.model (or KIT_AI_MODEL), or name the model in a provider map.`;
+    return `${choice.provider}: no model is configured. Set ${key}.model (or KIT_AI_MODEL)${key === 'ai.ask' ? ', or name the model in a provider map' : ', or pass --model'}.`;
   }
   return null;
 }

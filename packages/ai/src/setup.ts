@@ -16,10 +16,14 @@ export interface AskSetupInput {
  * await askSetupProblems({ provider: 'anthropic', model: null }, process.env);
  * // ['anthropic: ANTHROPIC_API_KEY is not set in the environment.']
  */
-export async function askSetupProblems(input: AskSetupInput, env: AskEnv | null): Promise<string[]> {
+export async function askSetupProblems(
+  input: AskSetupInput,
+  env: AskEnv | null,
+  key: 'ai.ask' | 'ai.sync' = 'ai.ask',
+): Promise<string[]> {
   let chain: ReturnType<typeof providerChain>;
   try {
-    chain = providerChain(input);
+    chain = providerChain(input, key);
   } catch (error) {
     return [(error as Error).message];
   }
@@ -39,7 +43,7 @@ export async function askSetupProblems(input: AskSetupInput, env: AskEnv | null)
     }
     // Without an environment (kit validate on a machine that holds no keys) only what the
     // configuration alone decides is checked: a model the provider cannot default.
-    const problem = providerProblem(choice, env ?? keysPresent);
+    const problem = providerProblem(choice, env ?? keysPresent, key);
     if (problem) problems.push(problem);
   }
   return problems;

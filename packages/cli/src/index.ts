@@ -1,5 +1,5 @@
 export type { AffectedPagesOptions, AffectedResult } from './affected/affected.js';
-export { affectedFor, affectedPages, defaultBranch, sourcedPages } from './affected/affected.js';
+export { affectedFor, affectedPages, changeDiff, defaultBranch, sourcedPages } from './affected/affected.js';
 export type { AffectedPage, SourcedPage } from './affected/match.js';
 export { matchAffectedPages, sourcesOf } from './affected/match.js';
 export { BLOCK_END, BLOCK_START, docsIndex, instructionsBlock, replaceBlock } from './agents/instructions.js';
@@ -18,5 +18,9 @@ export { CLI_VERSION, createProgram } from './program.js';
 export { runCli } from './run.js';
 export type { LiveReload } from './serve/live-reload.js';
 export { createLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT } from './serve/live-reload.js';
+export type { SyncJobPayload } from './sync/job.js';
+export { runSyncJob } from './sync/job.js';
+export type { SyncOptions, SyncResult, SyncResultPage } from './sync/sync.js';
+export { runSync, SYNC_INSTALL } from './sync/sync.js';
 export type { ValidatableKit, ValidateKitOptions } from './validate/validate.js';
 export { formatReport, validateKit, validatorFor } from './validate/validate.js';

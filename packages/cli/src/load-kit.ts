@@ -18,10 +18,17 @@ import {
 } from '@kit/core';
 import { createDiskCacheStore, diskCacheStoreDir, loadConfig, projectCacheDir } from '@kit/core/node';
 import { createNodeRenderer } from '@kit/render/node';
-import { createRenderPool, DEFAULT_RENDER_DEADLINE_MS, defaultRenderWorkers, type RenderPool } from './render-pool.js';
-import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from '@kit/search';
+import {
+  registerSearchDriver,
+  resolveSearchDriver,
+  type SearchIndexCache,
+  type SearchIndexReport,
+  searchDriverNames,
+} from '@kit/search';
+import { createDiskIndexCache, searchIndexCacheDir } from '@kit/search/node';
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
 import { createFsSource, createSourceHistory } from '@kit/source-fs';
+import { createRenderPool, DEFAULT_RENDER_DEADLINE_MS, defaultRenderWorkers, type RenderPool } from './render-pool.js';
 
 export type { OpenedRateLimitStore } from './rate-limit-store.js';
 export { openRateLimitStore } from './rate-limit-store.js';
@@ -57,10 +64,14 @@ export interface LoadKitOptions {
    * Keep repository sets' renders and search sections in `.kit/cache/store` under the project root
    * (`createDiskCacheStore`), keyed by page content, manifest and renderer code, so a restarted
    * server or a second command renders and indexes nothing that has not changed. Database sets use
-   * their configured cache store instead.
+   * their configured cache store instead. The `server` search driver keeps each built index in
+   * `.kit/cache/search` too (`createDiskIndexCache`), so a restart loads indexes instead of
+   * building them.
    * @default true
    */
   diskCache?: boolean;
+  /** Told each time a version's search index is ready, built or loaded from `.kit/cache/search` (logs, tests). */
+  onSearchIndex?: (report: SearchIndexReport) => void;
   /**
    * Render pages on worker threads, each with a deadline, so a slow page never holds the event
    * loop (`kit serve` and the reference server turn it on). `true` takes `KIT_RENDER_WORKERS`
@@ -122,12 +133,17 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
     // One disk store for every repository set of the project: each key names its set.
     const diskStore =
       options.diskCache === false ? null : createDiskCacheStore({ dir: diskCacheStoreDir(config.root) });
+    const indexCache =
+      options.diskCache === false ? undefined : createDiskIndexCache({ dir: searchIndexCacheDir(config.root) });
     for (const setConfig of Object.values(config.sets)) {
       const cache =
         setConfig.source.driver === 'database' ? await cacheStoreOf(config, setConfig.key, caches) : diskStore;
       const source = await createSource(setConfig, config, options, databases, cache);
       sources.push(source);
-      const search = await createSearchDriver(setConfig, config);
+      const search = await createSearchDriver(setConfig, config, {
+        ...(indexCache ? { indexCache } : {}),
+        ...(options.onSearchIndex ? { onIndex: options.onSearchIndex } : {}),
+      });
       drivers.set(setConfig.key, search);
       sets.push(
         createDocSet({
@@ -370,7 +386,11 @@ function instantiate(
   );
 }
 
-async function createSearchDriver(setConfig: ResolvedSetConfig, config: ResolvedConfig): Promise<SearchDriver> {
+async function createSearchDriver(
+  setConfig: ResolvedSetConfig,
+  config: ResolvedConfig,
+  persistence: { indexCache?: SearchIndexCache; onIndex?: (report: SearchIndexReport) => void },
+): Promise<SearchDriver> {
   const name = setConfig.search.driver;
   const entry = config.searchDrivers?.[name];
   // A factory may be async; the registry's factories are sync, so call config entries directly.
@@ -384,5 +404,5 @@ async function createSearchDriver(setConfig: ResolvedSetConfig, config: Resolved
     }
     return driver;
   }
-  return resolveSearchDriver(name, { budgetKb: setConfig.search.budget_kb });
+  return resolveSearchDriver(name, { budgetKb: setConfig.search.budget_kb, ...persistence });
 }

@@ -9,7 +9,9 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerReview } from './commands/review.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
+import { registerSync } from './commands/sync.js';
 import { registerValidate } from './commands/validate.js';
+import { registerWorker, type WorkerHandlers } from './commands/worker.js';
 import type { CommandContext } from './context.js';
 
 /**
@@ -21,10 +23,19 @@ export const CLI_VERSION: string = (
 ).version;
 
 /**
- * The `kit` command and its subcommands, defined once: the binary runs it, and
- * `pnpm --filter @kit/cli gen:docs` writes the reference page from the same definitions.
+ * The handlers `kit worker` runs queued jobs with, by job kind; each loads its module on first use,
+ * so commands that run no job never load it.
  */
-export function createProgram(context: CommandContext): Command {
+const workerHandlers: WorkerHandlers = {
+  sync: async (payload, options) => (await import('./sync/job.js')).runSyncJob(payload, options),
+};
+
+/**
+ * The `kit` command and its subcommands, defined once: the binary runs it, and
+ * `pnpm --filter @kit/cli gen:docs` writes the reference page from the same definitions. `handlers`
+ * are the job handlers `kit worker` runs (tests hand in their own).
+ */
+export function createProgram(context: CommandContext, handlers: WorkerHandlers = workerHandlers): Command {
   const program = new Command('kit')
     .description('Kit: one documentation engine for people and AI agents.')
     // `-v, --version` is answered by runCli before commander parses, not declared here: commander
@@ -46,12 +57,14 @@ export function createProgram(context: CommandContext): Command {
   registerServe(program, context);
   registerValidate(program, context);
   registerAffected(program, context);
+  registerSync(program, context);
   registerAgents(program, context);
   registerHook(program, context);
   registerMcp(program, context);
   registerSearch(program, context);
   registerMigrate(program, context);
   registerReview(program, context);
+  registerWorker(program, context, handlers);
   for (const command of program.commands) {
     command.exitOverride().configureOutput(program.configureOutput());
     for (const sub of command.commands) sub.exitOverride().configureOutput(program.configureOutput());

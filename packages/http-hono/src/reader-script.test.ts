@@ -60,6 +60,7 @@ describe('the reader script a browser downloads', () => {
       'packages/render/client/feedback.ts',
       'packages/render/client/fragment.ts',
       'packages/render/client/fresh.ts',
+      'packages/render/client/highlight-swap.ts',
       'packages/render/client/index.ts',
       'packages/render/client/page-actions.ts',
       'packages/render/client/search.ts',

@@ -63,15 +63,18 @@ function clientConfig(html: string): ReaderClientConfig {
 describe('interface strings on a right-to-left page', () => {
   const app = createKitApp({ kit: fixtureKit() });
 
-  it('writes the translated strings of an Arabic page in Arabic and marks the English rest', async () => {
+  it("writes every interface string of an Arabic page in Arabic, marking only the set's own English", async () => {
     const html = await (await app.request('/docs/ar')).text();
     expect(html).toMatch(/<html[^>]*dir="rtl"/);
     expect(html).toContain('<h2 class="kit-feedback-title" id="kit-feedback-title">هل كانت هذه الصفحة مفيدة؟</h2>');
     expect(html).toContain('<a class="kit-skip-link" href="#kit-content">انتقل إلى المحتوى</a>');
-    // A string Kit does not translate stays English, isolated: its punctuation keeps its place.
-    expect(html).toContain('<span lang="en" dir="ltr">What was missing or wrong? (optional)</span>');
-    // The strings the script writes later (feedback thanks, search status) carry the same marks.
-    expect(clientConfig(html).stringLanguages?.thanks).toEqual({ lang: 'en', dir: 'ltr' });
+    expect(html).toContain('ما الذي كان ناقصًا أو خاطئًا؟ (اختياري)');
+    // Kit translates every interface string into Arabic: nothing is left in English, in the page or
+    // in the strings the script writes later (feedback thanks, search status).
+    // The one English text left is the set's own: a navigation group label, not interface text.
+    expect([...html.matchAll(/<span lang="en" dir="ltr">([^<]*)</g)].map((m) => m[1])).toEqual(['Overview']);
+    expect(clientConfig(html).strings.thanks).toBe('شكرًا على ملاحظاتك!');
+    expect(clientConfig(html).stringLanguages).toBeUndefined();
   });
 
   it('leaves the strings of an English page unmarked', async () => {

@@ -85,6 +85,7 @@ export async function readerPageView(context: ViewContext, page: PageView): Prom
         ? { next: { label: order[index + 1]!.title, href: order[index + 1]!.url } }
         : {}),
       ...(await pageActionsFor(context, manifest, page)),
+      ...(page.highlightPending ? { highlightPending: true } : {}),
     },
   };
 }

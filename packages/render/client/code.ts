@@ -44,7 +44,9 @@ export function initCodeCopy(config: ReaderClientConfig): void {
     button.innerHTML = COPY_ICON;
     let reset: ReturnType<typeof setTimeout> | undefined;
     button.addEventListener('click', async () => {
-      const code = pre.querySelector('code') ?? pre;
+      // The block now in the frame: a highlighted one may have replaced the plain one (highlight-swap.ts).
+      const block = frame.querySelector('pre') ?? pre;
+      const code = block.querySelector('code') ?? block;
       if (!(await copyText(code.textContent ?? ''))) return;
       button.dataset.copied = '';
       button.innerHTML = `${CHECK_ICON}<span></span>`;

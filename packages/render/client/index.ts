@@ -13,6 +13,7 @@ import { initDrawer, revealCurrentPage } from './drawer.js';
 import { initFeedback } from './feedback.js';
 import { initFragmentAlias } from './fragment.js';
 import { initFreshness } from './fresh.js';
+import { initHighlightSwap } from './highlight-swap.js';
 import { initPageActions } from './page-actions.js';
 import { initSearch } from './search.js';
 import { initSwitchers } from './switchers.js';
@@ -70,6 +71,7 @@ function start(): void {
     () => initSwitchers(),
     () => initSearch(config, clientSearch?.queryClientIndex, clientSearch?.prepareClientIndex),
     () => initCodeCopy(config),
+    () => initHighlightSwap(),
     () => initPageActions(config),
     () => initTocSpy(),
     () => initFreshness(config),

@@ -39,4 +39,14 @@ describe('@kit/search public API', () => {
       ]
     `);
   });
+
+  it('exports the on-disk index cache from @kit/search/node', async () => {
+    expect(Object.keys(await import('./node/index.js')).sort()).toMatchInlineSnapshot(`
+      [
+        "createDiskIndexCache",
+        "searchCodeFingerprint",
+        "searchIndexCacheDir",
+      ]
+    `);
+  });
 });

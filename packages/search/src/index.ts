@@ -9,12 +9,13 @@ export {
 } from '@kit/core';
 export type { ClientIndexReport, ClientSearchDriver, ClientSearchOptions } from './drivers/client.js';
 export { createClientSearch, DEFAULT_BUDGET_KB, gzipSize } from './drivers/client.js';
+export type { SearchIndexCache, StoredIndex } from './drivers/index-cache.js';
 export type { SearchDriverFactory, SearchDriverOptions } from './drivers/registry.js';
 export { registerSearchDriver, resolveSearchDriver, searchDriverNames } from './drivers/registry.js';
 export { assertSearchScope, scopeKey } from './drivers/scope.js';
 export type { IndexablePage } from './drivers/sections.js';
 export { toSearchSections } from './drivers/sections.js';
-export type { ServerSearchOptions } from './drivers/server.js';
+export type { SearchIndexReport, ServerSearchOptions } from './drivers/server.js';
 export { createServerSearch } from './drivers/server.js';
 export type { RankingParams } from './engine/rank.js';
 export { DEFAULT_RANKING } from './engine/rank.js';

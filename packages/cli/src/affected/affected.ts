@@ -44,25 +44,7 @@ export interface AffectedResult {
  * pages.filter((page) => page.status === 'stale');
  */
 export async function affectedPages(options: AffectedPagesOptions): Promise<AffectedResult> {
-  const root = realPath(options.kit.config.root);
-  const git = gitIn(root);
-  const top = (await git(['rev-parse', '--show-toplevel']).catch(() => null))?.trim();
-  if (!top) {
-    throw new KitError(
-      'source.error',
-      `${root} is not inside a git repository; kit affected compares git commits. Run it inside the project's repository.`,
-    );
-  }
-  const head = options.head ?? 'HEAD';
-  const configured = options.kit.config.instructions.default_branch;
-  const base = options.base ?? (await defaultBranch(git, configured));
-  const uncommitted = options.uncommitted !== false;
-  if (options.base === undefined && configured) {
-    await verifyDefaultBranch(git, configured, options.env ?? process.env, options.kit.config.file ?? null);
-  } else await verifyCommit(git, base, 'base');
-  await verifyCommit(git, head, 'head');
-
-  const mergeBase = (await git(['merge-base', base, head]).catch(() => null))?.trim() || base;
+  const { root, git, top, base, head, mergeBase, uncommitted } = await comparedRange(options);
   const fromTop = new Set<string>(lines(await git(['diff', '--name-only', '--no-renames', mergeBase, head, '--'])));
   if (uncommitted) {
     for (const file of lines(await git(['diff', '--name-only', '--no-renames', 'HEAD', '--']).catch(() => '')))
@@ -110,6 +92,58 @@ export async function affectedPages(options: AffectedPagesOptions): Promise<Affe
       a.path.localeCompare(b.path),
   );
   return { base, head, uncommitted, changed: changed.sort(), pages: affected };
+}
+
+/** The commits a check compares, verified: the base and head as given or detected, and their merge base. */
+async function comparedRange(options: Pick<AffectedPagesOptions, 'kit' | 'base' | 'head' | 'uncommitted' | 'env'>) {
+  const root = realPath(options.kit.config.root);
+  const git = gitIn(root);
+  const top = (await git(['rev-parse', '--show-toplevel']).catch(() => null))?.trim();
+  if (!top) {
+    throw new KitError(
+      'source.error',
+      `${root} is not inside a git repository; kit affected compares git commits. Run it inside the project's repository.`,
+    );
+  }
+  const head = options.head ?? 'HEAD';
+  const configured = options.kit.config.instructions.default_branch;
+  const base = options.base ?? (await defaultBranch(git, configured));
+  const uncommitted = options.uncommitted !== false;
+  if (options.base === undefined && configured) {
+    await verifyDefaultBranch(git, configured, options.env ?? process.env, options.kit.config.file ?? null);
+  } else await verifyCommit(git, base, 'base');
+  await verifyCommit(git, head, 'head');
+
+  const mergeBase = (await git(['merge-base', base, head]).catch(() => null))?.trim() || base;
+  return { root, git, top, base, head, mergeBase, uncommitted };
+}
+
+/**
+ * The unified diff of the change `affectedPages` looks at, with the same options: from the merge
+ * base of `base` and `head` to `head`, or to the working tree (staged and unstaged work) when
+ * `uncommitted` is on and `head` is `HEAD`. Paths are relative to the project root; files outside
+ * it are left out. Renames show as a deletion and an addition, so each side is one path.
+ *
+ * @example
+ * const { text } = await changeDiff({ kit, base: 'main' });
+ */
+export async function changeDiff(
+  options: Pick<AffectedPagesOptions, 'kit' | 'base' | 'head' | 'uncommitted' | 'env'>,
+): Promise<{ base: string; head: string; text: string }> {
+  const { git, base, head, mergeBase, uncommitted } = await comparedRange(options);
+  const toWorkingTree = uncommitted && head === 'HEAD';
+  // git runs in the project root: --relative keeps the diff to it, with paths relative to it.
+  const text = await git([
+    'diff',
+    '--no-color',
+    '--no-renames',
+    '--no-ext-diff',
+    '--relative',
+    mergeBase,
+    ...(toWorkingTree ? [] : [head]),
+    '--',
+  ]);
+  return { base, head, text };
 }
 
 /** Every page of the kit (or one set) that declares `sources:`, in every version and locale. */

@@ -107,6 +107,14 @@ describe('kit agents with instructions.file in a folder that does not exist yet'
         expect(block).toContain(`\`${tool}\``);
       }
       expect(block).not.toMatch(/no tools that write|planned/);
+      // No docs agent is configured, so the block does not point at kit sync.
+      expect(block).not.toContain('kit sync');
+
+      const synced = await runKitHere(['agents'], { cwd: dir, env: { KIT_AI_PROVIDER: 'anthropic' } });
+      expect(synced.code).toBe(0);
+      expect(await readFile(join(dir, 'notes/agents/AGENTS.md'), 'utf8')).toContain(
+        '`kit sync --dry-run` shows its proposed changes as a diff',
+      );
     } finally {
       await cleanup();
     }

@@ -59,6 +59,11 @@ export async function instructionsBlock(kit: Kit): Promise<string> {
     '- Read before writing: `read_page` returns a page as Markdown; `list_pages` shows the navigation.',
     editLine(config),
     '- After a code change run `affected_pages` (or `kit affected`): pages whose `sources:` match changed files are listed as `stale` until you update them.',
+    ...(config.ai.sync.provider
+      ? [
+          '- The docs agent can update stale pages for you: `kit sync --dry-run` shows its proposed changes as a diff, `kit sync` writes them through the author tools (review the result before committing).',
+        ]
+      : []),
     '- Validate after writing: `validate_docs` (or `kit validate`) reports broken links, navigation entries without pages and schema errors, each with a rule id and a fix.',
     '- Report a wrong or missing page with `submit_feedback`.',
     '',

@@ -74,7 +74,9 @@ Turn it off for one session with KIT_HOOKS=off, or for the project with hooks.en
       }
       writeLine(
         err,
-        'Update these pages in the same change (edit their files), then push again. To push anyway, run with KIT_HOOKS=off.',
+        kit.config.ai.sync.provider
+          ? 'Update these pages in the same change (edit their files, or let the docs agent do it: npx -p @kit/cli kit sync, then review and commit its changes), then push again. To push anyway, run with KIT_HOOKS=off.'
+          : 'Update these pages in the same change (edit their files), then push again. To push anyway, run with KIT_HOOKS=off.',
       );
       context.exitCode = HOOK_BLOCK_EXIT_CODE;
     } finally {

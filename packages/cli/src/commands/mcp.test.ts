@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
@@ -63,6 +63,72 @@ describe('kit mcp', () => {
     server.child.stdin.end();
     expect(await server.exited).toBe(0);
   }, 180_000);
+});
+
+describe('kit mcp at start', () => {
+  let project: Awaited<ReturnType<typeof tempProject>>;
+  beforeAll(async () => {
+    project = await tempProject('kit-mcp-start-');
+    await writeFiles(project.dir, {
+      'kit.config.json': JSON.stringify({ sets: { docs: { source: { path: 'docs' }, search: { driver: 'server' } } } }),
+      'docs/kit.json': JSON.stringify({ name: 'Docs', versions: ['2.x', '1.x'] }),
+      'docs/2.x/index.md': '# Home\n\n## Retrying\n\nFailed jobs retry three times.\n',
+      'docs/1.x/index.md': '# Home\n\nOld retry rules.\n',
+    });
+  });
+  afterAll(() => project.cleanup());
+
+  const indexFiles = async () =>
+    (await readdir(join(project.dir, '.kit/cache/search'), { recursive: true }).catch(() => []))
+      .filter((name) => String(name).endsWith('.bin'))
+      .map(String)
+      .sort();
+
+  it('prepares every version’s search index before any tool call and keeps it for the next start', async () => {
+    const server = startKit(['mcp'], { cwd: project.dir, fromSource: true });
+    try {
+      // Nothing is asked: the indexes of both versions appear on disk all the same.
+      for (let waited = 0; (await indexFiles()).length < 2; waited += 100) {
+        if (waited > 120_000) throw new Error(`no index kept: ${server.output().stderr}`);
+        await new Promise((resume) => setTimeout(resume, 100));
+      }
+    } finally {
+      server.child.stdin.end();
+      await server.exited;
+    }
+    expect((await indexFiles()).map((name) => name.split(/[\\/]/)[1])).toEqual(['1.x', '2.x']);
+    const kept = await indexFiles();
+
+    const again = startKit(['mcp'], { cwd: project.dir, fromSource: true });
+    const send = (message: object) => again.child.stdin.write(`${JSON.stringify(message)}\n`);
+    try {
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
+      });
+      await again.waitFor(/"id":1[,}]/);
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'search_docs', arguments: { query: 'retry', version: '1.x' } },
+      });
+      const text = await again.waitFor(/"id":2[,}]/);
+      const line = text.split('\n').find((candidate) => candidate.includes('"id":2'))!;
+      expect(JSON.parse(line).result.structuredContent.results.map((hit: { path: string }) => hit.path)).toEqual([
+        'index',
+      ]);
+    } finally {
+      again.child.stdin.end();
+      await again.exited;
+    }
+    // The restart loaded the same files rather than writing new ones, and warned about nothing.
+    expect(await indexFiles()).toEqual(kept);
+    expect(again.output().stderr).not.toContain('unusable');
+  }, 240_000);
 });
 
 describe('kit mcp refusals', () => {

@@ -1,10 +1,13 @@
 import { basename } from 'node:path';
-import { KitError, warmKit } from '@kit/core';
+import { KitError, type Viewer, warmKit } from '@kit/core';
 import type { StdioServerOptions } from '@kit/mcp';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { parseOrigin, schemaOrigin } from '../origin.js';
 import { projectOptions } from './project-options.js';
+
+/** Who calls the local server: the operator, who sees every set, version and page (as `runStdioServer`'s default). */
+const LOCAL_OPERATOR: Viewer = { user: null, local: true };
 
 export function registerMcp(program: Command, context: CommandContext): void {
   program
@@ -50,12 +53,13 @@ export function registerMcp(program: Command, context: CommandContext): void {
           stdin: context.io.stdin,
           stdout: context.io.stdout,
         };
-        const handle = await runStdioServer(kit, serverOptions);
+        const handle = await runStdioServer(kit, { ...serverOptions, viewer: LOCAL_OPERATOR });
         // Every version's search index is prepared behind the first tool calls (stdout is the
         // protocol, so nothing is printed about it); a search that comes first waits for its build.
+        // The operator searches the private audience (every page), so that is the index prepared.
         // Agent Markdown never highlights code, so no grammar is loaded.
         let stopping = false;
-        void warmKit(kit, { stopped: () => stopping, highlight: false });
+        void warmKit(kit, { stopped: () => stopping, highlight: false, viewer: LOCAL_OPERATOR });
         const stop = () => void handle.close();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);

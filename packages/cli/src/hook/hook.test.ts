@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitProject } from '../__fixtures__/git-project.js';
+import { runKitHere } from '../__fixtures__/in-process.js';
 import { runKit, tempProject } from '../__fixtures__/kit-binary.js';
 import { compileHooks, isPushCommand } from './hooks.js';
 
@@ -44,6 +45,13 @@ describe('kit hook', () => {
     expect(run.stderr).toContain('- docs/routing.md (set docs, version current): sources changed: src/router.ts');
     expect(run.stderr).toContain('KIT_HOOKS=off');
     expect(run.stderr).not.toContain('models.md');
+    expect(run.stderr).not.toContain('kit sync');
+  });
+
+  it('points at the docs agent when ai.sync.provider is set', async () => {
+    const run = await runKitHere(['hook', 'git', 'push'], { cwd: project.dir, env: { KIT_AI_PROVIDER: 'openai' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('let the docs agent do it: npx -p @kit/cli kit sync');
   });
 
   it('reads the command from Claude Code hook JSON on stdin', async () => {

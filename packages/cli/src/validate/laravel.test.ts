@@ -40,10 +40,6 @@ describe.skipIf(!existsSync(corpus))('kit validate over the Laravel corpus', () 
     const again = await runKit(['validate', '--json'], { cwd: project.dir, env });
     expect(JSON.parse(again.stdout)).toEqual(report);
 
-    // The cold run parsed each text once on the workers (pages unchanged between versions handed
-    // to one worker together); page by page on one thread, every page parsed on its own, the
-    // report is the same.
-    const serial = await runKit(['validate', '--json', '--no-cache', '--jobs', '1'], { cwd: project.dir, env });
-    expect(JSON.parse(serial.stdout)).toEqual(report);
+    // That pooled renders of pages sharing Markdown equal page-by-page ones is render-pool.test.ts's.
   });
 });

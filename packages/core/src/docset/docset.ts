@@ -9,6 +9,7 @@ import type { Gates, ResolvedSetConfig } from '../config/types.js';
 import { KitError } from '../errors/kit-error.js';
 import { createEvents } from '../events/emitter.js';
 import type { KitEventMap } from '../events/types.js';
+import { fileContentType, isServableFileName } from '../files/file-names.js';
 import { contentHash } from '../hash/content-hash.js';
 import { normalizeManifest, parseManifestText } from '../manifest/normalize.js';
 import type {
@@ -25,9 +26,9 @@ import type {
 import { deriveNavigation } from '../navigation/derive.js';
 import { navigationPages } from '../navigation/pages.js';
 import { parseNavigation } from '../navigation/parse.js';
+import { nearestPages } from '../pages/nearest-pages.js';
 import type { CacheStore } from '../ports/cache-store.js';
 import type { ContentChange, ContentSource } from '../ports/content-source.js';
-import { fileContentType, isServableFileName } from '../files/file-names.js';
 import type {
   DocSet,
   FileView,
@@ -54,10 +55,6 @@ import {
   restrictVersions,
   type UrlLayout,
 } from '../urls/set-urls.js';
-import { nearestPages } from '../pages/nearest-pages.js';
-import { createRenderContext, mayIncludeSnippets } from './render-context.js';
-import { MAX_SEARCH_LIMIT, normalizeSearchLimit, normalizeSearchSections } from './search-limit.js';
-import { searchSectionsOf } from './search-sections.js';
 import {
   cursorHash,
   decodeReadCursor,
@@ -69,6 +66,9 @@ import {
   type ReadSelection,
   selectedText,
 } from './read-parts.js';
+import { createRenderContext, mayIncludeSnippets } from './render-context.js';
+import { MAX_SEARCH_LIMIT, normalizeSearchLimit, normalizeSearchSections } from './search-limit.js';
+import { searchSectionsOf } from './search-sections.js';
 
 export interface CreateDocSetOptions {
   /** Set key; default `config.key`. */
@@ -765,8 +765,27 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
         existing.dirty = false;
         return existing;
       }
-      // Another process sharing the cache store may have rendered these very pages already.
       const sectionsKey = await sectionsStoreKey(scope, pages, fingerprint, layout);
+      const state: IndexState = {
+        fingerprint,
+        generation,
+        visibility: new Map(pages.map((page) => [page.path, pageVisibility(page)])),
+        dirty: false,
+        sectionsKey,
+      };
+      // A driver that keeps built indexes (the server driver under `.kit/cache/search`) loads the
+      // one made from this very content: neither the sections nor the index are made again.
+      const restored =
+        sectionsKey !== null && search.restore ? await search.restore(scope, sectionsKey).catch(() => false) : false;
+      if (restored) {
+        if (existing?.sectionsKey && existing.sectionsKey !== sectionsKey) {
+          await store?.delete(existing.sectionsKey).catch(() => {});
+        }
+        state.dirty = changes !== startedAt;
+        indexes.set(stateKey, state);
+        return state;
+      }
+      // Another process sharing the cache store may have rendered these very pages already.
       const stored = sectionsKey ? await store!.get<SearchSection[]>(sectionsKey).catch(() => undefined) : undefined;
       const sections: SearchSection[] = Array.isArray(stored) ? stored : [];
       let slice = performance.now();
@@ -792,14 +811,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       if (existing?.sectionsKey && existing.sectionsKey !== sectionsKey) {
         await store?.delete(existing.sectionsKey).catch(() => {});
       }
-      await search.index(scope, sections);
-      const state: IndexState = {
-        fingerprint,
-        generation,
-        visibility: new Map(pages.map((page) => [page.path, pageVisibility(page)])),
-        dirty: changes !== startedAt,
-        sectionsKey,
-      };
+      await search.index(scope, sections, sectionsKey !== null ? { key: sectionsKey } : undefined);
+      state.dirty = changes !== startedAt;
       indexes.set(stateKey, state);
       return state;
     })();
@@ -1226,12 +1239,12 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     },
 
     async warm(input = {}) {
-      const guest: Viewer = { user: null };
+      const viewer: Viewer = input.viewer ?? { user: null };
       let scoped: Awaited<ReturnType<typeof searchScopeFor>>;
       try {
-        scoped = await searchScopeFor(input, guest);
+        scoped = await searchScopeFor(input, viewer);
       } catch (error) {
-        // A version guests may not see has nothing to prepare for them.
+        // A version the viewer may not see has nothing to prepare for them.
         if (error instanceof KitError && (error.code === 'version.not_found' || error.code === 'locale.not_found'))
           return;
         throw error;
@@ -1239,7 +1252,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       const { scope, searchScope } = scoped;
       const parts = input.parts ?? ['highlight', 'search'];
       if (renderer.prepareHighlight && parts.includes('highlight')) {
-        const pages = await visibleInOrder(guest, scope.version, scope.locale.code);
+        const pages = await visibleInOrder(viewer, scope.version, scope.locale.code);
         await renderer.prepareHighlight(pages);
       }
       if (parts.includes('search')) await indexFor(searchScope, scope.version, scope.layout);

@@ -2,7 +2,7 @@ import type { ResolvedConfig } from '../config/types.js';
 import { KitError } from '../errors/kit-error.js';
 import { createEvents, type KitEventEmitter } from '../events/emitter.js';
 import type { KitEventHandler, KitEventName } from '../events/types.js';
-import type { DocSet, Kit, KitEvents } from '../ports/docset.js';
+import type { DocSet, Kit, KitEvents, Viewer } from '../ports/docset.js';
 import { normalizePrefix } from '../urls/set-urls.js';
 
 export interface CreateKitOptions {
@@ -93,10 +93,16 @@ export interface WarmKitOptions {
    * @default true
    */
   highlight?: boolean;
+  /**
+   * Who the indexes are for: the versions this viewer sees, with the search audience it gets.
+   * `kit mcp` passes its local operator (`{ user: null, local: true }`, who searches every page).
+   * @default { user: null } (a guest)
+   */
+  viewer?: Viewer;
 }
 
 /**
- * Prepares every version and locale guests may see, set after set, default version first: first
+ * Prepares every version and locale a guest (or `options.viewer`) may see, set after set, default version first: first
  * the search index of each (from its sections, which a set with a persistent cache store reads back
  * instead of rendering), then the code grammars of each (loading grammars keeps the process busy
  * in long stretches, so it comes after what searches wait for). Start it once the server listens
@@ -108,13 +114,13 @@ export interface WarmKitOptions {
  * void warmKit(kit, { onError: (error, { set, version }) => console.error(`${set} ${version}`, error) });
  */
 export async function warmKit(kit: Kit, options: WarmKitOptions = {}): Promise<void> {
-  const guest = { user: null };
+  const viewer: Viewer = options.viewer ?? { user: null };
   const work: Array<{ set: DocSet; scope: { version: string; locale: string } }> = [];
   for (const set of kit.sets.values()) {
     if (!set.warm || options.stopped?.()) continue;
     let scopes: Array<{ version: string; locale: string }>;
     try {
-      const [versions, locales] = await Promise.all([set.versions(guest), set.locales()]);
+      const [versions, locales] = await Promise.all([set.versions(viewer), set.locales()]);
       const ordered = [
         ...versions.filter((version) => version.default),
         ...versions.filter((version) => !version.default),
@@ -131,7 +137,7 @@ export async function warmKit(kit: Kit, options: WarmKitOptions = {}): Promise<v
     for (const { set, scope } of work) {
       if (options.stopped?.()) return;
       try {
-        await set.warm!({ ...scope, parts: [part] });
+        await set.warm!({ ...scope, parts: [part], ...(options.viewer ? { viewer: options.viewer } : {}) });
       } catch (error) {
         options.onError?.(error, { set: set.key, ...scope });
       }

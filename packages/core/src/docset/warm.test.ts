@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedSetConfig } from '../config/types.js';
 import type { SourcePage } from '../model/types.js';
-import type { Viewer } from '../ports/docset.js';
+import type { DocSet, Viewer } from '../ports/docset.js';
 import { type MemoryPage, memorySource, smallRenderer, substringSearch } from './__fixtures__/doubles.js';
 import { createDocSet } from './docset.js';
-import type { DocSet } from '../ports/docset.js';
 import { createKit, warmKit } from './kit.js';
 
 const guest: Viewer = { user: null };
@@ -116,6 +115,21 @@ describe('createDocSet: a server that has just started', () => {
     docs.warm = warm;
     await warmKit(kit);
     expect(search.indexed.map((entry) => entry.scope.version)).toEqual(['1.x', '2.x']);
+  });
+
+  it('warmKit prepares the index the given viewer searches: the local operator’s holds private pages', async () => {
+    const { docs, search } = build();
+    const kit = createKit({ config: { default: 'docs' } as never, sets: [docs] });
+    await warmKit(kit, { viewer: { user: null, local: true }, highlight: false });
+    expect(search.indexed.map((entry) => `${entry.scope.version} ${entry.scope.audience}`)).toEqual([
+      '2.x private',
+      '1.x private',
+    ]);
+    expect(search.indexed[0]!.sections.map((section) => section.path)).toContain('secret');
+    // The operator's first search finds the index ready: nothing is built for it.
+    const found = await docs.search({ query: 'retry plans' }, { user: null, local: true }, 'mcp');
+    expect(found.results.map((hit) => hit.path)).toEqual(['secret']);
+    expect(search.indexed).toHaveLength(2);
   });
 
   it('warmKit stops preparing once told the server is closing', async () => {

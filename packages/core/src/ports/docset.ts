@@ -215,9 +215,15 @@ export interface DocSet {
    * a server starts: loads the code grammars its pages use, then builds the guests' search index,
    * yielding to requests as it goes, so the first reader's page and search do not wait for either.
    * `parts` picks what to prepare (default both): an agent-only server never highlights, and
-   * `warmKit` builds every version's index before it loads any grammar.
+   * `warmKit` builds every version's index before it loads any grammar. `viewer` (default a guest)
+   * is who the index is for: the local operator of `kit mcp` searches the private audience.
    */
-  warm?(input?: { version?: string; locale?: string; parts?: ReadonlyArray<'highlight' | 'search'> }): Promise<void>;
+  warm?(input?: {
+    version?: string;
+    locale?: string;
+    parts?: ReadonlyArray<'highlight' | 'search'>;
+    viewer?: Viewer;
+  }): Promise<void>;
 }
 
 /** Several sets with one config and one event bus: what the CLI, the MCP servers and the app use. */

@@ -68,6 +68,16 @@ export interface SearchResult {
   results: SearchHit[];
 }
 
+/** What `SearchDriver.index` is told besides the sections. */
+export interface SearchIndexOptions {
+  /**
+   * Names what the sections were made from (the pages' content hashes, the manifest, the renderer's
+   * code, the scope): equal keys mean equal sections. A driver that persists its indexes stores
+   * the built index under it, so a later `restore` with the same key loads it instead of building.
+   */
+  key?: string;
+}
+
 /**
  * The search-driver port. `client` and `server` ship in `@kit/search`; an application registers
  * its own by name. Every driver passes `runSearchDriverContract`.
@@ -75,7 +85,14 @@ export interface SearchResult {
 export interface SearchDriver {
   readonly name: string;
   /** Replaces the index of one scope. */
-  index(scope: SearchScope, sections: SearchSection[]): Promise<void>;
+  index(scope: SearchScope, sections: SearchSection[], options?: SearchIndexOptions): Promise<void>;
+  /**
+   * Makes the index kept under `key` (see {@link SearchIndexOptions.key}) the scope's index, from
+   * wherever the driver persists indexes, without being given the sections: true when it did,
+   * false when it has none under that key (the caller then builds the sections and calls
+   * `index`). Optional: a driver that keeps nothing between runs leaves it out.
+   */
+  restore?(scope: SearchScope, key: string): Promise<boolean>;
   /**
    * Best pages first, at most `limit`, each with its best section. `sections` (default 1) asks for
    * up to that many sections per page: the best as the hit, more in `SearchHit.sections`. A query

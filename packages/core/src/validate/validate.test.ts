@@ -196,6 +196,42 @@ describe('validateDocSet', () => {
     await expect(validateDocSet({ docSet, version: '9.x' })).rejects.toThrow(/no version "9.x".*2\.x, 1\.x/);
   });
 
+  it('warns about a declared locale a version has no pages in, naming the folder to create', async () => {
+    const pages: MemoryPage[] = [
+      { version: '2.x', locale: 'en', path: 'index', body: '# Home\n' },
+      { version: '2.x', locale: 'ar', path: 'index', body: '# الرئيسية\n' },
+      { version: '1.x', locale: 'en', path: 'index', body: '# Old\n' },
+    ];
+    const manifest = { name: 'Acme', versions: ['2.x', '1.x'], locales: ['en', 'ar'] };
+    const report = await validateDocSet({ docSet: docSetWith(pages, { manifest }), renderer: linkRenderer() });
+    const missing = report.issues.filter((issue) => issue.rule === 'locales.missing');
+    expect(missing).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        version: '1.x',
+        locale: 'ar',
+        file: 'kit.json',
+        message: expect.stringContaining('version 1.x has no ar pages (folder 1.x/ar/)'),
+        fix: expect.stringContaining('Create the folder 1.x/ar/'),
+      }),
+    ]);
+    expect(report.ok).toBe(true);
+
+    const database = await validateDocSet({
+      docSet: docSetWith(pages, { manifest, kind: 'database' }),
+      renderer: linkRenderer(),
+    });
+    expect(database.issues.find((issue) => issue.rule === 'locales.missing')?.fix).toContain(
+      'Add ar pages to version 1.x',
+    );
+
+    const translated = await validateDocSet({
+      docSet: docSetWith([...pages, { version: '1.x', locale: 'ar', path: 'index', body: '# قديم\n' }], { manifest }),
+      renderer: linkRenderer(),
+    });
+    expect(translated.issues.filter((issue) => issue.rule === 'locales.missing')).toEqual([]);
+  });
+
   it('reports a missing manifest as a warning and a misspelled key with its rename', async () => {
     const missing = await validateDocSet({
       docSet: (() => {

@@ -14,6 +14,7 @@ import { findRedirectLoops, findShadowedRedirects, matchRedirect } from '../redi
 import type { ValidationIssue, ValidationReport } from '../schemas/documents.js';
 import { parseJsonText } from '../schemas/json-text.js';
 import {
+  contentFolder,
   createUrlLayout,
   fileCandidates,
   linkBaseOf,
@@ -144,7 +145,8 @@ interface ScopePages {
 
 /**
  * Validates one doc set: the manifest (`manifest.schema`, `manifest.integrations`,
- * `assets.missing`, `links.unsafe`), redirects (`redirects.loop`, `redirects.shadowed`), the
+ * `assets.missing`, `links.unsafe`), redirects (`redirects.loop`, `redirects.shadowed`), locales a
+ * version has no pages in (`locales.missing`), the
  * navigation of each version and locale (`navigation.schema`, `navigation.missing_page`,
  * `navigation.orphan`), every page (`frontmatter.schema`, `links.broken`, `links.anchor`,
  * `components.unknown`, `snippets.missing`, `markdown.size`) and the browser search index
@@ -285,6 +287,28 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
   ]) {
     const rule = manifest.redirects.find((candidate) => problem.message.includes(candidate.from));
     add({ ...problem, file: manifestName, ...(rule ? lineOf(manifestFile?.text, JSON.stringify(rule.from)) : {}) });
+  }
+
+  // A locale the manifest declares that a version has no page in: its readers' version switcher
+  // sends them to the version's default locale instead, and every link into it is a 404.
+  if (layout.locales.length > 1) {
+    for (const version of versions) {
+      const counts = await Promise.all(
+        layout.locales.map(async (locale) => ({
+          locale: locale.code,
+          pages: (await pagesOf({ version, locale: locale.code })).pages.length,
+        })),
+      );
+      const present = counts.filter((count) => count.pages > 0);
+      // An empty version is reported by the rules that look at its pages; here only a gap counts.
+      if (present.length === 0) continue;
+      for (const { locale } of counts.filter((count) => count.pages === 0)) {
+        add(missingLocale(layout, version, locale, source.kind, manifestName, manifestFile?.text, present[0]!.locale), {
+          version,
+          locale,
+        });
+      }
+    }
   }
 
   const site = options.site ? siteSetsOf(docSet, options.site) : null;
@@ -912,6 +936,35 @@ function lineOf(text: string | undefined, needle: string, after: string[] = []):
   let line = 1;
   for (let index = text.indexOf('\n'); index !== -1 && index < at; index = text.indexOf('\n', index + 1)) line += 1;
   return { line };
+}
+
+/**
+ * `locales.missing`: version `version` has no page in the declared locale `locale`. For a
+ * repository set the fix names the folder to create, for a database set the pages to add.
+ */
+function missingLocale(
+  layout: UrlLayout,
+  version: string,
+  locale: string,
+  kind: DocSet['source']['kind'],
+  manifestName: string,
+  manifestText: string | undefined,
+  example: string,
+): SourceProblem {
+  const where = kind === 'database' ? '' : ` (folder ${contentFolder(layout, version, locale) || '.'}/)`;
+  const from =
+    kind === 'database' ? `the ${example} pages of ${version}` : `${contentFolder(layout, version, example) || '.'}/`;
+  return {
+    rule: 'locales.missing',
+    severity: 'warning',
+    message: `The manifest declares the locale "${locale}", but version ${version} has no ${locale} pages${where}: readers of ${locale} who switch to ${version} land on its ${layout.defaultLocale} pages.`,
+    file: manifestName,
+    ...lineOf(manifestText, JSON.stringify(locale)),
+    fix:
+      kind === 'database'
+        ? `Add ${locale} pages to version ${version} (translate ${from}), or ignore this warning if ${version} is not translated.`
+        : `Create the folder ${contentFolder(layout, version, locale)}/ with ${locale} pages (translated from ${from}), or ignore this warning if ${version} is not translated.`,
+  };
 }
 
 function navigationFileName(layout: UrlLayout, version: string, locale: string): string {

@@ -8,8 +8,8 @@ describe('highlightCode', () => {
     const html = toHtml(pre!);
     expect(html).toContain('--shiki-dark:#8b949e');
     expect(html.toLowerCase()).not.toContain('--shiki-dark:#6a737d');
-    // The light theme keeps github-light's own comment gray.
-    expect(html).toMatch(/color:#6A737D;--shiki-dark:#8b949e/i);
+    // The light theme's comment gray is darkened too, to keep 4.5:1 on a highlighted line.
+    expect(html).toMatch(/color:#57606a;--shiki-dark:#8b949e/i);
   });
 
   it('marks the requested lines as highlighted, and only on this block, not on a cached copy', async () => {
@@ -40,7 +40,16 @@ describe('fenceInfo', () => {
         [1, 1],
         [3, 4],
       ],
+      title: 'x',
     });
+  });
+
+  it('reads a file title in double or single quotes, with spaces, with or without a language', () => {
+    expect(fenceInfo('php', 'title="routes/web.php"')).toEqual({ lang: 'php', lines: [], title: 'routes/web.php' });
+    expect(fenceInfo('js{2}', "title='My file.js'")).toEqual({ lang: 'js', lines: [[2, 2]], title: 'My file.js' });
+    expect(fenceInfo('title="notes.txt"', null)).toEqual({ lang: '', lines: [], title: 'notes.txt' });
+    expect(fenceInfo('sh', 'title=""')).toEqual({ lang: 'sh', lines: [] });
+    expect(fenceInfo('sh', 'subtitle="x"')).toEqual({ lang: 'sh', lines: [] });
   });
 
   it('ignores what is not a line number or range', () => {

@@ -58,26 +58,47 @@ async function ensureLanguage(lang: string): Promise<boolean> {
 // github-dark's comment gray (#6a737d) is 3.8:1 on the dark code background, below WCAG AA's 4.5:1;
 // github's own newer dark theme uses #8b949e (5.9:1), so comments stay muted and readable.
 // github-light's orange (#e36209, parameters and constants) is 3.5:1 on white; #a84c00 is 5.7:1.
-const DARK_CONTRAST_FIXES = { 'github-dark': { '#6a737d': '#8b949e' }, 'github-light': { '#e36209': '#a84c00' } };
+// Its red (#d73a49, keywords), green (#22863a) and comment gray (#6a737d) pass on white by a hair
+// and fail on the tint of a highlighted line ({2}); these darker ones keep 4.5:1 there too.
+const DARK_CONTRAST_FIXES = {
+  'github-dark': { '#6a737d': '#8b949e' },
+  'github-light': { '#e36209': '#a84c00', '#d73a49': '#c5283d', '#22863a': '#116329', '#6a737d': '#57606a' },
+};
 
 /** Inclusive 1-based line ranges of a code block to mark, e.g. `[[2, 2], [4, 5]]` for `{2,4-5}`. */
 export type LineRanges = Array<[number, number]>;
 
 const LINE_MARKS = /\{([\d\s,-]+)\}/;
 
+/** What a fence's info string says beyond the language: the lines it marks and the file it shows. */
+export interface FenceInfo {
+  /** The language (`''` when the fence names none). */
+  lang: string;
+  lines: LineRanges;
+  /** The file title, from `title="routes/web.php"` or `title='routes/web.php'`; absent without one. */
+  title?: string;
+}
+
+// `title="..."` or `title='...'` anywhere in the info string, after the language or another part.
+const TITLE = /(?:^|\s)title=(?:"([^"]*)"|'([^']*)')/;
+
 /**
- * Splits a fence's info string into the language and the lines it marks, VitePress style:
- * ```` ```js {2,4-5} ```` and ```` ```js{2} ```` both give `js` and lines 2, 4 and 5. Parts that
- * are not numbers or ranges are ignored.
+ * Splits a fence's info string into the language, the lines it marks and its file title,
+ * VitePress and Docusaurus style: ```` ```js {2,4-5} ```` and ```` ```js{2} ```` both give `js`
+ * and lines 2, 4 and 5; ```` ```php title="routes/web.php" ```` gives `php` and that title. Parts
+ * that are not numbers, ranges or a quoted title are ignored. A fence whose info string starts
+ * with the title names no language.
  *
  * @example
  * fenceInfo('js{2}', null); // { lang: 'js', lines: [[2, 2]] }
- * fenceInfo('php', '{1,3-4} title="x"'); // { lang: 'php', lines: [[1, 1], [3, 4]] }
+ * fenceInfo('php', '{1,3-4} title="x"'); // { lang: 'php', lines: [[1, 1], [3, 4]], title: 'x' }
  */
-export function fenceInfo(lang: string, meta: string | null | undefined): { lang: string; lines: LineRanges } {
+export function fenceInfo(lang: string, meta: string | null | undefined): FenceInfo {
   const brace = lang.indexOf('{');
-  const language = brace === -1 ? lang : lang.slice(0, brace);
-  const info = `${brace === -1 ? '' : lang.slice(brace)} ${meta ?? ''}`;
+  const named = brace === -1 ? lang : lang.slice(0, brace);
+  const language = /^title=/i.test(named) ? '' : named;
+  const rest = language === '' ? lang : brace === -1 ? '' : lang.slice(brace);
+  const info = `${rest} ${meta ?? ''}`;
   const lines: LineRanges = [];
   const marks = LINE_MARKS.exec(info)?.[1];
   for (const part of marks?.split(',') ?? []) {
@@ -87,7 +108,9 @@ export function fenceInfo(lang: string, meta: string | null | undefined): { lang
     const to = range[2] === undefined ? from : Number(range[2]);
     if (from >= 1 && to >= from) lines.push([from, to]);
   }
-  return { lang: language, lines };
+  const quoted = TITLE.exec(info);
+  const title = (quoted?.[1] ?? quoted?.[2])?.trim();
+  return title ? { lang: language, lines, title } : { lang: language, lines };
 }
 
 /** Adds the `highlighted` class to the marked `.line` spans of a shiki block. */
@@ -120,6 +143,10 @@ export async function highlightCode(code: string, lang: string, lines: LineRange
   const cached = cache.get(key);
   if (cached) return marked(structuredClone(cached), lines);
   if (!(await ensureLanguage(language))) return null;
+  // A grammar's regular expressions compile on their first match, and shiki cuts a line short
+  // (the rest of it one plain token) when tokenizing takes over its time limit: on a busy machine
+  // the first block of a language came out half colored, and was cached so. Warm first.
+  if (!settled.has(language)) await warmLanguage(language, code);
   const { highlighter: instance } = await load();
   const root = instance.codeToHast(code, {
     lang: language,
@@ -147,7 +174,9 @@ export function highlightedHtml(element: Element): string {
 }
 
 // A fenced code block with a language: ```php ... ``` (or ~~~), closed by a fence at least as long.
-const FENCED_BLOCK = /^ {0,3}(`{3,}|~{3,})[ \t]*\{?\.?([A-Za-z0-9_+#.-]+)[^\n]*\n([\s\S]*?)^ {0,3}\1[`~]*[ \t]*$/gm;
+// A fence that starts with `title="..."` names no language: the name must not run into `=`.
+const FENCED_BLOCK =
+  /^ {0,3}(`{3,}|~{3,})[ \t]*\{?\.?([A-Za-z0-9_+#.-]+)(?![A-Za-z0-9_+#.=-])[^\n]*\n([\s\S]*?)^ {0,3}\1[`~]*[ \t]*$/gm;
 
 /**
  * The languages named by the code fences of a Markdown text, lower-cased, most used first, each

@@ -19,10 +19,18 @@ describe('codeLanguages', () => {
       '```',
       'no language',
       '```',
+      '',
+      '```title="notes.txt"',
+      'a title, no language',
+      '```',
+      '',
+      '```shell title="setup.sh"',
+      'pwd',
+      '```',
     ].join('\n');
     expect(codeLanguages(markdown)).toEqual([
       { language: 'php', count: 2, sample: '$a = 1;\n' },
-      { language: 'shell', count: 1, sample: 'ls\n' },
+      { language: 'shell', count: 2, sample: 'ls\n' },
     ]);
   });
 });

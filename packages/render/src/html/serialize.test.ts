@@ -1,8 +1,9 @@
 import type { Root as HastRoot } from 'hast';
 import { toHtml } from 'hast-util-to-html';
-import { toHast } from 'mdast-util-to-hast';
+import { defaultHandlers, toHast } from 'mdast-util-to-hast';
 import { describe, expect, it } from 'vitest';
 import { parseMarkdown } from '../markdown/parse.js';
+import { codeFrameHast } from './code-frame.js';
 import { filterRawNodes } from './sanitize.js';
 import { type ArticleHtmlOptions, articleHtml } from './serialize.js';
 
@@ -11,13 +12,17 @@ const plain: ArticleHtmlOptions = {
   dropped: new WeakSet(),
   callouts: new WeakMap(),
   highlighted: new Map(),
+  codeTitles: new WeakMap(),
   escapeRaw: false,
   filterComponentHtml: true,
 };
 
-/** What the renderer wrote before: a hast tree, tagfiltered, serialized. */
+/** What the renderer wrote before: a hast tree (code blocks in their frame), tagfiltered, serialized. */
 function throughHast(markdown: string): string {
-  const hast = toHast(parseMarkdown(markdown), { allowDangerousHtml: true }) as HastRoot;
+  const hast = toHast(parseMarkdown(markdown), {
+    allowDangerousHtml: true,
+    handlers: { code: (state, node) => codeFrameHast(defaultHandlers.code(state, node), node.lang) },
+  }) as HastRoot;
   filterRawNodes(hast);
   return toHtml(hast, { allowDangerousHtml: true });
 }

@@ -4,6 +4,7 @@ import { normalizeUri } from 'micromark-util-sanitize-uri';
 import { trimLines } from 'trim-lines';
 import { highlightedHtml } from '../highlight/highlight.js';
 import type { HeadingInfo } from '../markdown/headings.js';
+import { codeFrameHtml } from './code-frame.js';
 import { dropFilteredElements, filterTags } from './tagfilter.js';
 
 /** What the renderer decided about the tree before it is written out as HTML. */
@@ -15,6 +16,8 @@ export interface ArticleHtmlOptions {
   callouts: WeakMap<Blockquote, string>;
   /** Code blocks already highlighted. */
   highlighted: Map<Code, Element>;
+  /** File titles of code blocks (` ```php title="routes/web.php" `). */
+  codeTitles: WeakMap<Code, string>;
   /** Raw HTML is shown as text (`htmlInput: 'escape'`). */
   escapeRaw: boolean;
   /** Component HTML goes through the GFM tagfilter too (the raw HTML of repository pages). */
@@ -165,13 +168,12 @@ class ArticleWriter {
       }
       case 'code': {
         const highlighted = options.highlighted.get(node);
-        if (highlighted) {
-          out.push(highlightedHtml(highlighted));
-          return;
-        }
         const language = node.lang ? node.lang.split(/\s+/)[0] : undefined;
         const className = language === undefined ? '' : ` class="${escapeAttribute(`language-${language}`)}"`;
-        out.push(`<pre><code${className}>${escapeText(node.value ? `${node.value}\n` : '')}</code></pre>`);
+        const pre = highlighted
+          ? highlightedHtml(highlighted)
+          : `<pre><code${className}>${escapeText(node.value ? `${node.value}\n` : '')}</code></pre>`;
+        out.push(codeFrameHtml(pre, language, options.codeTitles.get(node)));
         return;
       }
       case 'blockquote': {

@@ -63,7 +63,7 @@ function frameTables(html: string): string {
 /**
  * Readies rendered article HTML for the reader layout: tables get a scrolling frame (a focusable
  * region named after the table, so keyboard readers can scroll a wide table), code blocks a
- * frame the copy button sits in and a tab stop, and headings with an id an anchor link (unless they link to
+ * frame the copy button sits in (the renderer's own, or a new one for a `<pre>` of raw HTML) and a tab stop, and headings with an id an anchor link (unless they link to
  * themselves already). With `englishIsForeign` (a page not in English) callout titles are marked as
  * English. Raw HTML inside code is escaped by the pipeline, so matching tags is safe.
  *
@@ -97,7 +97,12 @@ export function enhanceArticleHtml(
         })
       : framed;
   return titled
-    .replace(/<pre[\s>][\s\S]*?<\/pre>/gi, (pre) => `<div class="kit-code">${focusablePre(pre)}</div>`)
+    .replace(
+      // Code blocks the renderer framed already (with their language label) keep their frame.
+      /<div class="kit-code">((?:<span class="kit-code-lang">[^<]*<\/span>)?)(<pre[\s>][\s\S]*?<\/pre>)<\/div>|<pre[\s>][\s\S]*?<\/pre>/gi,
+      (whole, label: string | undefined, pre: string | undefined) =>
+        `<div class="kit-code">${label ?? ''}${focusablePre(pre ?? whole)}</div>`,
+    )
     .replace(
       /<h([2-6])(\s[^>]*?\bid="([^"]+)"[^>]*)>([\s\S]*?)<\/h\1>/gi,
       (whole, level: string, attrs: string, id: string, inner: string) => {

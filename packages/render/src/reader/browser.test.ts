@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRenderer } from '../render/renderer.js';
+import { laravelContext, pageFromText } from '../testing/laravel-corpus.js';
 import { view } from './__fixtures__/view.js';
 import { readerAssets } from './assets.js';
+import { enhanceArticleHtml } from './article.js';
 import { renderNotFoundPage, renderReaderPage } from './layout.js';
 import type { ReaderPageView } from './types.js';
 
@@ -218,7 +221,9 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await page.keyboard.press('/');
     // Typing starts once the dialog has the focus, as a reader's would: a loaded machine opens it late.
     await expect.poll(() => input.evaluate((element) => element === document.activeElement), SLOW).toBe(true);
-    await page.keyboard.type('route');
+    // One input event: keys typed slowly would each start a search, and results of 'rou' showing
+    // before those of 'route' reset the choice when the latter arrive (a new query starts at the top).
+    await input.fill('route');
     await expect.poll(() => options.count(), SLOW).toBe(2);
     const selected = () => page.locator('#kit-search-results [aria-selected="true"]').getAttribute('href');
     await expect.poll(selected, SLOW).toBe('/docs/routing#basics');
@@ -576,6 +581,64 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await page.keyboard.press('Escape');
     expect(await menu.getAttribute('open')).toBeNull();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('kit-page-actions');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  /** Article HTML of Markdown as the renderer writes it, highlighted. */
+  async function articleOf(markdown: string): Promise<string> {
+    const rendered = await createRenderer().render(pageFromText('guide/code', markdown), {
+      ...laravelContext('13.x'),
+      highlight: true,
+    });
+    return rendered.html;
+  }
+
+  const TITLED_CODE = "```php title=\"routes/web.php\" {2}\n<?php\nRoute::get('/', fn () => view('welcome'));\n```\n";
+
+  it('shows a code block file title as its figure caption and its language once, and copies only the code', async () => {
+    const secure = 'https://kit.test';
+    const html = `<h2 id="drivers">Drivers</h2>${await articleOf(TITLED_CODE)}`;
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, errors } = await open(
+        { '/docs/advanced/caching': renderReaderPage(pageView({}, { html })) },
+        { origin: secure, colorScheme },
+      );
+      // The figure is named by the file alone; the language label is read once, before the code.
+      const figure = page.getByRole('figure', { name: 'routes/web.php' });
+      expect(await figure.count()).toBe(1);
+      const snapshot = await figure.ariaSnapshot();
+      expect(snapshot.match(/(?<![.?<])\bphp\b/g)?.length, snapshot).toBe(1);
+      expect(await figure.locator('.kit-code-lang').isVisible()).toBe(true);
+      expect(await figure.locator('pre.shiki .line.highlighted').count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: secure });
+      await figure.locator('.kit-code').hover();
+      // The copy button takes the label's corner while it shows.
+      await expect.poll(() => figure.locator('.kit-code-lang').evaluate((l) => getComputedStyle(l).opacity)).toBe('0');
+      await figure.locator('.kit-copy').click();
+      await expect
+        .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+        .toBe("<?php\nRoute::get('/', fn () => view('welcome'));");
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('keeps a code block title and code left-to-right on a right-to-left page, the label mirrored', async () => {
+    const html = enhanceArticleHtml(await articleOf(TITLED_CODE));
+    const { page } = await open({
+      '/docs/advanced/caching': renderReaderPage(pageView({ lang: 'ar', dir: 'rtl', currentLocale: 'ar' }, { html })),
+    });
+    const figure = page.locator('figure.kit-code-figure');
+    const box = (await figure.boundingBox())!;
+    const title = (await figure.locator('.kit-code-title span').boundingBox())!;
+    const label = (await figure.locator('.kit-code-lang').boundingBox())!;
+    // The caption starts on the right, as the page reads; the label sits at the inline end (left).
+    expect(box.x + box.width - (title.x + title.width)).toBeLessThan(40);
+    expect(label.x - box.x).toBeLessThan(40);
+    expect(await figure.locator('.kit-code-title span').evaluate((s) => getComputedStyle(s).direction)).toBe('ltr');
+    expect(await figure.locator('pre').evaluate((pre) => getComputedStyle(pre).direction)).toBe('ltr');
     expect(await axeViolations(page)).toEqual([]);
   });
 

@@ -368,6 +368,13 @@ describe('renderReaderPage', () => {
     expect(html).toContain('<div class="kit-code"><pre tabindex="0"><code>x</code></pre></div>');
   });
 
+  it('marks the article for a swap to highlighted code only when its code was sent plain', () => {
+    expect(html).toContain('<div class="kit-prose">');
+    expect(renderReaderPage(view({}, { highlightPending: true }))).toContain(
+      '<div class="kit-prose" data-kit-highlight-pending>',
+    );
+  });
+
   it('uses its own title heading only when the article has no h1', () => {
     expect(html).toContain('<h1 class="kit-page-title">Caching</h1>');
     const own = renderReaderPage(view({}, { html: '<h1 id="caching">Caching</h1><p>x</p>' }));

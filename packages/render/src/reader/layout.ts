@@ -834,7 +834,7 @@ export function renderReaderPage(view: ReaderPageView): string {
     (page.group ? `<p class="kit-eyebrow">${escapeHtml(page.group)}</p>` : '') +
     (hasOwnH1 ? '' : `<h1 class="kit-page-title">${escapeHtml(page.title)}</h1>${actions}${inlineToc}`) +
     `</header>` +
-    `<div class="kit-prose">${hasOwnH1 ? afterFirstH1(article, actions + inlineToc) : article}</div>` +
+    `<div class="kit-prose"${page.highlightPending ? ' data-kit-highlight-pending' : ''}>${hasOwnH1 ? afterFirstH1(article, actions + inlineToc) : article}</div>` +
     insert(view, 'article.after', 'kit-article-after') +
     `<footer class="kit-page-footer">${pageMeta(ctx, page)}${feedbackWidget(ctx)}${pager(ctx, page)}</footer>` +
     `</article>` +

@@ -119,6 +119,16 @@ describe('enhanceArticleHtml', () => {
     );
   });
 
+  it('keeps the frame, language label and title the renderer gave a block, adding only the tab stop', () => {
+    const framed =
+      '<figure class="kit-code-figure"><figcaption class="kit-code-title"><span dir="ltr">a.php</span></figcaption>' +
+      '<div class="kit-code"><span class="kit-code-lang">php</span><pre><code>x</code></pre></div></figure>';
+    expect(enhanceArticleHtml(framed)).toBe(framed.replace('<pre>', '<pre tabindex="0">'));
+    expect(enhanceArticleHtml('<div class="kit-code"><pre><code>y</code></pre></div>')).toBe(
+      '<div class="kit-code"><pre tabindex="0"><code>y</code></pre></div>',
+    );
+  });
+
   it('names each table region by its caption, else the heading before it, numbering repeats', () => {
     const html =
       '<h2 id="a">Drivers &amp; stores</h2><table><tr><td>1</td></tr></table><table><tr><td>2</td></tr></table>' +

@@ -4,6 +4,7 @@ import { localeDirection, schemas } from '@kit/core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_READER_STRINGS } from './strings.js';
 import { READER_TRANSLATION_LANGUAGES, readerTranslation, TRANSLATED_READER_STRINGS } from './translations.js';
+import { LATER_TRANSLATIONS } from './translations-later.js';
 
 // The languages Starlight ships interface translations for, and every right-to-left code Kit
 // recognises (packages/core/src/manifest/locales.ts).
@@ -57,10 +58,49 @@ describe('interface translations', () => {
     for (const code of RIGHT_TO_LEFT) expect(localeDirection(code), code).toBe('rtl');
   });
 
+  it('translate every interface string into every language, with no English fallback', () => {
+    expect([...TRANSLATED_READER_STRINGS].sort()).toEqual(Object.keys(DEFAULT_READER_STRINGS).sort());
+    expect(Object.keys(LATER_TRANSLATIONS).sort()).toEqual([...READER_TRANSLATION_LANGUAGES].sort());
+    for (const code of READER_TRANSLATION_LANGUAGES) {
+      const { strings } = readerTranslation(code)!;
+      expect(Object.keys(strings).sort(), code).toEqual(Object.keys(DEFAULT_READER_STRINGS).sort());
+    }
+  });
+
+  it('keep every placeholder of the English string, once, and no other', () => {
+    for (const code of READER_TRANSLATION_LANGUAGES) {
+      const { strings } = readerTranslation(code)!;
+      for (const [key, english] of Object.entries(DEFAULT_READER_STRINGS)) {
+        const placeholders = (text: string) => (text.match(/\{[a-z]+\}/g) ?? []).sort();
+        expect(placeholders(strings[key as keyof typeof strings]!), `${code} ${key}`).toEqual(placeholders(english));
+      }
+    }
+  });
+
+  it('keep the shape of each string: an ellipsis where the English has one, no stray whitespace', () => {
+    for (const code of READER_TRANSLATION_LANGUAGES) {
+      const { strings } = readerTranslation(code)!;
+      for (const [key, english] of Object.entries(DEFAULT_READER_STRINGS)) {
+        const text = strings[key as keyof typeof strings]!;
+        expect(text, `${code} ${key}`).toBe(text.trim());
+        expect(text.includes('…'), `${code} ${key}`).toBe(english.includes('…'));
+      }
+    }
+  });
+
   it('are real translations: no row repeats the English of its interface strings', () => {
     for (const code of READER_TRANSLATION_LANGUAGES) {
       const { strings } = readerTranslation(code)!;
-      for (const key of ['onThisPage', 'editPage', 'helpfulQuestion', 'backHome'] as const) {
+      for (const key of [
+        'onThisPage',
+        'editPage',
+        'helpfulQuestion',
+        'backHome',
+        'notFoundText',
+        'copyPageHint',
+        'askNotice',
+        'searchKeyClose',
+      ] as const) {
         expect(strings[key], `${code} ${key}`).not.toBe(DEFAULT_READER_STRINGS[key]);
       }
     }

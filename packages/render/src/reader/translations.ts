@@ -1,10 +1,13 @@
+import { LATER_READER_STRINGS, LATER_TRANSLATIONS } from './translations-later.js';
 import type { ReaderStrings } from './types.js';
 
 /**
- * The interface strings Kit translates, in the order of each row below. The rest stay English
- * (isolated as English on a page in another language) unless a set writes its own in `kit.json`.
+ * The first interface strings Kit translated, in the order of each row below; the others are in
+ * `translations-later.ts`, by name. Together they are every interface string: a set may still
+ * write its own in `kit.json`, and a string a set adds to a language Kit does not know stays English
+ * (isolated as English on a page in another language).
  */
-export const TRANSLATED_READER_STRINGS = [
+const ROW_STRINGS = [
   'search',
   'searchPlaceholder',
   'onThisPage',
@@ -35,9 +38,9 @@ export const TRANSLATED_READER_STRINGS = [
 
 /** One string per key, as a tuple of the same length: a row with a string missing does not compile. */
 type StringsOf<T extends readonly unknown[]> = { -readonly [K in keyof T]: string };
-type Row = StringsOf<typeof TRANSLATED_READER_STRINGS>;
+type Row = StringsOf<typeof ROW_STRINGS>;
 
-// One row per language, in the order of TRANSLATED_READER_STRINGS: the languages Starlight ships,
+// One row per language, in the order of ROW_STRINGS: the languages Starlight ships,
 // and every right-to-left language Kit recognises (`localeDirection`).
 const ROWS: Record<string, Row> = {
   ar: [
@@ -1203,12 +1206,15 @@ export function readerTranslation(lang: string): { lang: string; strings: Partia
   const code = rowCode(lang);
   if (!code) return null;
   const row = ROWS[code]!;
-  const strings: Partial<ReaderStrings> = {};
-  TRANSLATED_READER_STRINGS.forEach((key, index) => {
+  const strings: Partial<ReaderStrings> = { ...LATER_TRANSLATIONS[code] };
+  ROW_STRINGS.forEach((key, index) => {
     strings[key] = row[index]!;
   });
   return { lang: code, strings };
 }
+
+/** The interface strings Kit translates into every language it ships: all of them. */
+export const TRANSLATED_READER_STRINGS: ReadonlyArray<keyof ReaderStrings> = [...ROW_STRINGS, ...LATER_READER_STRINGS];
 
 /** The language codes Kit ships interface translations for. */
 export const READER_TRANSLATION_LANGUAGES: readonly string[] = Object.keys(ROWS);

@@ -193,6 +193,12 @@ export interface ReaderPageView extends ReaderSiteView {
     next?: ReaderLink;
     /** The page actions menu beside the title; absent: none. */
     actions?: ReaderPageActions;
+    /**
+     * The code is shown without highlighting because a grammar was still loading when the page was
+     * rendered (`PageView.highlightPending`). The reader's script asks for the page again a moment
+     * later and swaps the highlighted code blocks in, without a reload.
+     */
+    highlightPending?: boolean;
   };
 }
 

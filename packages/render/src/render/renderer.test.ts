@@ -237,7 +237,9 @@ describe('code', () => {
   it('highlights code with shiki unless highlight is false', async () => {
     const body = '```php\necho 1;\n```';
     expect((await render(body, { highlight: true })).html).toContain('class="shiki');
-    expect((await render(body)).html).toBe('<pre><code class="language-php">echo 1;\n</code></pre>');
+    expect((await render(body)).html).toBe(
+      '<div class="kit-code"><span class="kit-code-lang">php</span><pre><code class="language-php">echo 1;\n</code></pre></div>',
+    );
   });
 
   it('marks the lines a fence names ({2,4-5}, VitePress style) and keeps highlighting for ```js{2}', async () => {
@@ -248,12 +250,35 @@ describe('code', () => {
     expect(joined.html).toContain('class="shiki');
     expect(joined.html).toContain('class="line highlighted"');
     expect(joined.markdown).toBe('```js{1}\nconst a = 1;\n```\n');
-    expect((await render('```js{1}\nx\n```')).html).toBe('<pre><code class="language-js">x\n</code></pre>');
+    expect((await render('```js{1}\nx\n```')).html).toBe(
+      '<div class="kit-code"><span class="kit-code-lang">js</span><pre><code class="language-js">x\n</code></pre></div>',
+    );
   });
 
   it('renders a language shiki does not know as a plain block', async () => {
     const out = await render('```no-such-language\nx\n```', { highlight: true });
-    expect(out.html).toBe('<pre><code class="language-no-such-language">x\n</code></pre>');
+    expect(out.html).toBe(
+      '<div class="kit-code"><span class="kit-code-lang">no-such-language</span><pre><code class="language-no-such-language">x\n</code></pre></div>',
+    );
+  });
+
+  it('shows a file title as the caption of a figure around the block, highlighted or not, sanitized or not', async () => {
+    const body = '```php title="routes/web.php" {1}\necho 1;\n```';
+    const caption =
+      '<figure class="kit-code-figure"><figcaption class="kit-code-title"><span dir="ltr">routes/web.php</span></figcaption><div class="kit-code"><span class="kit-code-lang">php</span>';
+    for (const overrides of [{ highlight: true }, { highlight: true, sanitize: true }]) {
+      const out = await render(body, overrides);
+      expect(out.html.startsWith(caption), JSON.stringify(overrides)).toBe(true);
+      expect(out.html).toContain('class="line highlighted"');
+      expect(out.html.endsWith('</pre></div></figure>')).toBe(true);
+      // The twin keeps the fence as written: agents read the file name in its info string.
+      expect(out.markdown).toBe(`${body}\n`);
+    }
+    expect((await render("```title='notes.txt'\nplain\n```")).html).toBe(
+      '<figure class="kit-code-figure"><figcaption class="kit-code-title"><span dir="ltr">notes.txt</span></figcaption><div class="kit-code"><pre><code>plain\n</code></pre></div></figure>',
+    );
+    // No label for plain text, which says nothing about the block.
+    expect((await render('```text\nx\n```')).html).not.toContain('kit-code-lang');
   });
 });
 
@@ -376,7 +401,9 @@ describe('snippet includes', () => {
     expect((await include('<<< @/src/app.ts#L1-L1')).markdown).toBe('```ts\nline1\n```\n');
     const region = await include('<<< @/src/app.ts#setup{js}');
     expect(region.markdown).toBe('```js\nconst a = 1;\n```\n');
-    expect(region.html).toBe('<pre><code class="language-js">const a = 1;\n</code></pre>');
+    expect(region.html).toBe(
+      '<div class="kit-code"><span class="kit-code-lang">js</span><pre><code class="language-js">const a = 1;\n</code></pre></div>',
+    );
   });
 
   it.each([
@@ -411,7 +438,7 @@ describe('snippet includes', () => {
     expect(out.markdown).toBe('- item\n\n  ```ts\n  const a = 1;\n  ```\n\n- next item\n\nAfter list.\n');
     const again = await render(out.markdown);
     expect(again.html).toContain(
-      '<li>\n<p>item</p>\n<pre><code class="language-ts">const a = 1;\n</code></pre>\n</li>',
+      '<li>\n<p>item</p>\n<div class="kit-code"><span class="kit-code-lang">ts</span><pre><code class="language-ts">const a = 1;\n</code></pre></div>\n</li>',
     );
     expect(again.html).toContain('<p>After list.</p>');
   });
@@ -420,7 +447,7 @@ describe('snippet includes', () => {
     const out = await include('Intro\n\n<<< @/src/app.ts#setup\nExplained in {{version}}, see [x](x.md).');
     expect(out.problems).toEqual([]);
     expect(out.html).toBe(
-      '<p>Intro</p>\n<pre><code class="language-ts">const a = 1;\n</code></pre>\n<p>Explained in 13.x, see <a href="/docs/13.x/guide/x">x</a>.</p>',
+      '<p>Intro</p>\n<div class="kit-code"><span class="kit-code-lang">ts</span><pre><code class="language-ts">const a = 1;\n</code></pre></div>\n<p>Explained in 13.x, see <a href="/docs/13.x/guide/x">x</a>.</p>',
     );
     expect(out.markdown).toBe(
       'Intro\n\n```ts\nconst a = 1;\n```\nExplained in 13.x, see [x](https://docs.example.com/docs/13.x/guide/x).\n',

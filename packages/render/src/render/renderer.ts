@@ -21,6 +21,7 @@ import {
   parseProps,
 } from '../components/registry.js';
 import { referenceComponents } from '../components/references.js';
+import { codeFrameHast } from '../html/code-frame.js';
 import { fenceInfo, highlightCode, type LineRanges } from '../highlight/highlight.js';
 import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
 import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
@@ -349,6 +350,7 @@ async function renderParsed(
   const componentNodes: ComponentNode[] = [];
   const codeBlocks: Code[] = [];
   const lineMarks = new WeakMap<Code, LineRanges>();
+  const codeTitles = new WeakMap<Code, string>();
   const dropped = new WeakSet<object>();
   const callouts = new WeakMap<Blockquote, string>();
   const lineOf = (node: { position?: Nodes['position'] }) =>
@@ -530,6 +532,7 @@ async function renderParsed(
             const info = fenceInfo(node.lang, node.meta);
             node.lang = info.lang === '' ? null : info.lang;
             if (info.lines.length > 0) lineMarks.set(node, info.lines);
+            if (info.title) codeTitles.set(node, info.title);
             if (node.lang) codeBlocks.push(node);
           }
           continue;
@@ -847,7 +850,8 @@ async function renderParsed(
         };
       },
       code(state, node) {
-        return highlighted.get(node) ?? defaultHandlers.code(state, node);
+        const pre = highlighted.get(node) ?? defaultHandlers.code(state, node);
+        return codeFrameHast(pre, node.lang?.split(/\s+/)[0], codeTitles.get(node));
       },
       kitComponent(state, node: ComponentNode) {
         if (node.html !== undefined) return { type: 'raw', value: node.html } as unknown as ElementContent;
@@ -860,6 +864,7 @@ async function renderParsed(
     dropped,
     callouts,
     highlighted,
+    codeTitles,
     escapeRaw,
   };
   const nodesToHtml = async (nodes: RootContent[]) => {

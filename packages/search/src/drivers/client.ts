@@ -5,6 +5,7 @@ import {
   normalizeSearchSections,
   type SearchDriver,
   type SearchHit,
+  type SearchIndexOptions,
   type SearchOptions,
   type SearchScope,
   type SearchSection,
@@ -12,7 +13,9 @@ import {
 import { queryClientIndex } from '../client/index.js';
 import { buildEngineIndex } from '../engine/build.js';
 import { serializeIndex } from '../engine/codec.js';
+import type { SearchIndexCache } from './index-cache.js';
 import { assertSearchScope, scopeKey } from './scope.js';
+import type { SearchIndexReport } from './server.js';
 
 /** Default of `search.budget_kb`: the gzipped size a client index should stay under. */
 export const DEFAULT_BUDGET_KB = 300;
@@ -25,6 +28,27 @@ const BUDGET_TARGET = 0.95;
 export interface ClientSearchOptions {
   /** `search.budget_kb`. Default 300. */
   budgetKb?: number;
+  /**
+   * Keeps each built browser index between runs (`createDiskIndexCache` from `@kit/search/node`):
+   * one whose key is found is loaded, not built and fitted to the budget again. Default: memory only.
+   */
+  cache?: SearchIndexCache;
+  /** Told each time a scope gets its index, built or loaded (logs, tests). */
+  onIndex?: (report: SearchIndexReport) => void;
+}
+
+/** Identifies what the client driver keeps in an index cache; bump when `Built` changes. */
+const STORED_CLIENT_FORMAT = 'kit-client-built/1';
+
+/** A kept client index, or null when the value is not one. */
+function builtFromStored(value: unknown): Built | null {
+  if (value === null || typeof value !== 'object') return null;
+  const stored = value as { format?: unknown; body?: unknown; texts?: unknown; report?: unknown };
+  if (stored.format !== STORED_CLIENT_FORMAT || typeof stored.body !== 'string' || !Array.isArray(stored.texts))
+    return null;
+  const report = stored.report as ClientIndexReport | null;
+  if (report === null || typeof report !== 'object' || report.sections !== stored.texts.length) return null;
+  return { body: stored.body, texts: stored.texts as string[], report };
 }
 
 /** Size of a scope's client index against its budget (`search.budget_kb`). */
@@ -120,11 +144,45 @@ export function createClientSearch(options: ClientSearchOptions = {}): ClientSea
     );
   }
   const built = new Map<string, Built>();
+  const { cache, onIndex } = options;
+  // The budget shapes the index, so it is part of what the kept one is made from.
+  const cacheKey = (key: string) => `client:${budgetKb}:${key}`;
+  const missing = new Set<string>();
+
+  async function load(scope: SearchScope, key: string): Promise<boolean> {
+    if (!cache) return false;
+    const startedAt = performance.now();
+    const value = await cache.read(scope, cacheKey(key)).catch(() => undefined);
+    if (value === undefined) return false;
+    const entry = builtFromStored(value);
+    if (!entry) {
+      await cache.reject(scope, cacheKey(key), `not a ${STORED_CLIENT_FORMAT} index`).catch(() => {});
+      return false;
+    }
+    built.set(scopeKey(scope), entry);
+    onIndex?.({ scope, origin: 'cache', sections: entry.texts.length, ms: performance.now() - startedAt });
+    return true;
+  }
+
   return {
     name: 'client',
-    async index(scope: SearchScope, sections: SearchSection[]): Promise<void> {
+    async restore(scope: SearchScope, key: string): Promise<boolean> {
       assertSearchScope(scope);
-      built.set(scopeKey(scope), await buildClientIndex(sections, budgetKb));
+      const loaded = await load(scope, key);
+      if (!loaded) missing.add(`${scopeKey(scope)}\u0000${key}`);
+      return loaded;
+    },
+    async index(scope: SearchScope, sections: SearchSection[], indexOptions?: SearchIndexOptions): Promise<void> {
+      assertSearchScope(scope);
+      const key = cache ? (indexOptions?.key ?? null) : null;
+      if (key !== null && !missing.delete(`${scopeKey(scope)}\u0000${key}`) && (await load(scope, key))) return;
+      const startedAt = performance.now();
+      const entry = await buildClientIndex(sections, budgetKb);
+      built.set(scopeKey(scope), entry);
+      if (cache && key !== null) {
+        await cache.write(scope, cacheKey(key), { format: STORED_CLIENT_FORMAT, ...entry }).catch(() => {});
+      }
+      onIndex?.({ scope, origin: 'built', sections: entry.texts.length, ms: performance.now() - startedAt });
     },
     async search(scope: SearchScope, query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
       assertSearchScope(scope);

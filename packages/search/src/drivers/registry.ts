@@ -1,19 +1,33 @@
 import { KitError, type SearchDriver } from '@kit/core';
 import { createClientSearch, DEFAULT_BUDGET_KB } from './client.js';
-import { createServerSearch } from './server.js';
+import type { SearchIndexCache } from './index-cache.js';
+import { createServerSearch, type SearchIndexReport } from './server.js';
 
 /** What a driver factory is given: the set's `search.*` configuration. */
 export interface SearchDriverOptions {
   /** `search.budget_kb` of the set. */
   budgetKb: number;
+  /** Where built indexes are kept between runs (the built-in drivers use it; `loadKit` passes `.kit/cache/search`). */
+  indexCache?: SearchIndexCache;
+  /** Told each time a scope gets its index, built or loaded from `indexCache`. */
+  onIndex?: (report: SearchIndexReport) => void;
 }
 
 /** Makes one driver instance; called once per set that names the driver. */
 export type SearchDriverFactory = (options: SearchDriverOptions) => SearchDriver;
 
 const BUILT_IN: Record<string, SearchDriverFactory> = {
-  client: (options) => createClientSearch({ budgetKb: options.budgetKb }),
-  server: () => createServerSearch(),
+  client: (options) =>
+    createClientSearch({
+      budgetKb: options.budgetKb,
+      ...(options.indexCache ? { cache: options.indexCache } : {}),
+      ...(options.onIndex ? { onIndex: options.onIndex } : {}),
+    }),
+  server: (options) =>
+    createServerSearch({
+      ...(options.indexCache ? { cache: options.indexCache } : {}),
+      ...(options.onIndex ? { onIndex: options.onIndex } : {}),
+    }),
 };
 const registered = new Map<string, SearchDriverFactory>();
 const NAME = /^[a-z0-9][a-z0-9._-]*$/i;
@@ -76,7 +90,7 @@ export function resolveSearchDriver(name: string, options: Partial<SearchDriverO
       { details: { driver: name, known: searchDriverNames() } },
     );
   }
-  const driver = factory({ budgetKb: options.budgetKb ?? DEFAULT_BUDGET_KB });
+  const driver = factory({ ...options, budgetKb: options.budgetKb ?? DEFAULT_BUDGET_KB });
   if (!driver || typeof driver.index !== 'function' || typeof driver.search !== 'function') {
     throw new KitError(
       'search.driver_unknown',

@@ -394,3 +394,13 @@ export function semanticModelOf(index: EngineIndex): SemanticModel {
   }
   return model;
 }
+
+/** The semantic model already built for an index, or null when none was (it is built on first use). */
+export function semanticModelBuilt(index: EngineIndex): SemanticModel | null {
+  return models.get(index) ?? null;
+}
+
+/** Makes `model` the semantic model of `index` (one read back from an index cache, built for this very index). */
+export function adoptSemanticModel(index: EngineIndex, model: SemanticModel): void {
+  models.set(index, model);
+}

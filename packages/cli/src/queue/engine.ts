@@ -1,0 +1,112 @@
+import { isKitError, KitError } from '@kit/core';
+import { loadOptionalPeer } from '@kit/core/node';
+import type PgBoss from 'pg-boss';
+import { DEFAULT_QUEUE_SCHEMA, describeUrl, type QueueConnection } from './connection.js';
+
+/** The kinds of job a Kit queue carries; each has its own handler in `kit worker`. */
+export type JobKind = 'sync';
+
+/** Every job kind, in the order `kit worker` lists them. */
+export const JOB_KINDS: readonly JobKind[] = ['sync'];
+
+/**
+ * The pg-boss queue holding one kind of job of one Kit queue. pg-boss keeps each of its queues in
+ * a table partition of its own, with its own policy.
+ */
+export function engineQueueName(queue: string, kind: JobKind): string {
+  return `kit/${queue}/${kind}`;
+}
+
+/** How an engine handle is opened: a worker supervises (expires stalled jobs), a client does not. */
+export interface OpenEngineOptions {
+  /** Run pg-boss's maintenance: fail jobs whose worker went silent past their expiry, archive old ones. */
+  supervise?: boolean;
+  /** Seconds between maintenance runs (pg-boss runs one at a time across all workers). @default 30 */
+  maintenanceIntervalSeconds?: number;
+}
+
+/**
+ * Opens pg-boss on the queue's PostgreSQL (creating or migrating its schema) and makes sure the
+ * pg-boss queue for `kind` exists with the `stately` policy: per singleton key at most one job
+ * waiting and one running, which is how "one run per set and branch at a time" is kept.
+ */
+export async function openEngine(
+  connection: QueueConnection,
+  queue: string,
+  kind: JobKind,
+  options: OpenEngineOptions = {},
+): Promise<PgBoss> {
+  const schema = queueSchema(connection);
+  const { default: PgBossClass } = await loadPgBoss();
+  const boss = new PgBossClass({
+    connectionString: connection.url,
+    schema,
+    application_name: 'kit-queue',
+    max: 4,
+    schedule: false,
+    supervise: options.supervise === true,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+  });
+  // An EventEmitter without an 'error' listener throws; the caller attaches its own after opening.
+  boss.on('error', () => {});
+  const name = engineQueueName(queue, kind);
+  let policy: string | undefined;
+  try {
+    await boss.start();
+    await boss.createQueue(name, { name, policy: 'stately' });
+    policy = (await boss.getQueue(name))?.policy;
+  } catch (error) {
+    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+    throw new KitError(
+      'database.unavailable',
+      `Cannot open queue \`${queue}\` on ${describeUrl(connection.url)}: ${error instanceof Error ? error.message : String(error)}. Check that PostgreSQL runs there and that the queue's connection url is right.`,
+      { cause: error },
+    );
+  }
+  if (policy !== 'stately') {
+    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+    // Made by something other than Kit: its jobs could overlap, so Kit will not use it.
+    throw new KitError(
+      'config.invalid',
+      `The pg-boss queue \`${name}\` in schema \`${schema}\` has the policy \`${policy}\`, not \`stately\`, so it cannot keep one sync run per set and branch. Delete that pg-boss queue, or give the Kit queue another name in \`queues\`.`,
+    );
+  }
+  return boss;
+}
+
+/** Closes an engine handle opened by {@link openEngine}; active jobs are left to the caller. */
+export async function closeEngine(boss: PgBoss): Promise<void> {
+  await boss.stop({ graceful: false, wait: true, close: true });
+}
+
+/**
+ * The schema of a queue connection, checked: pg-boss writes it into its SQL unquoted, so it must
+ * be a plain lower-case identifier.
+ */
+export function queueSchema(connection: QueueConnection): string {
+  const schema = connection.schema ?? DEFAULT_QUEUE_SCHEMA;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new KitError(
+      'config.invalid',
+      `The queue schema must be a lower-case SQL name of letters, digits and underscores (got ${JSON.stringify(schema)}).`,
+    );
+  }
+  return schema;
+}
+
+/**
+ * pg-boss, an optional peer of `@kit/cli`: a project that queues no sync run installs neither it
+ * nor its PostgreSQL driver. Version 10 is named because it is the last that runs on Node 20.
+ */
+async function loadPgBoss(): Promise<{ default: typeof PgBoss }> {
+  try {
+    return await loadOptionalPeer(() => import('pg-boss'), 'pg-boss', 'A queued sync run');
+  } catch (error) {
+    if (!isKitError(error, 'config.invalid')) throw error;
+    throw new KitError(
+      'config.invalid',
+      'Queued sync runs (kit sync --queue, kit sync --status, kit worker) need the package pg-boss 10, which is not installed. Add it to your project (npm install pg-boss@10, or pnpm add pg-boss@10) and start again.',
+      { cause: error },
+    );
+  }
+}

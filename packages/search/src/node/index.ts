@@ -1,0 +1,2 @@
+export type { DiskIndexCacheOptions } from './disk-index-cache.js';
+export { createDiskIndexCache, searchCodeFingerprint, searchIndexCacheDir } from './disk-index-cache.js';
