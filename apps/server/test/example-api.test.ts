@@ -100,7 +100,12 @@ describe('Kit’s docs describing the example API', () => {
   });
 
   it('gives agents the same tables in llms-full.txt', async () => {
-    const text = await (await server.app.request('/docs/llms-full.txt')).text();
+    // Kit's own docs are over agents.llms_full_limit: llms-full.txt lists a file per navigation
+    // group, and the reference group's file holds the page.
+    const index = await (await server.app.request('/docs/llms-full.txt')).text();
+    const group = /\((http:\/\/[^)]+\/llms-full\/reference\.txt)\)/.exec(index)?.[1];
+    expect(group, 'llms-full.txt names the reference group').toBeDefined();
+    const text = await (await server.app.request(new URL(group!).pathname)).text();
     expect(text).toContain('| `orderId` | `integer` | yes | Id of the order that left the warehouse. |');
   });
 
