@@ -53,15 +53,8 @@ export interface SyncOptions extends SyncFlags {
   signal?: AbortSignal;
 }
 
-/** A page of a run, as the result names it. */
-export interface SyncResultPage {
-  set: string;
-  version: string;
-  locale: string;
-  path: string;
-  title: string;
-  file?: string;
-}
+/** A page of a run, as the result names it: the agent's page without the files that matched it. */
+export type SyncResultPage = Omit<SyncPage, 'matched'>;
 
 /** What `kit sync --json` prints, and what a queued run records. */
 export interface SyncResult {
