@@ -222,8 +222,13 @@ describe.skipIf(!redisUrl)('Ask AI limits shared through Redis', () => {
     const first = app(provider, { daily_budget: 2 }, options);
     const second = app(provider, { daily_budget: 2 }, options);
     const reader = (n: number) => ({ 'X-Forwarded-For': `198.51.100.${n}` });
-    expect((await first.request('http://localhost/docs/_kit/ask', post(ask('1'), reader(1)))).status).toBe(200);
-    expect((await second.request('http://localhost/docs/_kit/ask', post(ask('2'), reader(2)))).status).toBe(200);
+    // Each answer read to its end: a stream left unread may call the provider after the next one.
+    const one = await first.request('http://localhost/docs/_kit/ask', post(ask('1'), reader(1)));
+    expect(one.status).toBe(200);
+    expect(events(await one.text())[0]).toEqual({ type: 'text', delta: 'a' });
+    const two = await second.request('http://localhost/docs/_kit/ask', post(ask('2'), reader(2)));
+    expect(two.status).toBe(200);
+    expect(events(await two.text())[0]).toEqual({ type: 'text', delta: 'b' });
     const spent = await first.request('http://localhost/docs/_kit/ask', post(ask('3'), reader(3)));
     expect(spent.status).toBe(429);
     expect(spent.headers.get('retry-after')).toBe(String(4 * 3600));
