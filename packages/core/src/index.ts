@@ -98,9 +98,9 @@ export {
   withContentHashLine,
   withoutContentHashLine,
 } from './docset/docset.js';
-export { MIN_READ_CHARS } from './docset/read-parts.js';
 export type { CreateKitOptions, WarmKitOptions } from './docset/kit.js';
 export { createKit, setOfUrl, warmKit } from './docset/kit.js';
+export { MIN_READ_CHARS } from './docset/read-parts.js';
 export { contextUrls, createRenderContext, mayIncludeSnippets } from './docset/render-context.js';
 export {
   assertSearchQuery,
@@ -171,15 +171,51 @@ export {
   summarizeValidation,
   unchanged,
 } from './outcomes/outcomes.js';
+export { nearestPages, type SuggestablePage } from './pages/nearest-pages.js';
 export type { ParsedPageFile } from './pages/page-file.js';
 export { composePageFile, firstHeading, parsePageFile } from './pages/page-file.js';
-export { nearestPages, type SuggestablePage } from './pages/nearest-pages.js';
 export type * from './ports/cache-store.js';
 export type * from './ports/content-source.js';
 export type * from './ports/content-writer.js';
 export type * from './ports/docset.js';
 export type * from './ports/renderer.js';
 export type * from './ports/review-store.js';
+export type * from './ports/search-driver.js';
+export type * from './ports/source-history.js';
+export { STALE_SOURCES_SHOWN } from './ports/source-history.js';
+export type {
+  MemoryRateLimitStoreOptions,
+  RateLimitRule,
+  RateLimitStore,
+  RateLimitVerdict,
+} from './rate-limit/rate-limit.js';
+export { checkRateLimit, createMemoryRateLimitStore, parseRateLimit } from './rate-limit/rate-limit.js';
+export type { PageExists, RedirectMatch, RedirectRequest } from './redirects/redirects.js';
+export { findRedirectLoops, findShadowedRedirects, matchRedirect } from './redirects/redirects.js';
+export type { ReferenceInput, ReferenceRegistry } from './references/catalog.js';
+export { createReferenceRegistry, defaultReferences, registerReferences } from './references/catalog.js';
+export type { ReferenceLookup, ReferenceProblem } from './references/resolve.js';
+export {
+  globMatch,
+  lookupEvent,
+  lookupModel,
+  lookupRoute,
+  modelAllowed,
+  nearestNames,
+  routeAllowed,
+  routeLabel,
+} from './references/resolve.js';
+export { eventTypes, schemaFields, toJsonSchema } from './references/schema-fields.js';
+export type {
+  ColumnReference,
+  EventReference,
+  ModelReference,
+  ReferenceCatalog,
+  ReferenceSettings,
+  RouteInputTarget,
+  RouteReference,
+  SchemaField,
+} from './references/types.js';
 export type { DiffLine } from './review/diff.js';
 export { diffLines, unifiedDiff } from './review/diff.js';
 export type {
@@ -201,19 +237,8 @@ export {
   reviewOutcomes,
   revisionDiff,
   showDraft,
+  toAuthorRevision,
 } from './review/review.js';
-export type * from './ports/search-driver.js';
-export type * from './ports/source-history.js';
-export { STALE_SOURCES_SHOWN } from './ports/source-history.js';
-export type {
-  MemoryRateLimitStoreOptions,
-  RateLimitRule,
-  RateLimitStore,
-  RateLimitVerdict,
-} from './rate-limit/rate-limit.js';
-export { checkRateLimit, createMemoryRateLimitStore, parseRateLimit } from './rate-limit/rate-limit.js';
-export type { PageExists, RedirectMatch, RedirectRequest } from './redirects/redirects.js';
-export { findRedirectLoops, findShadowedRedirects, matchRedirect } from './redirects/redirects.js';
 export type { ValidationIssue, ValidationReport } from './schemas/documents.js';
 export { validateFrontmatter } from './schemas/documents.js';
 export type { JsonTextResult, TextPosition } from './schemas/json-text.js';
@@ -272,27 +297,3 @@ export type {
   ValidationRenderer,
 } from './validate/validate.js';
 export { mergeValidationReports, VALIDATION_RULES, validateDocSet } from './validate/validate.js';
-export type {
-  ColumnReference,
-  EventReference,
-  ModelReference,
-  ReferenceCatalog,
-  ReferenceSettings,
-  RouteInputTarget,
-  RouteReference,
-  SchemaField,
-} from './references/types.js';
-export type { ReferenceInput, ReferenceRegistry } from './references/catalog.js';
-export { createReferenceRegistry, defaultReferences, registerReferences } from './references/catalog.js';
-export type { ReferenceLookup, ReferenceProblem } from './references/resolve.js';
-export {
-  globMatch,
-  lookupEvent,
-  lookupModel,
-  lookupRoute,
-  modelAllowed,
-  nearestNames,
-  routeAllowed,
-  routeLabel,
-} from './references/resolve.js';
-export { eventTypes, schemaFields, toJsonSchema } from './references/schema-fields.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuthorRevision, PathScope } from '@kit/core';
+import type { PathScope, RevisionEntry } from '@kit/core';
 import {
   composePageFile,
   contentHash,
@@ -31,25 +31,9 @@ export interface ChangeOptions {
   status?: RevisionStatus;
 }
 
-/** One recorded change. */
-export interface RevisionRecord {
-  id: string;
+/** One recorded change: the review store's entry, with the set it belongs to. */
+export interface RevisionRecord extends RevisionEntry {
   setKey: string;
-  kind: RevisionKind;
-  action: RevisionAction;
-  version: string | null;
-  locale: string | null;
-  path: string | null;
-  /** Hash of what the change wrote; for a delete, of the page it removed. */
-  contentHash: string;
-  /** The text the change wrote (page file, navigation file, manifest); null for assets. */
-  snapshot: string | null;
-  /** Hash of the content the change was written against; null when it created the record. */
-  basedOn: string | null;
-  summary: string | null;
-  author: string | null;
-  status: RevisionStatus;
-  createdAt: string;
 }
 
 /** What a write did. `unchanged` wrote nothing; its `contentHash` is the current one, to chain on. */
@@ -549,19 +533,8 @@ export async function listRevisions(
   return rows.map(toRecord);
 }
 
-/** A revision in the shape author tools return (`revision` of `write_page` and the others). */
-export function toAuthorRevision(revision: RevisionRecord): AuthorRevision {
-  return {
-    content_hash: revision.contentHash,
-    id: revision.id,
-    ...(revision.kind === 'asset' ? {} : { kind: revision.kind }),
-    ...(revision.version === null ? {} : { version: revision.version }),
-    ...(revision.locale === null ? {} : { locale: revision.locale }),
-    ...(revision.path === null ? {} : { path: revision.path }),
-    ...(revision.summary === null ? {} : { summary: revision.summary }),
-    created_at: revision.createdAt,
-  };
-}
+/** A revision in the shape author tools return: core's rule, for the records this package reads. */
+export { toAuthorRevision } from '@kit/core';
 
 // ---- inside a transaction ----
 

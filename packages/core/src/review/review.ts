@@ -223,7 +223,7 @@ export async function publishDraft(docSet: DocSet, id: string, call: ReviewCall)
     outcome: 'published',
     message: `Published draft ${draft.id}: ${describe(draft)} is live${draft.summary ? ` ("${draft.summary}")` : ''}.`,
     draft: { ...draft, status: 'applied' },
-    revision: authorRevision(main),
+    revision: toAuthorRevision(main),
   };
 }
 
@@ -441,7 +441,7 @@ export async function restorePageChange(
     outcome: 'published',
     message: `Restored page "${scope.path}" (${scope.version}/${scope.locale}) from revision ${result.restoredFrom}; it is live as revision ${result.revision.id}.`,
     draft: null,
-    revision: authorRevision(result.revision),
+    revision: toAuthorRevision(result.revision),
   };
 }
 
@@ -478,7 +478,8 @@ function decidedAlready(docSet: DocSet, draft: DraftView, wanted: 'publish' | 'd
       };
 }
 
-function authorRevision(revision: RevisionEntry): AuthorRevision {
+/** A recorded change in the shape author tools return (`revision` of `write_page` and the others). */
+export function toAuthorRevision(revision: RevisionEntry): AuthorRevision {
   return {
     content_hash: revision.contentHash,
     id: revision.id,
