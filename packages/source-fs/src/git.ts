@@ -176,13 +176,9 @@ export function watchHistory(
   };
 }
 
-/**
- * The last change of every file under `folder`, from ONE `git log` over the whole folder (newest
- * first, so the first time a file appears is its last change). Keys are paths relative to the
- * folder with `/` separators.
- */
-export async function readLastChanges(folder: string, location: GitLocation): Promise<Map<string, LastChange>> {
-  const output = await runGit(folder, [
+/** `git log` of `folder` in `format`, each commit followed by the files it touched (NUL-separated). */
+function logFileNames(folder: string, format: string): Promise<string> {
+  return runGit(folder, [
     '-c',
     'core.quotepath=off',
     '-c',
@@ -190,12 +186,21 @@ export async function readLastChanges(folder: string, location: GitLocation): Pr
     'log',
     '--no-color',
     '--no-renames',
-    '--format=%x1e%H%x1f%an%x1f%aI',
+    `--format=${format}`,
     '--name-only',
     '-z',
     '--',
     '.',
   ]);
+}
+
+/**
+ * The last change of every file under `folder`, from ONE `git log` over the whole folder (newest
+ * first, so the first time a file appears is its last change). Keys are paths relative to the
+ * folder with `/` separators.
+ */
+export async function readLastChanges(folder: string, location: GitLocation): Promise<Map<string, LastChange>> {
+  const output = await logFileNames(folder, '%x1e%H%x1f%an%x1f%aI');
   return parseLastChanges(output, location.prefix);
 }
 
@@ -343,20 +348,7 @@ export interface FileHistory {
  * deletion is its newest change.
  */
 export async function readFileHistory(folder: string, location: GitLocation): Promise<FileHistory> {
-  const output = await runGit(folder, [
-    '-c',
-    'core.quotepath=off',
-    '-c',
-    'log.showSignature=false',
-    'log',
-    '--no-color',
-    '--no-renames',
-    '--format=%x1e%H%x1f%cI',
-    '--name-only',
-    '-z',
-    '--',
-    '.',
-  ]);
+  const output = await logFileNames(folder, '%x1e%H%x1f%cI');
   return parseFileHistory(output, location.prefix);
 }
 

@@ -10,20 +10,13 @@ function wholeNumber(value: string): number {
   return Number.isInteger(parsed) ? parsed : Number.NaN;
 }
 
-/** What commander hands the `kit sync` action. */
-interface SyncCommandOptions {
-  base?: string;
+/** What commander hands the `kit sync` action: the run's flags (the set comes as a global option) and its own. */
+type SyncCommandOptions = Omit<SyncFlags, 'set' | 'head'> & {
   head: string;
-  provider?: string;
-  model?: string;
-  maxPages?: number;
-  maxSteps?: number;
-  dryRun?: boolean;
-  remote?: string;
   queue?: boolean;
   status?: boolean;
   json?: boolean;
-}
+};
 
 /** The run's flags among the command's options, leaving out those not given. */
 function syncFlags(options: SyncCommandOptions): SyncFlags {

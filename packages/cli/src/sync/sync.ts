@@ -253,15 +253,8 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   }
 }
 
-function named(page: SyncPage): SyncResultPage {
-  return {
-    set: page.set,
-    version: page.version,
-    locale: page.locale,
-    path: page.path,
-    title: page.title,
-    ...(page.file !== undefined ? { file: page.file } : {}),
-  };
+function named({ matched: _matched, ...page }: SyncPage): SyncResultPage {
+  return page;
 }
 
 function addOutcomes(result: SyncResult, outcomes: SyncPageOutcome[]): void {
