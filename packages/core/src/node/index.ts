@@ -1,4 +1,5 @@
 export { projectCacheDir } from './cache-dir.js';
+export { hashCodeFiles } from './code-files.js';
 export type { DiskCacheStoreOptions } from './disk-cache-store.js';
 export { createDiskCacheStore, diskCacheStoreDir } from './disk-cache-store.js';
 export { parseDotenv } from './dotenv.js';

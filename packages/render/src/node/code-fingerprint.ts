@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** Source and built files whose text is the renderer's code (tests and type declarations are not). */
-const CODE_FILE = /^(?!.*\.test\.)(?!.*\.d\.ts$).*\.(?:[cm]?js|ts)$/;
+import { hashCodeFiles } from '@kit/core/node';
 
 let computed: Promise<string> | null = null;
 
@@ -34,11 +32,7 @@ async function compute(): Promise<string> {
     ['@kit/render', renderCode],
     ['@kit/core', coreCode],
   ] as const) {
-    hash.update(`${name}\u0000`);
-    for (const file of await codeFiles(folder)) {
-      hash.update(`${file.slice(folder.length)}\u0000`);
-      hash.update(await readFile(file));
-    }
+    await hashCodeFiles(hash, name, folder);
   }
   const manifest = JSON.parse(await readFile(join(dirname(renderCode), 'package.json'), 'utf8')) as {
     version?: string;
@@ -49,15 +43,6 @@ async function compute(): Promise<string> {
     hash.update(`${dependency}@${await installedVersion(dependency)}\u0000`);
   }
   return hash.digest('hex').slice(0, 32);
-}
-
-/** Every code file under `folder`, sorted, so the hash does not depend on the directory order. */
-async function codeFiles(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && CODE_FILE.test(entry.name) && !entry.parentPath.includes('node_modules'))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
 }
 
 /**

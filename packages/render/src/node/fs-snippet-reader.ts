@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { type SnippetReader, checkSnippetPath, snippetRefused } from '../snippets/policy.js';
+import { checkSnippetPath, type SnippetReader, snippetRefused } from '../snippets/policy.js';
 
 /** Snippet files larger than this are refused: an include is an excerpt, not a dump. */
 const MAX_SNIPPET_BYTES = 512 * 1024;

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { SearchScope } from '@kit/core';
-import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
+import { hashCodeFiles, projectCacheDir, writeFileAtomically } from '@kit/core/node';
 import type { SearchIndexCache } from '../drivers/index-cache.js';
 import { STORED_INDEX_FORMAT } from '../engine/persist.js';
 
@@ -174,9 +174,6 @@ function readHeader(bytes: Buffer): { value: FileHeader; end: number } | string 
   return { value: header as FileHeader, end: start + length };
 }
 
-/** Source and built files whose text is the search engine's code (tests and type declarations are not). */
-const CODE_FILE = /^(?!.*\.test\.)(?!.*\.d\.ts$).*\.(?:[cm]?js|ts)$/;
-
 let computed: Promise<string> | null = null;
 
 /**
@@ -193,15 +190,7 @@ export function searchCodeFingerprint(): Promise<string> {
     const hash = createHash('sha256');
     // This file sits in `node/` under the package's code folder (`src` or `dist`).
     const codeFolder = dirname(dirname(fileURLToPath(import.meta.url)));
-    const entries = await readdir(codeFolder, { recursive: true, withFileTypes: true });
-    const files = entries
-      .filter((entry) => entry.isFile() && CODE_FILE.test(entry.name) && !entry.parentPath.includes('node_modules'))
-      .map((entry) => join(entry.parentPath, entry.name))
-      .sort();
-    for (const file of files) {
-      hash.update(`${file.slice(codeFolder.length)}\u0000`);
-      hash.update(await readFile(file));
-    }
+    await hashCodeFiles(hash, '@kit/search', codeFolder);
     const manifest = JSON.parse(await readFile(join(dirname(codeFolder), 'package.json'), 'utf8')) as {
       version?: string;
     };
