@@ -198,18 +198,8 @@ export async function publishDraft(docSet: DocSet, id: string, call: ReviewCall)
   }
   const main = outcome.published[0] ?? null;
   call.events?.emit('DraftPublished', {
-    set: docSet.key,
-    draft: draft.id,
+    ...draftEvent(docSet, draft, call),
     revisions: outcome.published.map((revision) => revision.id),
-    kind: draft.kind,
-    action: draft.action,
-    version: draft.version,
-    locale: draft.locale,
-    path: draft.path,
-    author: draft.author,
-    summary: draft.summary,
-    user: call.viewer.user ?? null,
-    source: call.source,
   });
   if (!main) {
     return {
@@ -227,6 +217,23 @@ export async function publishDraft(docSet: DocSet, id: string, call: ReviewCall)
   };
 }
 
+/** What `DraftPublished` and `DraftDiscarded` both say of the draft a person decided on. */
+function draftEvent(docSet: DocSet, draft: DraftView, call: ReviewCall): KitEventMap['DraftDiscarded'] {
+  return {
+    set: docSet.key,
+    draft: draft.id,
+    kind: draft.kind,
+    action: draft.action,
+    version: draft.version,
+    locale: draft.locale,
+    path: draft.path,
+    author: draft.author,
+    summary: draft.summary,
+    user: call.viewer.user ?? null,
+    source: call.source,
+  };
+}
+
 /**
  * Discards a draft: nothing live changes and the draft stays in the history as `discarded`.
  * Discarding one discarded already is `unchanged`; a published or unknown draft is `rejected`.
@@ -241,19 +248,7 @@ export async function discardDraft(docSet: DocSet, id: string, call: ReviewCall)
   if (draft.status !== 'draft') return decidedAlready(docSet, draft, 'discard');
   const outcome = await store.discard(change.id);
   if (outcome.outcome === 'decided') return decidedAlready(docSet, { ...draft, status: outcome.status }, 'discard');
-  call.events?.emit('DraftDiscarded', {
-    set: docSet.key,
-    draft: draft.id,
-    kind: draft.kind,
-    action: draft.action,
-    version: draft.version,
-    locale: draft.locale,
-    path: draft.path,
-    author: draft.author,
-    summary: draft.summary,
-    user: call.viewer.user ?? null,
-    source: call.source,
-  });
+  call.events?.emit('DraftDiscarded', draftEvent(docSet, draft, call));
   return {
     outcome: 'discarded',
     message: `Discarded draft ${draft.id} (${describe(draft)}); nothing live changed. It stays in the history as discarded.`,
