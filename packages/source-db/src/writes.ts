@@ -383,6 +383,28 @@ async function lockDraftChange(tx: Executor, t: KitTables, setKey: string, revis
   return rows.filter((row) => row.status === 'draft');
 }
 
+/** Records what became of a draft change: each of its revisions `applied` or `discarded`. */
+async function markDrafts(
+  tx: Executor,
+  t: KitTables,
+  setKey: string,
+  drafts: ReadonlyArray<{ id: number }>,
+  status: 'applied' | 'discarded',
+): Promise<void> {
+  await tx
+    .update(t.revisions)
+    .set({ status })
+    .where(
+      and(
+        eq(t.revisions.setKey, setKey),
+        inArray(
+          t.revisions.id,
+          drafts.map((draft) => draft.id),
+        ),
+      ),
+    );
+}
+
 /**
  * Publishes a draft change (revisions recorded with `status: 'draft'`): its change is made live,
  * checked against the content it was written on (`content.conflict` when that moved on since,
@@ -408,18 +430,7 @@ export async function publishRevision(
       if (result.revision) published.push(result.revision);
       if (String(draft.id) === String(revisionId).trim() || main === null) main = result;
     }
-    await tx
-      .update(t.revisions)
-      .set({ status: 'applied' })
-      .where(
-        and(
-          eq(t.revisions.setKey, setKey),
-          inArray(
-            t.revisions.id,
-            drafts.map((draft) => draft.id),
-          ),
-        ),
-      );
+    await markDrafts(tx, t, setKey, drafts, 'applied');
     return {
       ...main!,
       outcome: published.length > 0 ? 'published' : 'unchanged',
@@ -443,18 +454,7 @@ export async function discardRevision(
   const t = db.tables;
   return db.orm.transaction(async (tx) => {
     const drafts = await lockDraftChange(tx, t, setKey, revisionId);
-    await tx
-      .update(t.revisions)
-      .set({ status: 'discarded' })
-      .where(
-        and(
-          eq(t.revisions.setKey, setKey),
-          inArray(
-            t.revisions.id,
-            drafts.map((draft) => draft.id),
-          ),
-        ),
-      );
+    await markDrafts(tx, t, setKey, drafts, 'discarded');
     return drafts.map((draft) => toRecord({ ...draft, status: 'discarded' }));
   });
 }
