@@ -49,7 +49,12 @@ port.on('message', async (job: RenderJob) => {
   for (let index = 0; index < job.items.length; index++) {
     const { page, context } = job.items[index]!;
     try {
-      const outcome = await renderer.renderFresh(page, { ...context, ...contextUrls(context.pageUrlInput) });
+      // Without the HTML (validation) the article is not even written: the rest of the render is the same.
+      const outcome = await renderer.renderFresh(
+        page,
+        { ...context, ...contextUrls(context.pageUrlInput) },
+        { html: data.keepHtml },
+      );
       const rendered = data.keepHtml ? outcome.page : { ...outcome.page, html: '' };
       port.postMessage({ kind: 'rendered', id: job.id, index, outcome: { ...outcome, page: rendered } });
     } catch (error) {

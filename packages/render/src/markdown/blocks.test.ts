@@ -74,6 +74,16 @@ describe('parsing a page chunk by chunk', () => {
     const markdown = '# A\n\ntext\n';
     const first = chunked(markdown);
     (first.children[0] as { type: string }).type = 'changed';
+    // Deep inside too: a text's value and a position the renderer moves.
+    const paragraph = first.children[1] as {
+      children: Array<{ value: string }>;
+      position: { start: { line: number } };
+    };
+    paragraph.children[0]!.value = 'edited';
+    paragraph.position.start.line = 99;
+    const second = chunked(markdown);
+    expect(second).toEqual(parseMarkdown(markdown));
+    (second.children[1] as { position: { end: { offset: number } } }).position.end.offset = -1;
     expect(chunked(markdown)).toEqual(parseMarkdown(markdown));
   });
 });

@@ -1,5 +1,4 @@
 import type { Root, RootContent } from 'mdast';
-import { cloneTree } from './clone.js';
 
 /** A stretch of a page that Markdown parses on its own: top-level blocks between two split points. */
 export interface MarkdownChunk {
@@ -122,7 +121,7 @@ export function splitMarkdown(markdown: string): MarkdownChunk[] | null {
   return chunks;
 }
 
-/** A point of a chunk's tree moved to where the chunk sits in the page. */
+/** Moves every position in `node` (a tree or a list of trees) `line` lines and `offset` characters, in place. */
 function shift(node: unknown, line: number, offset: number): void {
   if (node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
@@ -142,6 +141,43 @@ function shift(node: unknown, line: number, offset: number): void {
   if (Array.isArray(record.children)) shift(record.children, line, offset);
 }
 
+/**
+ * A deep copy of parsed nodes (plain objects, arrays and primitives) with every position moved
+ * `line` lines and `offset` characters: copying and moving in one walk. Only for trees that share
+ * no object between two places, as a parser's fresh trees never do.
+ */
+function shiftedCopy(value: unknown, line: number, offset: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) out[index] = shiftedCopy(value[index], line, offset);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    out[key] =
+      key === 'position' && field ? shiftedPosition(field as Position, line, offset) : shiftedCopy(field, line, offset);
+  }
+  return out;
+}
+
+interface Point {
+  line: number;
+  column: number;
+  offset?: number;
+}
+interface Position {
+  start: Point;
+  end: Point;
+}
+
+function shiftedPosition(position: Position, line: number, offset: number): Position {
+  const point = ({ line: at, column, offset: from }: Point): Point =>
+    from === undefined ? { line: at + line, column } : { line: at + line, column, offset: from + offset };
+  return { start: point(position.start), end: point(position.end) };
+}
+
 /** Characters of chunk text whose trees a parser keeps by default. */
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
@@ -151,15 +187,19 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  * a few sections changed, costs the changed sections. Chunks not seen in a row are parsed in one
  * go (a parser costs something to set up) and their tree shared out by position: no top-level
  * block crosses a cut. The tree is the one `parse` gives for the whole page, positions included.
- * Kept trees are never handed out, only copies of them.
+ * A page that cannot be cut is kept whole, the last one only. Kept trees are never handed out, only
+ * copies of them (rendering edits the tree it is given).
  */
 export function createChunkedParser(
   parse: (markdown: string) => Root,
   maxBytes = DEFAULT_CHUNK_BYTES,
 ): (markdown: string) => Root {
+  /** Chunk trees by their text, positions counted from the chunk's start; most recently used last. */
   const kept = new Map<string, RootContent[]>();
   let bytes = 0;
-  /** The trees of `chunks[from..to)`, parsed together, each with positions from its own start. */
+  /** The last page that could not be cut, to copy when it comes again (the same page in the next version). */
+  let whole: { markdown: string; tree: Root } | null = null;
+  /** The trees of `chunks[from..to)`, parsed together, positioned in the page. */
   const parseRun = (markdown: string, chunks: MarkdownChunk[], from: number, to: number): RootContent[][] | null => {
     const first = chunks[from]!;
     const last = chunks[to - 1]!;
@@ -172,20 +212,24 @@ export function createChunkedParser(
       while (at + 1 < to && chunks[at + 1]!.offset - first.offset <= start) at += 1;
       trees[at - from]!.push(node);
     }
-    for (let index = from; index < to; index++) {
-      const chunk = chunks[index]!;
-      shift(trees[index - from], first.line - chunk.line, first.offset - chunk.offset);
-    }
+    shift(nodes, first.line - 1, first.offset);
     return trees;
   };
   return (markdown) => {
     const chunks = splitMarkdown(markdown);
-    if (chunks === null || chunks.length < 2) return parse(markdown);
-    const trees: RootContent[][] = [];
+    if (chunks === null || chunks.length < 2) {
+      if (whole?.markdown === markdown) return shiftedCopy(whole.tree, 0, 0) as Root;
+      const tree = parse(markdown);
+      whole = { markdown, tree: shiftedCopy(tree, 0, 0) as Root };
+      return tree;
+    }
+    // Per chunk: a kept tree (to copy into place), or nodes parsed now, already in place.
+    const known: Array<RootContent[] | undefined> = [];
+    const parsed: Array<RootContent[] | undefined> = [];
     for (let index = 0; index < chunks.length; ) {
-      const known = kept.get(chunks[index]!.text);
-      if (known) {
-        trees.push(known);
+      const tree = kept.get(chunks[index]!.text);
+      if (tree) {
+        known[index] = tree;
         index += 1;
         continue;
       }
@@ -193,18 +237,21 @@ export function createChunkedParser(
       while (end < chunks.length && !kept.has(chunks[end]!.text)) end += 1;
       const run = parseRun(markdown, chunks, index, end);
       if (run === null) return parse(markdown);
-      trees.push(...run);
+      run.forEach((nodes, at) => {
+        parsed[index + at] = nodes;
+      });
       index = end;
     }
     const children: RootContent[] = [];
     chunks.forEach((chunk, index) => {
-      const tree = trees[index]!;
+      const fresh = parsed[index];
+      // Handed out: the nodes parsed now, or a copy of the kept ones. Kept: never a tree handed out.
+      const tree = fresh ?? (shiftedCopy(known[index], chunk.line - 1, chunk.offset) as RootContent[]);
+      const keep = fresh ? (shiftedCopy(fresh, 1 - chunk.line, -chunk.offset) as RootContent[]) : known[index]!;
       // Most recently used last; a chunk seen for the first time counts toward the budget.
       if (!kept.delete(chunk.text)) bytes += chunk.text.length;
-      kept.set(chunk.text, tree);
-      const copy = cloneTree(tree);
-      shift(copy, chunk.line - 1, chunk.offset);
-      children.push(...copy);
+      kept.set(chunk.text, keep);
+      for (const node of tree) children.push(node);
     });
     while (bytes > maxBytes) {
       const oldest = kept.keys().next().value as string;

@@ -1,10 +1,10 @@
-import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { fromMarkdown } from 'mdast-util-from-markdown';
+import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
-import { cloneTree, createTreeReuse, parseMarkdown } from './parse.js';
+import { createTreeReuse, parseMarkdown } from './parse.js';
 
 const reference = (markdown: string) =>
   fromMarkdown(markdown, {
@@ -54,14 +54,5 @@ describe('reusing the last tree', () => {
     second.children.length = 0;
     expect(parse(markdown)).toEqual(expected);
     expect(parse('# Other\n')).toEqual(reference('# Other\n'));
-  });
-
-  it('copies an object reached twice once, as the original shares it', () => {
-    const point = { line: 1, column: 1, offset: 0 };
-    const copy = cloneTree({ a: { start: point }, b: { start: point }, list: [point, 'x', 2, null] });
-    expect(copy.a.start).toBe(copy.b.start);
-    expect(copy.a.start).not.toBe(point);
-    expect(copy.list).toEqual([point, 'x', 2, null]);
-    expect(copy.list[0]).toBe(copy.a.start);
   });
 });

@@ -1,13 +1,10 @@
 import type { Nodes, Parents, Root } from 'mdast';
+import { fromMarkdown, type Transform } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
-import { type Transform, fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { createChunkedParser } from './blocks.js';
-import { cloneTree } from './clone.js';
-
-export { cloneTree };
 
 // GFM's only tree transform finds literal autolinks (`www.x.com`, `a@b.co`) in text. As shipped it
 // walks the whole tree four times (once per pattern); run here, it only visits the blocks whose
@@ -67,15 +64,7 @@ export function parseMarkdown(markdown: string): Root {
  * never handed out.
  */
 export function createTreeReuse(): (markdown: string) => Root {
-  const chunked = createChunkedParser(parseMarkdown, CHUNK_BYTES);
-  let last: { markdown: string; tree: Root } | null = null;
-  return (markdown) => {
-    if (last !== null && last.markdown === markdown) return cloneTree(last.tree);
-    last = null;
-    const tree = chunked(markdown);
-    last = { markdown, tree: cloneTree(tree) };
-    return tree;
-  };
+  return createChunkedParser(parseMarkdown, CHUNK_BYTES);
 }
 
 /**

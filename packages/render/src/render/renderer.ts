@@ -13,6 +13,7 @@ import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Nodes as HastNodes, Root as HastRoot } from 'hast';
 import type { Blockquote, Code, Html, Nodes, Paragraph, Parents, Root, RootContent } from 'mdast';
 import type { Handlers } from 'mdast-util-to-hast';
+import { referenceComponents } from '../components/references.js';
 import {
   type ComponentProps,
   type ComponentRegistry,
@@ -20,9 +21,8 @@ import {
   escapeHtml,
   parseProps,
 } from '../components/registry.js';
-import { referenceComponents } from '../components/references.js';
-import { codeFrameHast } from '../html/code-frame.js';
 import { fenceInfo, highlightCode, type LineRanges } from '../highlight/highlight.js';
+import { codeFrameHast } from '../html/code-frame.js';
 import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
 import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
 import { dropFilteredElements } from '../html/tagfilter.js';
@@ -123,7 +123,18 @@ export interface KitRenderer extends PageRenderer {
   /** Its components' `generation()`: changes whenever a component is registered or replaced. */
   generation(): number;
   /** Renders on the calling thread without the cache or the executor (what a render worker runs). */
-  renderFresh(page: SourcePage, context: RenderContext): Promise<RenderOutcome>;
+  renderFresh(page: SourcePage, context: RenderContext, options?: RenderFreshOptions): Promise<RenderOutcome>;
+}
+
+/** What a fresh render may leave out. */
+export interface RenderFreshOptions {
+  /**
+   * Write the article HTML. False skips it for a parsed page (its `html` is empty): after parsing
+   * it is the largest part of a render, and validation never reads it. Everything else (problems,
+   * links, anchors, sections, agent Markdown) is the same either way.
+   * @default true
+   */
+  html?: boolean;
 }
 
 /** A PascalCase component found in the tree, wrapping its children when it is paired. */
@@ -247,7 +258,8 @@ export function createRenderer(options: RendererOptions = {}): KitRenderer {
     clearCache() {
       cache.clear();
     },
-    renderFresh: (page, context) => renderPage(page, context, components, options.snippets, parse),
+    renderFresh: (page, context, fresh) =>
+      renderPage(page, context, components, options.snippets, parse, fresh?.html !== false),
     generation: () => components.generation(),
     ...(options.codeFingerprint ? { fingerprint: fingerprinter(options.codeFingerprint, components, references) } : {}),
   };
@@ -320,11 +332,12 @@ async function renderPage(
   components: ComponentRegistry,
   reader: SnippetReader | undefined,
   parse: (markdown: string) => Root,
+  withHtml = true,
 ): Promise<CacheEntry> {
   const complexity = tooComplex(page.body);
   if (complexity) return unparsedPage(page, complexity);
   try {
-    return await renderParsed(page, context, components, reader, parse);
+    return await renderParsed(page, context, components, reader, parse, withHtml);
   } catch (error) {
     // The guard bounds what it can count; a page that still exhausts the stack or the largest
     // string is shown as text like any other page too complex to render, never as an error.
@@ -339,6 +352,7 @@ async function renderParsed(
   components: ComponentRegistry,
   reader: SnippetReader | undefined,
   parse: (markdown: string) => Root,
+  withHtml: boolean,
 ): Promise<CacheEntry> {
   const source = page.body;
   const tree = parse(source);
@@ -925,9 +939,11 @@ async function renderParsed(
   }
 
   // Sanitizing works on hast; everything else is written straight from mdast (same HTML, no hast tree).
-  let html = context.sanitize
-    ? null
-    : articleHtml(tree.children, { ...serializeOptions, filterComponentHtml: !escapeRaw });
+  let html = !withHtml
+    ? ''
+    : context.sanitize
+      ? null
+      : articleHtml(tree.children, { ...serializeOptions, filterComponentHtml: !escapeRaw });
   if (html === null) {
     const tools = await loadHastTools();
     const hast = tools.toHast(tree, { allowDangerousHtml: true, handlers: hastHandlers(tools) }) as HastRoot;
