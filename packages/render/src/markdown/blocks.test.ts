@@ -49,11 +49,28 @@ describe('parsing a page chunk by chunk', () => {
     ['a setext heading and a table', 'Title\n=====\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nText\n---\n'],
     ['tabs and trailing blank lines', 'a\n\t\n\tb\n\n\n\nc\n\n'],
     ['no final line break', '# A\n\ntext'],
+    [
+      'code blocks with info and meta',
+      '# A\n\n```php x y  \ncode\n```\n\n```php   \ncode\n```  \n\n  \n\n``` php\nx\n````\n',
+    ],
+    ['empty code blocks', '# A\n\n```\n```\n\n```   \n\n```\n\ntext\n'],
+    ['code with tabs and blank lines', '# A\n\n```js\n\tindented\n  \n\n```\n'],
+    ['a tilde fence with backticks in its info', '# A\n\n~~~~ a`b  c\nx\n~~~\n~~~~~\n\nT'],
+    ['a fence with escapes and references in its info', '# A\n\n```a\\_b &amp; c\\*\nx\n```\n\n~~~\tphp\nx\n~~~\n'],
+    ['a fence with a paragraph right after it', '# A\n\n```\nx\n```\ntext\n'],
+    ['a fence closing the page', '# A\n\n```ruby \u00a0x\ncode\n```'],
   ])('gives the tree of the whole page for %s', (_name, markdown) => {
     const chunked = createChunkedParser(parseMarkdown);
     expect(chunked(markdown)).toEqual(parseMarkdown(markdown));
     // A second time, from the kept chunks.
     expect(chunked(markdown)).toEqual(parseMarkdown(markdown));
+  });
+
+  it('builds a chunk that is one fenced code block without the parser', () => {
+    const parse = vi.fn(parseMarkdown);
+    const markdown = '# A\n\n```php title="x"\n<?php\n\necho 1;\n```\n\nText.\n';
+    expect(createChunkedParser(parse)(markdown)).toEqual(parseMarkdown(markdown));
+    expect(parse.mock.calls.map(([text]) => text)).toEqual(['# A\n\n', 'Text.\n']);
   });
 
   it('parses a page whole when a definition or an open fence could reach across a cut', () => {

@@ -1,4 +1,4 @@
-import type { Root, RootContent } from 'mdast';
+import type { Code, Root, RootContent } from 'mdast';
 
 /** A stretch of a page that Markdown parses on its own: top-level blocks between two split points. */
 export interface MarkdownChunk {
@@ -178,6 +178,50 @@ function shiftedPosition(position: Position, line: number, offset: number): Posi
   return { start: point(position.start), end: point(position.end) };
 }
 
+function startsWithFence(text: string): boolean {
+  return text.startsWith('```') || text.startsWith('~~~');
+}
+
+/**
+ * The tree of a chunk that is one fenced code block at the first column (then blank lines, if
+ * any), built without the parser: it is what the parser gives, and a good part of documentation
+ * is code. Null for anything else, and for an info string this does not read the way the parser
+ * does (tabs, escapes, character references), which then parses as usual.
+ */
+function fencedCodeChunk(chunk: MarkdownChunk): Code | null {
+  const lines = chunk.text.split('\n');
+  const opening = FENCE.exec(lines[0]!);
+  if (!opening) return null;
+  const [, marker, info] = opening as unknown as [string, string, string];
+  if (/[\t\\&]/.test(info) || (marker[0] === '`' && info.includes('`'))) return null;
+  let close = 1;
+  for (; close < lines.length; close++) {
+    const closing = FENCE.exec(lines[close]!);
+    if (closing && closing[1]![0] === marker[0] && closing[1]!.length >= marker.length && BLANK.test(closing[2]!))
+      break;
+    if (INDENTED_FENCE.test(lines[close]!)) return null;
+  }
+  if (close >= lines.length) return null;
+  for (let after = close + 1; after < lines.length; after++) if (!BLANK.test(lines[after]!)) return null;
+  const words = info.replace(/^ +/, '');
+  const space = words.indexOf(' ');
+  const lang = words === '' ? null : space === -1 ? words : words.slice(0, space);
+  const meta = space === -1 ? '' : words.slice(space).replace(/^ +/, '');
+  let end = chunk.offset;
+  for (let line = 0; line <= close; line++) end += lines[line]!.length + 1;
+  const closingLine = lines[close]!;
+  return {
+    type: 'code',
+    lang,
+    meta: meta === '' ? null : meta,
+    value: lines.slice(1, close).join('\n'),
+    position: {
+      start: { line: chunk.line, column: 1, offset: chunk.offset },
+      end: { line: chunk.line + close, column: closingLine.length + 1, offset: end - 1 },
+    },
+  };
+}
+
 /** Characters of chunk text whose trees a parser keeps by default. */
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
@@ -233,8 +277,14 @@ export function createChunkedParser(
         index += 1;
         continue;
       }
+      const code = fencedCodeChunk(chunks[index]!);
+      if (code) {
+        parsed[index] = [code];
+        index += 1;
+        continue;
+      }
       let end = index + 1;
-      while (end < chunks.length && !kept.has(chunks[end]!.text)) end += 1;
+      while (end < chunks.length && !kept.has(chunks[end]!.text) && !startsWithFence(chunks[end]!.text)) end += 1;
       const run = parseRun(markdown, chunks, index, end);
       if (run === null) return parse(markdown);
       run.forEach((nodes, at) => {
