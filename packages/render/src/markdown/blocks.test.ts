@@ -58,6 +58,10 @@ describe('parsing a page chunk by chunk', () => {
     ['a tilde fence with backticks in its info', '# A\n\n~~~~ a`b  c\nx\n~~~\n~~~~~\n\nT'],
     ['a fence with escapes and references in its info', '# A\n\n```a\\_b &amp; c\\*\nx\n```\n\n~~~\tphp\nx\n~~~\n'],
     ['a fence with a paragraph right after it', '# A\n\n```\nx\n```\ntext\n'],
+    [
+      'frontmatter, then chunks around a code block',
+      '---\ntitle: A\n---\n# A\n\n```\nx\n```\n\n---\n\nText\n===\n\n- a\n\n```\ny\n```\n\n  b\n',
+    ],
     ['a fence closing the page', '# A\n\n```ruby \u00a0x\ncode\n```'],
   ])('gives the tree of the whole page for %s', (_name, markdown) => {
     const chunked = createChunkedParser(parseMarkdown);
@@ -70,7 +74,8 @@ describe('parsing a page chunk by chunk', () => {
     const parse = vi.fn(parseMarkdown);
     const markdown = '# A\n\n```php title="x"\n<?php\n\necho 1;\n```\n\nText.\n';
     expect(createChunkedParser(parse)(markdown)).toEqual(parseMarkdown(markdown));
-    expect(parse.mock.calls.map(([text]) => text)).toEqual(['# A\n\n', 'Text.\n']);
+    // The chunks around it are parsed together, as if they stood one after the other.
+    expect(parse.mock.calls.map(([text]) => text)).toEqual(['# A\n\nText.\n']);
   });
 
   it('parses a page whole when a definition or an open fence could reach across a cut', () => {
