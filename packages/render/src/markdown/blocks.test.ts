@@ -62,6 +62,21 @@ describe('parsing a page chunk by chunk', () => {
       'frontmatter, then chunks around a code block',
       '---\ntitle: A\n---\n# A\n\n```\nx\n```\n\n---\n\nText\n===\n\n- a\n\n```\ny\n```\n\n  b\n',
     ],
+    [
+      'indented code in a list item',
+      '- item\n\n    code in the item\n\nText\n\n1. a\n\n   b\n\n        code\n\nafter\n',
+    ],
+    ['indented code after an indented paragraph line', 'para\n    lazy\n\n    code\n\nT\n'],
+    ['indented code holding blank lines', 'T\n\n    a\n      \n  \n    b\n\n   \nT\n\n    c\n\n\n    d\n'],
+    ['indented code with tabs', 'T\n\n\tcode\n\n    x\n  \ty\n'],
+    ['indented code opening the page', '    code\n\n# A\n'],
+    ['indented code after a quote and in HTML', '> quote\n\n    code\n\n<div>\n\n    code\n\n</div>\n'],
+    [
+      'indented code ending in blank lines indented or not',
+      'T\n\n    a\n    \nT\n\n    b\n    \n    \n\nT\n\n    c\n      \n  \n\nT\n\n    d\n\n    \n\nT\n',
+    ],
+    ['indented code closing the page', 'T\n\n    code\n    more'],
+    ['thematic breaks written like frontmatter fences', 'Intro\n\n---\n\nMiddle\n\n---  \n\nEnd\n'],
     ['a fence closing the page', '# A\n\n```ruby \u00a0x\ncode\n```'],
   ])('gives the tree of the whole page for %s', (_name, markdown) => {
     const chunked = createChunkedParser(parseMarkdown);
@@ -78,6 +93,18 @@ describe('parsing a page chunk by chunk', () => {
     expect(parse.mock.calls.map(([text]) => text)).toEqual(['# A\n\nText.\n']);
   });
 
+  it('cuts before indented code at the top, and builds it without the parser', () => {
+    const parse = vi.fn(parseMarkdown);
+    const markdown = 'Text:\n\n    $a = 1;\n\n    $b = 2;\n\nMore.\n\n- item\n\n    in the item\n';
+    expect(splitMarkdown(markdown)?.map((chunk) => chunk.text)).toEqual([
+      'Text:\n\n',
+      '    $a = 1;\n\n    $b = 2;\n\n',
+      'More.\n\n- item\n\n    in the item\n',
+    ]);
+    expect(createChunkedParser(parse)(markdown)).toEqual(parseMarkdown(markdown));
+    expect(parse.mock.calls.map(([text]) => text)).toEqual(['Text:\n\nMore.\n\n- item\n\n    in the item\n']);
+  });
+
   it('parses a page whole when a definition or an open fence could reach across a cut', () => {
     expect(splitMarkdown('See [g].\n\n[g]: /url\n')).toBeNull();
     expect(splitMarkdown('```\ncode\n\ntext\n')).toBeNull();
@@ -89,6 +116,14 @@ describe('parsing a page chunk by chunk', () => {
       '# shown\n',
     ]);
     expect(splitMarkdown('# A\n\ntext\n\n# B\n')?.map((chunk) => chunk.text)).toEqual(['# A\n\n', 'text\n\n', '# B\n']);
+  });
+
+  it('never starts a chunk with a thematic break that would open frontmatter when parsed first', () => {
+    const chunked = createChunkedParser(parseMarkdown);
+    chunked('Intro\n\nOther\n');
+    // `Intro` is known: what follows it is parsed on its own, and must not read `---` ... `---` as YAML.
+    const markdown = 'Intro\n\n---\n\nMiddle\n\n---\n\nEnd\n';
+    expect(chunked(markdown)).toEqual(parseMarkdown(markdown));
   });
 
   it('hands out copies: changing one tree leaves the next parse of the same text alone', () => {

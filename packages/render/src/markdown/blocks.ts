@@ -12,6 +12,12 @@ export interface MarkdownChunk {
 const BLANK = /^[ \t]*$/;
 /** A line that may start a list item: after a blank line it could continue (and loosen) a list above. */
 const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** What opens YAML frontmatter on a parser's first line. */
+const YAML_FENCE = /^---[ \t]*$/;
+/** A line that may start a list item in any column a list at the top can start in. */
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** A line indented four columns or more (a tab counts to the fourth). */
+const INDENTED = /^(?: {4}| {0,3}\t)/;
 /** A code fence at the very start of a line, and the rest of its line. */
 const FENCE = /^(`{3,}|~{3,})(.*)$/;
 /** A fence indented by one to three spaces: where it belongs depends on containers this scan does not read. */
@@ -41,7 +47,9 @@ const ANY_FENCE = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t>]*(?:`{3,}|~{3,}
  * first column after a blank line: there every container (list, block quote, indented or nested
  * code, paragraph) has ended, unless the line starts a list item (which would continue the list
  * and change whether it is loose) or a fenced code block or long HTML block (`<style>`, `<!--`)
- * at the top is still open. Pages with link reference or footnote definitions are never cut: a
+ * at the top is still open. A cut also goes before a line indented four spaces after a blank line
+ * when no line since the last cut may have started a list item and the last line before the blank
+ * was not indented: that line starts indented code at the top. Pages with link reference or footnote definitions are never cut: a
  * definition changes how text anywhere in the page parses. Nor are pages with a carriage return,
  * or with a fence or long HTML block this scan cannot place for sure (indented, where a list item
  * may hold it; inside a long HTML block, whose end the scan could misplace).
@@ -73,6 +81,10 @@ export function splitMarkdown(markdown: string): MarkdownChunk[] | null {
   let longHtml: RegExp | null = null;
   // The start of the page (or the line after its frontmatter) is where a block starts, as after a blank line.
   let afterBlank = true;
+  /** A line since the last cut may have started a list item, which an indented line would continue. */
+  let listOpen = false;
+  /** The last line that is not blank was indented like code: an indented line after it may go on with it. */
+  let lastIndented = false;
   let inHtml = false;
   for (; index < lines.length; advance()) {
     const line = lines[index] as string;
@@ -108,8 +120,17 @@ export function splitMarkdown(markdown: string): MarkdownChunk[] | null {
       // Inside an HTML block a fence is text; a backtick fence with a backtick after it is no fence.
       if (inHtml || (opening[1]![0] === '`' && opening[2]!.includes('`'))) return null;
     }
-    const startsBlock = line[0] !== ' ' && line[0] !== '\t' && !LIST_MARKER.test(line);
-    if (afterBlank && startsBlock) cut();
+    // `---` first in a parser's input would open YAML frontmatter: a chunk never starts with one.
+    const startsBlock = line[0] !== ' ' && line[0] !== '\t' && !LIST_MARKER.test(line) && !YAML_FENCE.test(line);
+    if (afterBlank && startsBlock) {
+      cut();
+      listOpen = false;
+    } else if (afterBlank && !listOpen && !lastIndented && line.startsWith('    ')) {
+      // Indented code at the top (no list item is open to hold the line, nor indented code to go on).
+      cut();
+    }
+    if (LIST_ITEM.test(line)) listOpen = true;
+    lastIndented = INDENTED.test(line);
     if (opening) fence = { marker: opening[1]![0]!, length: opening[1]!.length };
     // Any line opening with a tag may start an HTML block, which runs to the next blank line.
     if (/^ {0,3}</.test(line)) inHtml = true;
@@ -176,6 +197,42 @@ function shiftedPosition(position: Position, line: number, offset: number): Posi
   const point = ({ line: at, column, offset: from }: Point): Point =>
     from === undefined ? { line: at + line, column } : { line: at + line, column, offset: from + offset };
   return { start: point(position.start), end: point(position.end) };
+}
+
+/**
+ * The tree of a chunk that is one indented code block at the top (then blank lines, if any),
+ * built without the parser; null for anything else, and for a chunk with a tab, which parses as usual.
+ */
+function indentedCodeChunk(chunk: MarkdownChunk): Code | null {
+  if (!chunk.text.startsWith('    ') || chunk.text.includes('\t')) return null;
+  const lines = chunk.text.split('\n');
+  if (BLANK.test(lines[0]!)) return null;
+  // The block runs to its last line indented four spaces, be it blank; the line ending before
+  // such a blank line is all its value keeps of it.
+  let last = lines.length - 1;
+  while (last > 0 && !lines[last]!.startsWith('    ')) {
+    if (!BLANK.test(lines[last]!)) return null;
+    last -= 1;
+  }
+  let end = chunk.offset;
+  const value: string[] = [];
+  for (let line = 0; line <= last; line++) {
+    const text = lines[line]!;
+    if (text.startsWith('    ')) value.push(text.slice(4));
+    else if (BLANK.test(text)) value.push('');
+    else return null;
+    end += text.length + 1;
+  }
+  return {
+    type: 'code',
+    lang: null,
+    meta: null,
+    value: value.join('\n').replace(/\n$/, ''),
+    position: {
+      start: { line: chunk.line, column: 1, offset: chunk.offset },
+      end: { line: chunk.line + last, column: lines[last]!.length + 1, offset: end - 1 },
+    },
+  };
 }
 
 /**
@@ -308,7 +365,7 @@ export function createChunkedParser(
         known[index] = tree;
         continue;
       }
-      const code = fencedCodeChunk(chunk);
+      const code = fencedCodeChunk(chunk) ?? indentedCodeChunk(chunk);
       if (code) {
         parsed[index] = [code];
         continue;
