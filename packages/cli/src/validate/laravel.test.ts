@@ -40,6 +40,11 @@ describe.skipIf(!existsSync(corpus))('kit validate over the Laravel corpus', () 
     const again = await runKit(['validate', '--json'], { cwd: project.dir, env });
     expect(JSON.parse(again.stdout)).toEqual(report);
 
+    // The workers render for validation only (no article HTML): the main thread's full renders,
+    // page by page, report the same.
+    const full = await runKit(['validate', '--json', '--jobs', '1', '--no-cache'], { cwd: project.dir, env });
+    expect(JSON.parse(full.stdout)).toEqual(report);
+
     // That pooled renders of pages sharing Markdown equal page-by-page ones is render-pool.test.ts's.
   });
 });

@@ -38,3 +38,18 @@ describe('rendered output fixtures', () => {
     );
   });
 });
+
+describe('rendering without the article HTML', () => {
+  it.each(cases)(
+    '$name gives what the full render gives, the HTML aside',
+    async ({ name, file, htmlInput, sanitize }) => {
+      const page = pageFromText(name, readFileSync(file, 'utf8'));
+      const input = laravelContext('13.x', { htmlInput, sanitize: sanitize ?? false });
+      const full = await createRenderer().renderFresh(page, input);
+      const lean = await createRenderer().renderFresh(page, input, { html: false });
+      // What validation reads (problems, links, anchors, sections, agent Markdown) is the same.
+      expect(lean).toEqual({ ...full, page: { ...full.page, html: '' } });
+      expect(full.page.html).not.toBe('');
+    },
+  );
+});
