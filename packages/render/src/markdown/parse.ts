@@ -1,5 +1,5 @@
 import type { Nodes, Parents, Root } from 'mdast';
-import { fromMarkdown, type Transform } from 'mdast-util-from-markdown';
+import { type Transform, fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';

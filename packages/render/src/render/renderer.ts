@@ -13,7 +13,6 @@ import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Nodes as HastNodes, Root as HastRoot } from 'hast';
 import type { Blockquote, Code, Html, Nodes, Paragraph, Parents, Root, RootContent } from 'mdast';
 import type { Handlers } from 'mdast-util-to-hast';
-import { referenceComponents } from '../components/references.js';
 import {
   type ComponentProps,
   type ComponentRegistry,
@@ -21,8 +20,9 @@ import {
   escapeHtml,
   parseProps,
 } from '../components/registry.js';
-import { fenceInfo, highlightCode, type LineRanges } from '../highlight/highlight.js';
+import { referenceComponents } from '../components/references.js';
 import { codeFrameHast } from '../html/code-frame.js';
+import { fenceInfo, highlightCode, type LineRanges } from '../highlight/highlight.js';
 import { filterRawNodes, sanitizeTree } from '../html/sanitize.js';
 import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
 import { dropFilteredElements } from '../html/tagfilter.js';
