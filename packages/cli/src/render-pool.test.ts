@@ -135,14 +135,16 @@ describe('the validate render pool', () => {
     }
   });
 
-  it('renders on the calling thread with one job, HTML included', async () => {
+  it('renders on the calling thread with one job as the workers do, the HTML left out unless kept', async () => {
     const renderer = createNodeRenderer();
     const pool = createRenderPool({ workers: 0, renderer });
     const page = fixturePages[1]!;
     expect(pool.concurrency).toBe(1);
-    expect(await pool.renderPage(page, context('2.x'))).toEqual(
-      await renderer.render(page, createRenderContext(context('2.x'))),
-    );
+    const full = await renderer.render(page, createRenderContext(context('2.x')));
+    expect(full.html).not.toBe('');
+    expect(await pool.renderPage(page, context('2.x'))).toEqual(withoutHtml(full));
+    const keeping = createRenderPool({ workers: 0, renderer, keepHtml: true });
+    expect(await keeping.renderPage(page, context('2.x'))).toEqual(full);
   });
 
   describe('with a component the config registers', () => {

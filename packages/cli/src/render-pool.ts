@@ -9,7 +9,7 @@ import {
   type SourcePage,
   type ValidationRenderer,
 } from '@kit/core';
-import { defaultComponents, pageTooComplex, type RenderOutcome } from '@kit/render';
+import { defaultComponents, pageTooComplex, type RenderFreshOptions, type RenderOutcome } from '@kit/render';
 import type { PostedRenderContext, RenderWorkerData, RenderWorkerMessage } from './render-worker.js';
 
 /** How long one page may render on a worker before it is answered as text: 10 seconds. */
@@ -31,7 +31,9 @@ export interface RenderPoolOptions {
    * render like it. `renderFresh` (a `KitRenderer`'s) is used for {@link RenderPool.render}, so a
    * renderer whose executor is this pool never calls back into it.
    */
-  renderer: PageRenderer & { renderFresh?(page: SourcePage, context: RenderContext): Promise<RenderOutcome> };
+  renderer: PageRenderer & {
+    renderFresh?(page: SourcePage, context: RenderContext, options?: RenderFreshOptions): Promise<RenderOutcome>;
+  };
   /** The config file the kit was loaded from; workers import it when it registers components. */
   configFile?: string | null;
   /**
@@ -47,7 +49,11 @@ export interface RenderPoolOptions {
    * @default 10000
    */
   deadlineMs?: number | null;
-  /** Post the article HTML back from the workers (serving). Validation never reads it. @default false */
+  /**
+   * Render the article HTML (serving). Validation never reads it: without it, pages asked for with
+   * `renderPage` are rendered without it, on the workers and on the calling thread alike.
+   * @default false
+   */
   keepHtml?: boolean;
 }
 
@@ -134,10 +140,18 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     renderer.renderFresh
       ? renderer.renderFresh(page, context)
       : renderer.render(page, context).then((page) => ({ page, includes: [] }));
+  /**
+   * A page validation asked for, rendered on the calling thread: without the article HTML, as the
+   * workers render it, unless the pool keeps HTML.
+   */
+  const forValidation = (page: SourcePage, context: RenderContext): Promise<RenderedPage> =>
+    options.keepHtml !== true && renderer.renderFresh
+      ? renderer.renderFresh(page, context, { html: false }).then((outcome) => outcome.page)
+      : renderer.render(page, context);
   if (size === 0) {
     return {
       concurrency: 1,
-      renderPage: (page, context) => renderer.render(page, createRenderContext(context)),
+      renderPage: (page, context) => forValidation(page, createRenderContext(context)),
       render: fresh,
       close: async () => {},
     };
@@ -365,8 +379,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     concurrency: size,
     async renderPage(page, input) {
       const context = createRenderContext(input);
-      // Inline, the renderer's own cache answers what it already rendered.
-      const inline = () => renderer.render(page, context).then((rendered) => ({ page: rendered, includes: [] }));
+      const inline = () => forValidation(page, context).then((rendered) => ({ page: rendered, includes: [] }));
       return (await enqueue(page, context, inline)).page;
     },
     render: (page, context) => enqueue(page, context, () => fresh(page, context)),
