@@ -105,6 +105,33 @@ describe('parsing a page chunk by chunk', () => {
     expect(parse.mock.calls.map(([text]) => text)).toEqual(['Text:\n\nMore.\n\n- item\n\n    in the item\n']);
   });
 
+  it('gives the whole-page tree for pages made of random lines, each parsed after the last', () => {
+    // Lines that open, continue and close every kind of block the cuts reason about.
+    const lines = [
+      ...['', '', '', '    ', '  ', '      ', '\t', 'Text', 'more *em*', '# Head', '- item', '* item'],
+      ...['1. one', '2) two', '  - nested', '   3. x', '    code', '        deep', '    - not a list'],
+      ...['\tcode', '  \tx', '> quote', '> - item', '>     code', '```', '```php', '~~~', '    ```', '<div>'],
+      ...['</div>', '<a name="x"></a>', '---', '===', '| a | b |', '| - | - |', '<!--', '-->', '   para', '10. ten'],
+    ];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    // One parser for all: later pages reuse chunks of earlier ones, as versions of a page do.
+    const chunked = createChunkedParser(parseMarkdown, 4096);
+    let previous: string[] = [];
+    for (let page = 0; page < 2000; page++) {
+      const count = 2 + Math.floor(random() * 30);
+      const picked = Array.from({ length: count }, (_, at) =>
+        random() < 0.3 && at < previous.length ? previous[at]! : lines[Math.floor(random() * lines.length)]!,
+      );
+      previous = picked;
+      const markdown = `${picked.join('\n')}${random() < 0.5 ? '\n' : ''}`;
+      expect(chunked(markdown), JSON.stringify(markdown)).toEqual(parseMarkdown(markdown));
+    }
+  });
+
   it('parses a page whole when a definition or an open fence could reach across a cut', () => {
     expect(splitMarkdown('See [g].\n\n[g]: /url\n')).toBeNull();
     expect(splitMarkdown('```\ncode\n\ntext\n')).toBeNull();

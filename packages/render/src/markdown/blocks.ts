@@ -49,8 +49,9 @@ const ANY_FENCE = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t>]*(?:`{3,}|~{3,}
  * and change whether it is loose) or a fenced code block or long HTML block (`<style>`, `<!--`)
  * at the top is still open. A cut also goes before a line indented four spaces after a blank line
  * when no line since the last cut may have started a list item and the last line before the blank
- * was not indented: that line starts indented code at the top. Pages with link reference or footnote definitions are never cut: a
- * definition changes how text anywhere in the page parses. Nor are pages with a carriage return,
+ * was not indented: that line starts indented code at the top. No cut goes before a `---` line,
+ * which a parser would read as frontmatter at the start of its input. Pages with link reference or
+ * footnote definitions are never cut: a definition changes how text anywhere in the page parses. Nor are pages with a carriage return,
  * or with a fence or long HTML block this scan cannot place for sure (indented, where a list item
  * may hold it; inside a long HTML block, whose end the scan could misplace).
  */
@@ -236,13 +237,6 @@ function indentedCodeChunk(chunk: MarkdownChunk): Code | null {
 }
 
 /**
- * Characters of chunks parsed in one go. Parsing each chunk alone costs the parser's set-up each
- * time, parsing a whole long page costs more per character: on the Laravel docs, groups of 1 to
- * 16 KB take about two thirds of the time of either.
- */
-const GROUP_BYTES = 8 * 1024;
-
-/**
  * The tree of a chunk that is one fenced code block at the first column (then blank lines, if
  * any), built without the parser: it is what the parser gives, and a good part of documentation
  * is code. Null for anything else, and for an info string this does not read the way the parser
@@ -282,6 +276,13 @@ function fencedCodeChunk(chunk: MarkdownChunk): Code | null {
   };
 }
 
+/**
+ * Characters of chunks parsed in one go. Parsing each chunk alone costs the parser's set-up each
+ * time, parsing a whole long page costs more per character: on the Laravel docs, groups of 1 to
+ * 16 KB take about two thirds of the time of either.
+ */
+const GROUP_BYTES = 8 * 1024;
+
 /** Characters of chunk text whose trees a parser keeps by default. */
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
@@ -290,9 +291,10 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  * the chunks it has not seen: another version of a page, which mostly repeats the one before with
  * a few sections changed, costs the changed sections. Chunks not seen are parsed in groups of a
  * few kilobytes ({@link GROUP_BYTES}) and their tree shared out by position: no top-level block
- * crosses a cut. A chunk that is one fenced code block needs no parser at all. The tree is the one `parse` gives for the whole page, positions included.
- * A page that cannot be cut is kept whole, the last one only. Kept trees are never handed out, only
- * copies of them (rendering edits the tree it is given).
+ * crosses a cut. A chunk that is one code block, fenced or indented, needs no parser at all. The
+ * tree is the one `parse` gives for the whole page, positions included. A page that cannot be cut
+ * is kept whole, the last one only. Kept trees are never handed out, only copies of them
+ * (rendering edits the tree it is given).
  */
 export function createChunkedParser(
   parse: (markdown: string) => Root,
