@@ -779,6 +779,7 @@ type MarkdownReadQuery = Pick<ReadPageInput, 'section' | 'subsections' | 'maxCha
  * Values are checked where `read_page`'s are, in core.
  */
 function markdownReadQuery(c: Context): MarkdownReadQuery | null {
+  if (!c.req.url.includes('?')) return null;
   const sections = c.req.queries('section') ?? [];
   const subsections = c.req.query('subsections');
   const maxChars = c.req.query('max_chars');
