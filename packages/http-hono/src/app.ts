@@ -1,5 +1,5 @@
-import { markPackageRoutes } from './references.js';
 import { createHash } from 'node:crypto';
+import type { AskOptions } from '@kit/ai';
 import {
   checkRateLimit,
   createMemoryRateLimitStore,
@@ -11,22 +11,22 @@ import {
   type Kit,
   KitError,
   looksLikeFile,
-  type ReadPageInput,
   mcpEndpointPath,
   normalizePrefix,
   type PageView,
   parseRateLimit,
   type RateLimitStore,
+  type ReadPageInput,
   readBoundedText,
   rebaseSchema,
   type SchemaName,
   schemaNames,
   schemas,
+  type UrlMatch,
   type Viewer,
   withLlmsTxtDirective,
 } from '@kit/core';
 import { loadOptionalPeer, projectCacheDir } from '@kit/core/node';
-import type { AskOptions } from '@kit/ai';
 import type { McpHttpOptions } from '@kit/mcp';
 import { renderNotFoundPage, renderReaderPage, renderSearchPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
@@ -43,9 +43,11 @@ import {
   currentUser,
   domainMatches,
   type KitVariables,
+  middlewareDependsOnRequest,
   requestHost,
   resolveMiddleware,
   userResolution,
+  WEB_HEADERS,
 } from './middleware.js';
 import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
 import {
@@ -55,6 +57,7 @@ import {
   type ViewContext,
   viewerClassOf,
 } from './reader-view.js';
+import { markPackageRoutes } from './references.js';
 import { reviewScreen } from './review-screen.js';
 import { signInJson, signInMarkdown, signInPage } from './sign-in.js';
 import { fileUrlHash, type SetFileUrls, sendFile, setFileUrls } from './static-files.js';
@@ -133,8 +136,25 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const cacheDir = options.cacheDir === undefined ? projectCacheDir(kit.config.root) : options.cacheDir;
   const assets = loadAssets(cacheDir);
 
-  app.use('*', callerAddress(kit));
-  app.use('*', userResolution(kit));
+  const findCaller = callerAddress(kit);
+  const findUser = userResolution(kit);
+  // A page kept in a set's response cache is answered here, before routing and the middleware
+  // chain, which cost a kept page more than sending it; the same access checks run (keptPage).
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'GET') {
+      const set = findSet(c);
+      const keptPage = set ? keptPages.get(set) : undefined;
+      if (keptPage) {
+        await findCaller(c, async () => {});
+        await findUser(c, async () => {});
+        const kept = await keptPage(c);
+        if (kept) return kept;
+      }
+    }
+    await next();
+  });
+  app.use('*', findCaller);
+  app.use('*', findUser);
   const compressor = compress();
   app.use('*', async (c, next) => {
     await next();
@@ -178,8 +198,12 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const asker = askLoader(options, rateLimits);
   // Loaded in the background when a set turns Ask AI on, so pages know whether to offer it.
   if (sets.some((set) => set.config.ai.ask.enabled)) void asker.get();
-  for (const set of sets)
-    app.route(normalizePrefix(set.config.route.prefix) || '/', setApp(set, options, rateLimits, assets, asker));
+  const keptPages = new Map<DocSet, (c: Context<Env>) => Promise<Response | null>>();
+  for (const set of sets) {
+    const mounted = setApp(set, options, rateLimits, assets, asker);
+    keptPages.set(set, mounted.keptPage);
+    app.route(normalizePrefix(set.config.route.prefix) || '/', mounted.app);
+  }
 
   const findSet = (c: Context) => sets.find((candidate) => servesPath(candidate, c.req.path, requestHost(c))) ?? null;
   app.notFound(async (c) => {
@@ -259,6 +283,11 @@ function setApp(
   const feedbackRule = parseRateLimit(config.feedback.rate_limit, 'feedback.rate_limit');
   const fileUrls = setFileUrls(set);
   const pageResponses = pageResponseCache(set);
+  // Kept pages may be answered before the routes run (keptPage) when no middleware but the
+  // built-in `web` stands before them.
+  const keptPagesAnswerEarly =
+    config.route.middleware.every((name) => name === 'web') &&
+    !middlewareDependsOnRequest(kit, config.route.middleware);
 
   // `route.domain`: a set bound to a domain answers nothing elsewhere.
   app.use('*', async (c, next) => {
@@ -277,6 +306,7 @@ function setApp(
   );
 
   const mcpPath = mcpEndpointPath('', config.mcp.web.path);
+  const mcpRoute = `${normalizePrefix(config.route.prefix)}${mcpPath}`;
   // A page may live at the endpoint's path (Laravel's docs have `mcp`): a browser's GET (Accept names
   // text/html) or a Markdown request shows it. Every other GET goes on to the endpoint, which answers
   // 405 with `Allow: POST`: an MCP client that opens its event stream with GET and got the HTML page
@@ -597,6 +627,55 @@ function setApp(
     return servePage(c);
   });
 
+  /** A page's key in the response cache: the origin its links carry, the representation, the path. */
+  function pageVariant(c: Context<Env>, wantsMarkdown: boolean): string {
+    return `${requestOrigin(c, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${c.req.path}`;
+  }
+
+  /**
+   * What a signed-in reader (or any reader of a non-public set) is shown depends on what they may
+   * see: kept per page and per class of viewers seeing the same (see viewerClassOf). The Markdown
+   * twin is the page alone, the same for everyone who may open it.
+   */
+  async function privatePageKey(
+    variant: string,
+    match: Extract<UrlMatch, { kind: 'page' }>,
+    wantsMarkdown: boolean,
+    viewer: Viewer,
+  ): Promise<string> {
+    const { version, locale, path } = match.ref;
+    const viewerClass = match.markdown || wantsMarkdown ? '' : await viewerClassOf(set, viewer, match.ref);
+    return `${variant}\u0000private\u0000${version}\u0000${locale}\u0000${path}\u0000${viewerClass}`;
+  }
+
+  /**
+   * The kept response to a page request that the set's page route would answer from its response
+   * cache, or null when it would do more: the same keys and access checks as {@link servePage},
+   * asked before any route runs (see createKitApp). Only for a set whose page middleware is at most
+   * the built-in `web`, whose headers it adds; never for the MCP endpoint's path, where the Accept
+   * header picks the route, nor for part of a Markdown twin.
+   */
+  async function keptPage(c: Context<Env>): Promise<Response | null> {
+    if (!pageResponses || !keptPagesAnswerEarly) return null;
+    const path = c.req.path;
+    if (path === mcpRoute || path.startsWith(`${mcpRoute}/`)) return null;
+    if (config.access.mode === 'auth' && !isSignedIn(currentUser(c))) return null;
+    const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
+    if (markdownReadQuery(c) && (wantsMarkdown || path.endsWith('.md'))) return null;
+    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
+    const variant = pageVariant(c, wantsMarkdown);
+    let kept: CachedPage | undefined;
+    if (!isPrivate) kept = pageResponses.get(variant);
+    else {
+      const viewer = viewerFor(c);
+      const match = await set.resolveUrl(path, viewer);
+      if (match.kind !== 'page') return null;
+      kept = pageResponses.get(await privatePageKey(variant, match, wantsMarkdown, viewer));
+    }
+    if (!kept) return null;
+    return sendStored(c, kept, isPrivate, config.route.middleware.includes('web') ? WEB_HEADERS : undefined);
+  }
+
   async function servePage(c: Context<Env>): Promise<Response> {
     const viewer = viewerFor(c);
     // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
@@ -606,9 +685,7 @@ function setApp(
     // for each request, never kept under the page's address.
     const readQuery = markdownReadQuery(c);
     if (readQuery && (wantsMarkdown || c.req.path.endsWith('.md'))) return serveMarkdownPart(c, readQuery);
-    const variant = pageResponses
-      ? `${requestOrigin(c, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${c.req.path}`
-      : null;
+    const variant = pageResponses ? pageVariant(c, wantsMarkdown) : null;
     // A public page is the same for every guest: answer a repeat from the set's response cache
     // before asking anything about the viewer.
     const hit = variant && !isPrivate ? pageResponses!.get(variant) : undefined;
@@ -626,13 +703,7 @@ function setApp(
 
     const match = await set.resolveUrl(c.req.path, viewer);
     if (match.kind === 'page' && variant && isPrivate) {
-      // What a signed-in reader (or any reader of a non-public set) is shown depends on what they
-      // may see: kept per page and per class of viewers seeing the same (see viewerClassOf). The
-      // Markdown twin is the page alone, the same for everyone who may open it.
-      const { version, locale, path } = match.ref;
-      const markdown = match.markdown || wantsMarkdown;
-      const viewerClass = markdown ? '' : await viewerClassOf(set, viewer, match.ref);
-      cacheKey = `${variant}\u0000private\u0000${version}\u0000${locale}\u0000${path}\u0000${viewerClass}`;
+      cacheKey = await privatePageKey(variant, match, wantsMarkdown, viewer);
       const kept = pageResponses!.get(cacheKey);
       if (kept) return sendStored(c, kept, true);
     }
@@ -695,7 +766,7 @@ function setApp(
     }
   }
 
-  return app;
+  return { app, keptPage };
 }
 
 /** What a Markdown twin's query asks for, in `readPage`'s terms. */
@@ -708,6 +779,7 @@ type MarkdownReadQuery = Pick<ReadPageInput, 'section' | 'subsections' | 'maxCha
  * Values are checked where `read_page`'s are, in core.
  */
 function markdownReadQuery(c: Context): MarkdownReadQuery | null {
+  if (!c.req.url.includes('?')) return null;
   const sections = c.req.queries('section') ?? [];
   const subsections = c.req.query('subsections');
   const maxChars = c.req.query('max_chars');
@@ -725,11 +797,24 @@ function markdownReadQuery(c: Context): MarkdownReadQuery | null {
   };
 }
 
-/** A kept page, encoded as the request accepts; `isPrivate` for a page kept per class of viewers. */
-function sendStored(c: Context<Env>, entry: CachedPage, isPrivate: boolean): Response {
+/**
+ * A kept page, encoded as the request accepts; `isPrivate` for a page kept per class of viewers;
+ * `extraHeaders` for what a middleware that has not run would have added (the built-in `web`).
+ */
+function sendStored(
+  c: Context<Env>,
+  entry: CachedPage,
+  isPrivate: boolean,
+  extraHeaders?: Readonly<Record<string, string>>,
+): Response {
   const { body, etag, headers } = cachedVariant(entry, c.req.header('accept-encoding'));
   c.set('kitEncoded', true);
-  return sendCached(c, body, { contentType: entry.contentType, headers, etag, isPrivate });
+  return sendCached(c, body, {
+    contentType: entry.contentType,
+    headers: extraHeaders ? { ...extraHeaders, ...headers } : headers,
+    etag,
+    isPrivate,
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { StatusCode } from 'hono/utils/http-status';
 import { etagOf } from './page-cache.js';
 
 /**
@@ -22,15 +23,38 @@ export function sendCached(
   const status = options.status ?? 200;
   if (options.isPrivate) {
     headers['Cache-Control'] = 'private, no-cache';
-    return c.body(typeof body === 'string' ? body : sendableBytes(body), status, headers);
+    return respond(c, typeof body === 'string' ? body : sendableBytes(body), status, headers);
   }
   const etag = options.etag ?? etagOf(body);
   headers.ETag = etag;
   headers['Cache-Control'] ??= status === 200 ? 'public, max-age=0, must-revalidate' : 'public, max-age=60';
   if (status === 200 && matchesEtag(c.req.header('If-None-Match'), etag)) {
-    return c.body(null, 304, { ETag: etag, 'Cache-Control': headers['Cache-Control'] });
+    return respond(c, null, 304, { ETag: etag, 'Cache-Control': headers['Cache-Control'] });
   }
-  return c.body(typeof body === 'string' ? body : sendableBytes(body), status, headers);
+  return respond(c, typeof body === 'string' ? body : sendableBytes(body), status, headers);
+}
+
+/**
+ * The response `c.body` would make, with the headers middleware set on the context before it
+ * (`web`'s, an application's) and `headers` over them, but held as a plain record: Hono would copy
+ * them into a `Headers` object, checking each, and the Node adapter would read them back out of it,
+ * which costs a cached page more than sending it. A header given twice (Set-Cookie) keeps Hono's way.
+ */
+export function respond(
+  c: Context,
+  body: string | Uint8Array<ArrayBuffer> | ArrayBuffer | null,
+  status: number,
+  headers: Record<string, string>,
+): Response {
+  // What c.body would start from: the headers set so far, without making the response they would join.
+  const record: Record<string, string> = {};
+  for (const [name, value] of c.newResponse(null).headers) {
+    if (name === 'set-cookie') return c.newResponse(body, status as StatusCode, headers);
+    record[name] = value;
+  }
+  for (const name in headers) record[name.toLowerCase()] = headers[name]!;
+  c.set('kitHeadersKept', true);
+  return new Response(body, { status, headers: record });
 }
 
 /** If-None-Match uses the weak comparison: `W/"x"` matches `"x"` either way round. */

@@ -8,6 +8,8 @@ export interface KitVariables {
   kitUser: unknown | null;
   /** Set when a response is already encoded for this request (a cached page), so compression leaves it. */
   kitEncoded?: boolean;
+  /** Set when the response was made by `respond`, which keeps the headers set before it. */
+  kitHeadersKept?: boolean;
   /** The caller's address under `http.trusted_proxies`, found once per request by {@link callerAddress}. */
   kitClientIp?: string;
 }
@@ -113,18 +115,24 @@ export async function passesMiddleware(
   return reached;
 }
 
+/** The headers the built-in `web` adds to every response of the routes it guards. */
+export const WEB_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+});
+
+function applyWebHeaders(c: Context): void {
+  for (const name in WEB_HEADERS) c.header(name, WEB_HEADERS[name]);
+}
+
 /** Built in: `web` adds the headers every HTML page should carry. */
 const web: MiddlewareHandler = async (c, next) => {
   // Set before the handler so they join the response it builds: a header set on a finished
   // response makes Hono copy it, body and all, which costs more than the page itself when cached.
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+  applyWebHeaders(c);
   await next();
-  // A handler that returned its own Response (not through `c`) did not take them.
-  if (!c.res.headers.has('X-Content-Type-Options')) {
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-  }
+  // A handler that returned its own Response (not through `c` or `respond`) did not take them.
+  if (!c.get('kitHeadersKept' as never) && !c.res.headers.has('X-Content-Type-Options')) applyWebHeaders(c);
 };
 
 /** Options of {@link resolveMiddleware}. */

@@ -8,8 +8,9 @@ export interface CachedPage {
   etag: string;
   contentType: string;
   headers: Record<string, string>;
-  /** The body gzipped, made on the first request that accepts gzip. */
+  /** The body gzipped, made on the first request that accepts gzip, with the headers it goes with. */
   gzip?: Uint8Array<ArrayBuffer>;
+  gzipHeaders?: Record<string, string>;
 }
 
 /**
@@ -89,7 +90,8 @@ export function cachedVariant(
     return { body: entry.body, etag: entry.etag, headers: entry.headers };
   }
   entry.gzip ??= new Uint8Array(gzipSync(entry.body)) as Uint8Array<ArrayBuffer>;
-  return { body: entry.gzip, etag: `W/${entry.etag}`, headers: { ...entry.headers, 'Content-Encoding': 'gzip' } };
+  entry.gzipHeaders ??= { ...entry.headers, 'Content-Encoding': 'gzip' };
+  return { body: entry.gzip, etag: `W/${entry.etag}`, headers: entry.gzipHeaders };
 }
 
 function acceptsGzip(header: string | undefined): boolean {

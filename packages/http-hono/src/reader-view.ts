@@ -10,9 +10,9 @@ import {
   type NavGroup,
   type NavigationFile,
   type NormalizedManifest,
+  nearestPages,
   type PageRef,
   type PageView,
-  nearestPages,
   parseSetUrl,
   type SourcePage,
   type Viewer,
@@ -148,13 +148,25 @@ export async function viewerClassOf(set: DocSet, viewer: Viewer, ref: PageRef): 
     Promise.all(versions.map((version) => canView(version.id, ref.locale))),
     Promise.all(locales.map((locale) => canView(ref.version, locale.code))),
   ]);
-  const answers = JSON.stringify([
-    versions.map((version) => version.id),
-    pages.map((page) => page.path),
-    inVersions,
-    inLocales,
-  ]);
-  return createHash('sha1').update(answers).digest('base64url');
+  const flags = (answers: boolean[]) => answers.map((yes) => (yes ? '1' : '0')).join('');
+  return `${versions.map((version) => version.id).join('\u0000')}\u0001${pagesKey(pages)}\u0001${flags(inVersions)}\u0001${flags(inLocales)}`;
+}
+
+/**
+ * The pages a viewer may see, as a hash of their paths in order. A viewer who may see every page of
+ * a place is handed the set's kept list itself (see the set's `visiblePages`), so the hash is made
+ * once per list, not once per request.
+ */
+const pagesKeys = new WeakMap<readonly SourcePage[], string>();
+function pagesKey(pages: readonly SourcePage[]): string {
+  let key = pagesKeys.get(pages);
+  if (key === undefined) {
+    key = createHash('sha1')
+      .update(JSON.stringify(pages.map((page) => page.path)))
+      .digest('base64url');
+    pagesKeys.set(pages, key);
+  }
+  return key;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type DocSet, type FileView, normalizePrefix, type NormalizedManifest } from '@kit/core';
+import { type DocSet, type FileView, type NormalizedManifest, normalizePrefix } from '@kit/core';
 import type { Context } from 'hono';
 import { matchesEtag, sendableBytes } from './http-cache.js';
 

@@ -1,8 +1,8 @@
 import {
+  type AccessRequest,
   decideAccess,
   decideAccessWithoutGates,
   canManage as gateAllowsManage,
-  type AccessRequest,
   visibilityOf,
 } from '../access/access.js';
 import type { Gates, ResolvedSetConfig } from '../config/types.js';
@@ -149,6 +149,8 @@ type RenderPurpose = 'html' | 'agent';
 /** Longest feedback comment, in characters (code points, `[...comment].length`), on every surface. */
 export const FEEDBACK_COMMENT_LIMIT = 2000;
 const SEARCH_QUERY_LIMIT = 1000;
+/** Single pages a watching set keeps between changes (see findPage). */
+const MAX_FOUND_PAGES = 4096;
 
 /**
  * One doc set at run time: the set's config, content source, renderer and search driver composed,
@@ -186,6 +188,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   const navigationStates = new Map<string, Promise<NavigationState>>();
   const pageLists = new Map<string, Promise<SourcePage[]>>();
   const orders = new WeakMap<SourcePage[], { navigation: NavigationState; ordered: SourcePage[] }>();
+  const privateInList = new WeakMap<SourcePage[], boolean>();
+  // The pages of a settled listing by path, and single pages read since the last change, for findPage.
+  const listedByPath = new WeakMap<Promise<SourcePage[]>, Map<string, SourcePage>>();
+  const foundPages = new Map<string, SourcePage>();
   const rendered = new Map<string, RenderEntry>();
   const generationOf = () => renderer.generation?.() ?? 0;
   const indexes = new Map<string, IndexState>();
@@ -201,6 +207,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
 
   function invalidate(change: ContentChange): void {
     changes += 1;
+    foundPages.clear();
     if (change.kind === 'manifest') {
       manifestState = null;
       navigationStates.clear();
@@ -387,7 +394,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     const loading = source.listPages(version, locale);
     if (watching) {
       pageLists.set(scope, loading);
-      loading.catch(() => pageLists.delete(scope));
+      loading.then(
+        (pages) => listedByPath.set(loading, new Map(pages.map((page) => [page.path, page]))),
+        () => pageLists.delete(scope),
+      );
     }
     return loading;
   }
@@ -416,9 +426,25 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   }
 
   async function findPage(version: string, locale: string, paths: string[]): Promise<SourcePage | null> {
+    // A listing kept while watching answers for its pages without asking the source again (which
+    // would hand out a fresh copy of the page on every request).
+    const scope = scopeKey(version, locale);
+    const listing = watching ? pageLists.get(scope) : undefined;
+    const listed = listing ? listedByPath.get(listing) : undefined;
     for (const path of paths) {
+      const key = `${scope}\u0000${path}`;
+      const known = listed?.get(path) ?? foundPages.get(key);
+      if (known) return known;
+      const generation = changes;
       const page = await source.getPage(version, locale, path);
-      if (page) return page;
+      if (!page) continue;
+      // Kept while watching, until the next change: a page asked for in a version whose listing
+      // nobody has loaded yet (a Markdown twin, another version's switcher link).
+      if (watching && generation === changes) {
+        foundPages.set(key, page);
+        if (foundPages.size > MAX_FOUND_PAGES) foundPages.delete(foundPages.keys().next().value as string);
+      }
+      return page;
     }
     return null;
   }
@@ -582,13 +608,32 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   /** Pages of a scope the viewer may see, navigation order first, then the rest by path. */
   async function visibleInOrder(viewer: Viewer, version: VersionInfo, locale: string): Promise<SourcePage[]> {
     const [pages, navigation] = await Promise.all([listAll(version.id, locale), navigationState(version.id, locale)]);
+    const ordered = pagesInOrder(pages, navigation);
+    if (ordered.length > 0 && !hasPrivatePage(ordered)) {
+      // Without a private page, every page is decided as the first is: decided at once, when no
+      // gate needs asking, for the whole list (a signed-in reader's sidebar on every request).
+      const decision = decideAccessWithoutGates(pageAccess(viewer, version, locale, ordered[0]!));
+      if (decision) return decision.allowed ? ordered : [];
+    }
     const visible: SourcePage[] = [];
-    for (const page of pagesInOrder(pages, navigation)) {
+    for (const page of ordered) {
       // Most pages need no gate: deciding those at once spares a promise per page of the sidebar.
       const request = pageAccess(viewer, version, locale, page);
       if ((decideAccessWithoutGates(request) ?? (await decideAccess(request))).allowed) visible.push(page);
     }
-    return visible;
+    // A viewer who may see every page gets the kept order itself: the same list for all of them,
+    // which lets a caller keep what it derives from the list by the list (the reader's viewer class).
+    return visible.length === ordered.length ? ordered : visible;
+  }
+
+  /** Whether a kept list of pages holds a private one, found once per list. */
+  function hasPrivatePage(pages: SourcePage[]): boolean {
+    let found = privateInList.get(pages);
+    if (found === undefined) {
+      found = pages.some((page) => pageVisibility(page) === 'private');
+      privateInList.set(pages, found);
+    }
+    return found;
   }
 
   /**

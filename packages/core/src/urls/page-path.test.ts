@@ -44,6 +44,8 @@ describe('the page-path rule', () => {
     ['a hidden file', 'guides/.env', /segment "\.env" starts with "\."/],
     ['node_modules', 'node_modules/pkg/readme', /"node_modules" is a dependency folder/],
     ['Node_Modules', 'docs/Node_Modules/x', /"Node_Modules" is a dependency folder/],
+    ['node_modules as the last segment', 'docs/node_modules', /"node_modules" is a dependency folder/],
+    ['a trailing slash', 'docs/setup/', /starts or ends with "\/"/],
     ['a segment ending in a space', 'guides /setup', /begins or ends with a space/],
     [
       'an over-long segment',

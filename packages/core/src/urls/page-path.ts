@@ -17,6 +17,14 @@ const INVISIBLE = /\p{Cf}|\p{Variation_Selector}|\u034F|\u115F|\u1160|\u3164|\uF
 const ODD_SPACE = /(?! )\p{Zs}/u;
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/**
+ * Segments of ASCII letters, digits, `_` and `-` (with inner dots), each at most
+ * {@link MAX_PAGE_SEGMENT_BYTES} long: a path the full rule below would accept, whatever else holds,
+ * unless a segment is `node_modules`.
+ */
+const PLAIN_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199})(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199})*$/;
+const DEPENDENCY_SEGMENT = /(?:^|\/)node_modules(?:\/|$)/i;
+
 function codePoint(char: string): string {
   return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
@@ -62,6 +70,8 @@ export function showPagePath(path: unknown): string {
  */
 export function pagePathProblem(path: string): string | null {
   if (typeof path !== 'string' || path === '') return 'it is empty';
+  // Nearly every path asked for (each page request checks one) is plain ASCII words: one scan.
+  if (path.length <= MAX_PAGE_PATH_BYTES && PLAIN_PATH.test(path) && !DEPENDENCY_SEGMENT.test(path)) return null;
   if (LONE_SURROGATE.test(path)) return 'it holds a broken UTF-16 character (a lone surrogate)';
   const lineBreak = LINE_BREAK.exec(path);
   if (lineBreak) return `it holds a line break (${codePoint(lineBreak[0])})`;
