@@ -10,10 +10,10 @@
  * (`html_input: 'allow'`, server search). A round times, in turn: the bare parse (in this process),
  * a cold run on every core (the default `--jobs`), a cached run, and a cold run with `--jobs 1`
  * (the one-thread figure the worker pool is measured against; both render without the article
- * HTML, which validation never reads). The order rotates from round to
- * round. Medians are printed, wall time and CPU time (user + system of every thread, read with GNU
- * `/usr/bin/time`): on a machine shared with others the CPU time is the steadier of the two. Every
- * run must print the same report. The load average says how busy the (shared) machine was.
+ * HTML, which validation never reads). The order rotates from round to round. Medians are
+ * printed, wall time and CPU time (user + system of every thread, read with GNU `/usr/bin/time`):
+ * on a machine shared with others the CPU time is the steadier of the two. Every run must print
+ * the same report. The load average says how busy the (shared) machine was.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
