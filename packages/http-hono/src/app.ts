@@ -147,8 +147,11 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
       if (keptPage) {
         await findCaller(c, async () => {});
         await findUser(c, async () => {});
+        // First of all handlers (no application around Kit's app): no header was set before.
+        c.set('kitAnsweredFirst', c.req.routeIndex === 0);
         const kept = await keptPage(c);
         if (kept) return kept;
+        c.set('kitAnsweredFirst', false);
       }
     }
     await next();
@@ -809,11 +812,15 @@ function sendStored(
 ): Response {
   const { body, etag, headers } = cachedVariant(entry, c.req.header('accept-encoding'));
   c.set('kitEncoded', true);
+  const sending = `${body === entry.body ? 'identity' : 'gzip'} ${isPrivate ? 'private' : 'public'} ${extraHeaders ? 'web' : ''}`;
+  entry.sent ??= {};
+  entry.sent[sending] ??= {};
   return sendCached(c, body, {
     contentType: entry.contentType,
     headers: extraHeaders ? { ...extraHeaders, ...headers } : headers,
     etag,
     isPrivate,
+    sentHeaders: entry.sent[sending],
   });
 }
 

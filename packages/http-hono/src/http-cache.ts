@@ -17,21 +17,35 @@ export function sendCached(
     headers?: Record<string, string>;
     /** The body's ETag when the caller already has it (a cached response); computed otherwise. */
     etag?: string;
+    /**
+     * Where a kept response keeps the headers it is sent with, made on its first sending: the same
+     * options give the same headers, so a repeat builds none.
+     */
+    sentHeaders?: { headers?: Record<string, string> };
   },
 ): Response {
-  const headers: Record<string, string> = { 'Content-Type': options.contentType, ...options.headers };
+  const sendable = typeof body === 'string' ? body : sendableBytes(body);
   const status = options.status ?? 200;
+  const kept = options.sentHeaders?.headers;
+  if (kept) {
+    if (!options.isPrivate && status === 200 && matchesEtag(c.req.header('If-None-Match'), kept.etag!)) {
+      return respond(c, null, 304, { ETag: kept.etag!, 'Cache-Control': kept['cache-control']! });
+    }
+    return respond(c, sendable, status, kept);
+  }
+  const headers: Record<string, string> = { 'content-type': options.contentType };
+  for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name]!;
   if (options.isPrivate) {
-    headers['Cache-Control'] = 'private, no-cache';
-    return respond(c, typeof body === 'string' ? body : sendableBytes(body), status, headers);
+    headers['cache-control'] = 'private, no-cache';
+  } else {
+    headers.etag = options.etag ?? etagOf(body);
+    headers['cache-control'] ??= status === 200 ? 'public, max-age=0, must-revalidate' : 'public, max-age=60';
   }
-  const etag = options.etag ?? etagOf(body);
-  headers.ETag = etag;
-  headers['Cache-Control'] ??= status === 200 ? 'public, max-age=0, must-revalidate' : 'public, max-age=60';
-  if (status === 200 && matchesEtag(c.req.header('If-None-Match'), etag)) {
-    return respond(c, null, 304, { ETag: etag, 'Cache-Control': headers['Cache-Control'] });
+  if (options.sentHeaders) options.sentHeaders.headers = headers;
+  if (!options.isPrivate && status === 200 && matchesEtag(c.req.header('If-None-Match'), headers.etag!)) {
+    return respond(c, null, 304, { ETag: headers.etag!, 'Cache-Control': headers['cache-control']! });
   }
-  return respond(c, typeof body === 'string' ? body : sendableBytes(body), status, headers);
+  return respond(c, sendable, status, headers);
 }
 
 /**
@@ -46,6 +60,9 @@ export function respond(
   status: number,
   headers: Record<string, string>,
 ): Response {
+  c.set('kitHeadersKept', true);
+  // Nothing ran before Kit's first middleware (see createKitApp), so nothing set a header yet.
+  if (c.get('kitAnsweredFirst')) return new Response(body, { status, headers });
   // What c.body would start from: the headers set so far, without making the response they would join.
   const record: Record<string, string> = {};
   for (const [name, value] of c.newResponse(null).headers) {
@@ -53,7 +70,6 @@ export function respond(
     record[name] = value;
   }
   for (const name in headers) record[name.toLowerCase()] = headers[name]!;
-  c.set('kitHeadersKept', true);
   return new Response(body, { status, headers: record });
 }
 

@@ -10,6 +10,8 @@ export interface KitVariables {
   kitEncoded?: boolean;
   /** Set when the response was made by `respond`, which keeps the headers set before it. */
   kitHeadersKept?: boolean;
+  /** Set while a kept page is answered by the first handler of all, before any could set a header. */
+  kitAnsweredFirst?: boolean;
   /** The caller's address under `http.trusted_proxies`, found once per request by {@link callerAddress}. */
   kitClientIp?: string;
 }

@@ -11,6 +11,8 @@ export interface CachedPage {
   /** The body gzipped, made on the first request that accepts gzip, with the headers it goes with. */
   gzip?: Uint8Array<ArrayBuffer>;
   gzipHeaders?: Record<string, string>;
+  /** The headers each way of sending it went out with (see sendCached's `sentHeaders`). */
+  sent?: Record<string, { headers?: Record<string, string> }>;
 }
 
 /**
