@@ -1048,9 +1048,15 @@ function originVouchedFor(c: Context, options: KitAppOptions): boolean {
 
 function servesPath(set: DocSet, path: string, host: string | undefined): boolean {
   if (!domainMatches(set, host)) return false;
-  const base = normalizePrefix(set.config.route.prefix);
+  let base = setBases.get(set);
+  if (base === undefined) {
+    base = normalizePrefix(set.config.route.prefix);
+    setBases.set(set, base);
+  }
   return base === '' || path === base || path.startsWith(`${base}/`);
 }
+/** Each set's URL prefix as servesPath compares it, asked of every request. */
+const setBases = new WeakMap<DocSet, string>();
 
 /**
  * True when the Accept header asks for Markdown at least as much as HTML (agents send
