@@ -125,6 +125,24 @@ describe('pageResponseCache', () => {
   const setOn = (source: Record<string, unknown>) => ({ source }) as unknown as Parameters<typeof pageResponseCache>[0];
   const watch = () => () => {};
 
+  it('drops the page used longest ago when full, keeping one read since', () => {
+    const cache = pageResponseCache(setOn({ kind: 'repository', watch }), 3 * 1024)!;
+    const page = (text: string) => ({
+      body: new TextEncoder().encode(text.repeat(1024)),
+      contentType: 'text/html',
+      headers: {},
+    });
+    cache.set('a', 0, page('a'));
+    cache.set('b', 0, page('b'));
+    cache.set('c', 0, page('c'));
+    expect(cache.get('a')).toBeDefined();
+    cache.set('d', 0, page('d'));
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.get('c')).toBeDefined();
+    expect(cache.get('d')).toBeDefined();
+  });
+
   it('keeps responses for a watched source and none for a shared one, whose writers are other processes', () => {
     expect(pageResponseCache(setOn({ kind: 'repository', watch }))).not.toBeNull();
     expect(pageResponseCache(setOn({ kind: 'repository' }))).toBeNull();

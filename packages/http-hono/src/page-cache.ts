@@ -11,6 +11,8 @@ export interface CachedPage {
   /** The body gzipped, made on the first request that accepts gzip, with the headers it goes with. */
   gzip?: Uint8Array<ArrayBuffer>;
   gzipHeaders?: Record<string, string>;
+  /** When the cache last moved it to the end of its order (a count of uses). */
+  usedAt?: number;
   /** The headers each way of sending it went out with (see sendCached's `sentHeaders`). */
   sent?: Record<string, { headers?: Record<string, string> }>;
 }
@@ -45,6 +47,7 @@ export function pageResponseCache(set: DocSet, maxBytes = DEFAULT_MAX_BYTES): Pa
   const entries = new Map<string, CachedPage>();
   let bytes = 0;
   let changes = 0;
+  let uses = 0;
   set.source.watch(() => {
     changes += 1;
     entries.clear();
@@ -60,9 +63,14 @@ export function pageResponseCache(set: DocSet, maxBytes = DEFAULT_MAX_BYTES): Pa
     get(key) {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      // Least recently used goes first: re-insert to move the entry to the end.
-      entries.delete(key);
-      entries.set(key, entry);
+      // Least recently used goes first: an entry outside the newer half of the order is moved to
+      // its end (re-inserted); one inside it is left, which spares a hot page two map writes a hit.
+      uses += 1;
+      if (uses - (entry.usedAt ?? 0) > entries.size / 2) {
+        entries.delete(key);
+        entries.set(key, entry);
+        entry.usedAt = uses;
+      }
       return entry;
     },
     generation: () => changes,
@@ -70,6 +78,8 @@ export function pageResponseCache(set: DocSet, maxBytes = DEFAULT_MAX_BYTES): Pa
       const stored: CachedPage = { ...entry, etag: etagOf(entry.body) };
       if (generation !== changes || entry.body.byteLength > maxBytes) return stored;
       drop(key);
+      uses += 1;
+      stored.usedAt = uses;
       entries.set(key, stored);
       bytes += entry.body.byteLength;
       while (bytes > maxBytes) drop(entries.keys().next().value as string);
