@@ -1,20 +1,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDocSet, createEvents, createKit, type Kit, type KitConfigInput, resolveConfig } from '@kit/core';
-import { createRenderer } from '@kit/render';
-import { createServerSearch } from '@kit/search';
-import { createFsSource } from '@kit/source-fs';
+import type { Kit, KitConfigInput } from '@kit/core';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKitApp } from './app.js';
+import { fixtureKit } from './testing/fixture.js';
 
 // A page kept in a watched set's response cache is answered before Kit's routes and middleware
 // run (see keptPage in app.ts). What a reader or an operator sees must not change with it.
 
 let root: string;
 const kits: Kit[] = [];
-const closers: Array<() => Promise<void> | void> = [];
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'kit-kept-pages-'));
@@ -30,48 +27,20 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const kit of kits) await kit.close();
-  for (const close of closers) await close();
   rmSync(root, { recursive: true, force: true });
 });
 
 /** A Kit app over the fixture folder, watched (so its pages are kept), with `input` merged in. */
-async function watchedApp(input: Partial<KitConfigInput> = {}, routeMiddleware?: string[]) {
-  const config = resolveConfig(
-    {
-      ...input,
-      sets: {
-        docs: {
-          route: { prefix: 'docs', ...(routeMiddleware ? { middleware: routeMiddleware } : {}) },
-          source: { path: 'docs' },
-        },
-      },
-    },
-    { root, env: {} },
-  );
-  const source = createFsSource({ root: join(root, 'docs'), setKey: 'docs', git: false, watch: true });
-  await source.ready?.();
-  closers.push(() => source.close?.());
-  const events = createEvents();
-  const kit = createKit({
-    config,
-    events,
-    sets: [
-      createDocSet({
-        config: config.sets.docs!,
-        source,
-        renderer: createRenderer(),
-        search: createServerSearch(),
-        events,
-      }),
-    ],
-  });
+function watchedApp(input: Partial<KitConfigInput> = {}, routeMiddleware?: string[]) {
+  const route = { prefix: 'docs', ...(routeMiddleware ? { middleware: routeMiddleware } : {}) };
+  const kit = fixtureKit({ ...input, sets: { docs: { route, source: { path: 'docs' } } } }, { root, watch: true });
   kits.push(kit);
   return createKitApp({ kit, cacheDir: null });
 }
 
 describe('pages answered from the response cache', () => {
   it('keeps the MCP endpoint for MCP clients after a browser opened the page at its path', async () => {
-    const app = await watchedApp();
+    const app = watchedApp();
     for (let round = 0; round < 2; round++) {
       const page = await app.request('http://localhost/docs/mcp', { headers: { Accept: 'text/html' } });
       expect(page.status).toBe(200);
@@ -89,7 +58,7 @@ describe('pages answered from the response cache', () => {
       c.header('X-Stamp', `call ${calls}`);
       await next();
     };
-    const app = await watchedApp({ middleware: { stamp } }, ['web', 'stamp']);
+    const app = watchedApp({ middleware: { stamp } }, ['web', 'stamp']);
     const first = await app.request('http://localhost/docs/guide');
     const second = await app.request('http://localhost/docs/guide');
     expect(await second.text()).toBe(await first.text());
@@ -104,7 +73,7 @@ describe('pages answered from the response cache', () => {
       c.header('X-Frame-Options', 'DENY');
       await next();
     });
-    outer.route('/', await watchedApp());
+    outer.route('/', watchedApp());
     const first = await outer.request('http://localhost/docs/guide');
     const second = await outer.request('http://localhost/docs/guide', {
       headers: { 'If-None-Match': first.headers.get('etag')! },
@@ -117,7 +86,7 @@ describe('pages answered from the response cache', () => {
   });
 
   it('answers part of a Markdown twin after the whole twin was kept', async () => {
-    const app = await watchedApp();
+    const app = watchedApp();
     const whole = await (await app.request('http://localhost/docs/guide.md')).text();
     expect(whole).toContain('Edit the file.');
     await app.request('http://localhost/docs/guide.md');
@@ -128,7 +97,7 @@ describe('pages answered from the response cache', () => {
 
   it('asks the application who the reader is on every request', async () => {
     let asked = 0;
-    const app = await watchedApp({
+    const app = watchedApp({
       resolveUser: () => {
         asked += 1;
         return null;
