@@ -288,9 +288,7 @@ function setApp(
   const pageResponses = pageResponseCache(set);
   // Kept pages may be answered before the routes run (keptPage) when no middleware but the
   // built-in `web` stands before them.
-  const keptPagesAnswerEarly =
-    config.route.middleware.every((name) => name === 'web') &&
-    !middlewareDependsOnRequest(kit, config.route.middleware);
+  const keptPagesAnswerEarly = !middlewareDependsOnRequest(kit, config.route.middleware);
 
   // `route.domain`: a set bound to a domain answers nothing elsewhere.
   app.use('*', async (c, next) => {
@@ -652,11 +650,32 @@ function setApp(
   }
 
   /**
-   * The kept response to a page request that the set's page route would answer from its response
-   * cache, or null when it would do more: the same keys and access checks as {@link servePage},
-   * asked before any route runs (see createKitApp). Only for a set whose page middleware is at most
-   * the built-in `web`, whose headers it adds; never for the MCP endpoint's path, where the Accept
-   * header picks the route, nor for part of a Markdown twin.
+   * Where a page request stands with the set's response cache: whether its response depends on
+   * who asks, the key it is kept under (null when it is not kept: a cache-less set, or no page for
+   * this viewer), the URL match when finding the key needed one, and the kept page when there is.
+   */
+  async function lookUpKept(
+    c: Context<Env>,
+    viewer: Viewer,
+    wantsMarkdown: boolean,
+  ): Promise<{ isPrivate: boolean; cacheKey: string | null; match?: UrlMatch; kept?: CachedPage }> {
+    // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
+    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
+    if (!pageResponses) return { isPrivate, cacheKey: null };
+    const variant = pageVariant(c, wantsMarkdown);
+    // A public page is the same for every guest: answered before asking anything about the viewer.
+    if (!isPrivate) return { isPrivate, cacheKey: variant, kept: pageResponses.get(variant) };
+    const match = await set.resolveUrl(c.req.path, viewer);
+    if (match.kind !== 'page') return { isPrivate, cacheKey: null, match };
+    const cacheKey = await privatePageKey(variant, match, wantsMarkdown, viewer);
+    return { isPrivate, cacheKey, match, kept: pageResponses.get(cacheKey) };
+  }
+
+  /**
+   * The kept response to a page request, answered before any route runs (see createKitApp), or
+   * null when the page route must run: the same lookup as {@link servePage}. Only for a set whose
+   * page middleware is at most the built-in `web`, whose headers it adds; never for the MCP
+   * endpoint's path, where the Accept header picks the route, nor for part of a Markdown twin.
    */
   async function keptPage(c: Context<Env>): Promise<Response | null> {
     if (!pageResponses || !keptPagesAnswerEarly) return null;
@@ -665,36 +684,21 @@ function setApp(
     if (config.access.mode === 'auth' && !isSignedIn(currentUser(c))) return null;
     const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
     if (markdownReadQuery(c) && (wantsMarkdown || path.endsWith('.md'))) return null;
-    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
-    const variant = pageVariant(c, wantsMarkdown);
-    let kept: CachedPage | undefined;
-    if (!isPrivate) kept = pageResponses.get(variant);
-    else {
-      const viewer = viewerFor(c);
-      const match = await set.resolveUrl(path, viewer);
-      if (match.kind !== 'page') return null;
-      kept = pageResponses.get(await privatePageKey(variant, match, wantsMarkdown, viewer));
-    }
+    const { isPrivate, kept } = await lookUpKept(c, viewerFor(c), wantsMarkdown);
     if (!kept) return null;
     return sendStored(c, kept, isPrivate, config.route.middleware.includes('web') ? WEB_HEADERS : undefined);
   }
 
   async function servePage(c: Context<Env>): Promise<Response> {
     const viewer = viewerFor(c);
-    // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
-    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
     const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
     // `?section=`, `?max_chars=` and `?cursor=` ask the Markdown twin for part of the page: built
     // for each request, never kept under the page's address.
     const readQuery = markdownReadQuery(c);
     if (readQuery && (wantsMarkdown || c.req.path.endsWith('.md'))) return serveMarkdownPart(c, readQuery);
-    const variant = pageResponses ? pageVariant(c, wantsMarkdown) : null;
-    // A public page is the same for every guest: answer a repeat from the set's response cache
-    // before asking anything about the viewer.
-    const hit = variant && !isPrivate ? pageResponses!.get(variant) : undefined;
-    if (hit) return sendStored(c, hit, false);
     const generation = pageResponses?.generation() ?? 0;
-    let cacheKey = isPrivate ? null : variant;
+    const { isPrivate, cacheKey, match: matched, kept } = await lookUpKept(c, viewer, wantsMarkdown);
+    if (kept) return sendStored(c, kept, isPrivate);
     const send = (body: string, contentType: string, headers: Record<string, string>) => {
       if (!cacheKey) return sendCached(c, body, { contentType, isPrivate, headers });
       return sendStored(
@@ -704,12 +708,7 @@ function setApp(
       );
     };
 
-    const match = await set.resolveUrl(c.req.path, viewer);
-    if (match.kind === 'page' && variant && isPrivate) {
-      cacheKey = await privatePageKey(variant, match, wantsMarkdown, viewer);
-      const kept = pageResponses!.get(cacheKey);
-      if (kept) return sendStored(c, kept, true);
-    }
+    const match = matched ?? (await set.resolveUrl(c.req.path, viewer));
     if (match.kind === 'redirect') return redirect(c, set, match.location, match.status);
     if (match.kind === 'none') return notFound(c, set, options, await assets);
     const page = await set.getPage(match.ref, viewer);
@@ -810,17 +809,20 @@ function sendStored(
   isPrivate: boolean,
   extraHeaders?: Readonly<Record<string, string>>,
 ): Response {
-  const { body, etag, headers } = cachedVariant(entry, c.req.header('accept-encoding'));
+  const { body, etag, gzipped } = cachedVariant(entry, c.req.header('accept-encoding'));
   c.set('kitEncoded', true);
-  const sending = `${body === entry.body ? 'identity' : 'gzip'} ${isPrivate ? 'private' : 'public'} ${extraHeaders ? 'web' : ''}`;
   entry.sent ??= {};
-  entry.sent[sending] ??= {};
+  const sent = (entry.sent[`${gzipped} ${isPrivate} ${extraHeaders !== undefined}`] ??= {});
+  // Merged for the first sending only: later ones take the headers sendCached kept in `sent`.
+  const headers = sent.headers
+    ? undefined
+    : { ...extraHeaders, ...entry.headers, ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}) };
   return sendCached(c, body, {
     contentType: entry.contentType,
-    headers: extraHeaders ? { ...extraHeaders, ...headers } : headers,
+    ...(headers ? { headers } : {}),
     etag,
     isPrivate,
-    sentHeaders: entry.sent[sending],
+    sentHeaders: sent,
   });
 }
 

@@ -8,9 +8,8 @@ export interface CachedPage {
   etag: string;
   contentType: string;
   headers: Record<string, string>;
-  /** The body gzipped, made on the first request that accepts gzip, with the headers it goes with. */
+  /** The body gzipped, made on the first request that accepts gzip. */
   gzip?: Uint8Array<ArrayBuffer>;
-  gzipHeaders?: Record<string, string>;
   /** When the cache last moved it to the end of its order (a count of uses). */
   usedAt?: number;
   /** The headers each way of sending it went out with (see sendCached's `sentHeaders`). */
@@ -89,21 +88,20 @@ export function pageResponseCache(set: DocSet, maxBytes = DEFAULT_MAX_BYTES): Pa
 }
 
 /**
- * The representation of a cached page for a request's Accept-Encoding: gzipped once and kept, so a
- * browser's request costs no compression (the compress middleware leaves a response alone that
+ * The representation of a cached page for a request's Accept-Encoding (`gzipped` when it goes
+ * with `Content-Encoding: gzip`): gzipped once and kept, so a browser's request costs no compression (the compress middleware leaves a response alone that
  * already names its encoding). The gzipped bytes carry the weak form of the page's ETag, as the
  * compress middleware would give them.
  */
 export function cachedVariant(
   entry: CachedPage,
   acceptEncoding: string | undefined,
-): { body: Uint8Array<ArrayBuffer>; etag: string; headers: Record<string, string> } {
+): { body: Uint8Array<ArrayBuffer>; etag: string; gzipped: boolean } {
   if (entry.body.byteLength < 1024 || !acceptsGzip(acceptEncoding)) {
-    return { body: entry.body, etag: entry.etag, headers: entry.headers };
+    return { body: entry.body, etag: entry.etag, gzipped: false };
   }
   entry.gzip ??= new Uint8Array(gzipSync(entry.body)) as Uint8Array<ArrayBuffer>;
-  entry.gzipHeaders ??= { ...entry.headers, 'Content-Encoding': 'gzip' };
-  return { body: entry.gzip, etag: `W/${entry.etag}`, headers: entry.gzipHeaders };
+  return { body: entry.gzip, etag: `W/${entry.etag}`, gzipped: true };
 }
 
 function acceptsGzip(header: string | undefined): boolean {
