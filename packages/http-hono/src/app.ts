@@ -812,7 +812,9 @@ function sendStored(
   const { body, etag, gzipped } = cachedVariant(entry, c.req.header('accept-encoding'));
   c.set('kitEncoded', true);
   entry.sent ??= {};
-  const sent = (entry.sent[`${gzipped} ${isPrivate} ${extraHeaders !== undefined}`] ??= {});
+  const sending = `${gzipped} ${isPrivate} ${extraHeaders !== undefined}`;
+  entry.sent[sending] ??= {};
+  const sent = entry.sent[sending];
   // Merged for the first sending only: later ones take the headers sendCached kept in `sent`.
   const headers = sent.headers
     ? undefined
