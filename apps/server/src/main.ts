@@ -22,15 +22,14 @@ const warm = () => {
   void server.warm();
 };
 let answered = false;
-const fetch: typeof server.app.fetch = async (request, ...rest) => {
-  try {
-    return await server.app.fetch(request, ...rest);
-  } finally {
+const fetch: typeof server.fetch = (request, env) => {
+  if (answered) return server.fetch(request, env);
+  return Promise.resolve(server.fetch(request, env)).finally(() => {
     if (!answered) {
       answered = true;
       setTimeout(warm, 0);
     }
-  }
+  });
 };
 
 const listener = serve({ fetch, port, hostname }, (info) => {

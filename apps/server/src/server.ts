@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type LoadedKit, loadKit, openRateLimitStore } from '@kit/cli/load-kit';
 import { type KitEnv, resolveConfig, warmKit } from '@kit/core';
 import { parseDotenv } from '@kit/core/node';
-import { createKitApp } from '@kit/http-hono';
+import { createKitApp, keptPagesFirst } from '@kit/http-hono';
 import { Hono } from 'hono';
 import { referenceConfig } from '../kit.config.js';
 import { createExampleApi } from './example-api/api.js';
@@ -42,6 +42,11 @@ export interface ReferenceServerOptions {
 /** What {@link createReferenceServer} gives: the Hono app to serve, the kit, and its life cycle. */
 export interface ReferenceServer {
   app: Hono;
+  /**
+   * What to serve: the app's `fetch` with the pages Kit keeps answered before the app runs
+   * (`keptPagesFirst`; the app adds nothing of its own to Kit's pages).
+   */
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   kit: LoadedKit;
   /**
    * Prepares every version of each set in the background (code grammars, then the guests' search
@@ -79,19 +84,18 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   app.get('/', (c) => c.redirect(`/${kit.set().config.route.prefix}`));
   // The example API Kit's own docs describe with <Route>, <Model> and <Event> (see kit.config.ts).
   app.route('/api', createExampleApi());
-  app.route(
-    '/',
-    createKitApp({
-      kit,
-      ...(rateLimitStore ? { rateLimitStore } : {}),
-      ...(options.origin ? { origin: options.origin } : {}),
-      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-    }),
-  );
+  const kitApp = createKitApp({
+    kit,
+    ...(rateLimitStore ? { rateLimitStore } : {}),
+    ...(options.origin ? { origin: options.origin } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+  });
+  app.route('/', kitApp);
   let warming: Promise<void> | null = null;
   let closed = false;
   return {
     app,
+    fetch: keptPagesFirst(kitApp, (request, env?: unknown) => app.fetch(request, env)),
     kit,
     warm() {
       warming ??= warmKit(kit, {

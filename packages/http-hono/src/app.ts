@@ -30,15 +30,18 @@ import { loadOptionalPeer, projectCacheDir } from '@kit/core/node';
 import type { McpHttpOptions } from '@kit/mcp';
 import { renderNotFoundPage, renderReaderPage, renderSearchPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
+import type { IncomingMessage } from 'node:http';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { compress } from 'hono/compress';
+import { getPath } from 'hono/utils/url';
 import { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
 import { type SiteRootFiles, sendServerCard, serverCardOf, siteRootRoutes } from './agent-files/site-root.js';
-import { sendCached } from './http-cache.js';
+import { cachedResponse, type PreparedResponse, respond, sendCached } from './http-cache.js';
 import { LOOPBACK_HOSTS } from './loopback.js';
 import {
   callerAddress,
+  callerAddressOf,
   clientIp,
   currentUser,
   domainMatches,
@@ -46,10 +49,11 @@ import {
   middlewareDependsOnRequest,
   requestHost,
   resolveMiddleware,
+  userOfRequest,
   userResolution,
   WEB_HEADERS,
 } from './middleware.js';
-import { type CachedPage, cachedVariant, pageResponseCache } from './page-cache.js';
+import { type CachedPage, cachedVariant, type PageResponseCache, pageResponseCache } from './page-cache.js';
 import {
   readerNotFoundView,
   readerPageView,
@@ -147,11 +151,13 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
       if (keptPage) {
         await findCaller(c, async () => {});
         await findUser(c, async () => {});
-        // First of all handlers (no application around Kit's app): no header was set before.
-        c.set('kitAnsweredFirst', c.req.routeIndex === 0);
-        const kept = await keptPage(c);
-        if (kept) return kept;
-        c.set('kitAnsweredFirst', false);
+        const kept = await keptPage(askOf(c));
+        if (kept) {
+          c.set('kitEncoded', true);
+          // First of all handlers (no application around Kit's app): no header was set before.
+          c.set('kitAnsweredFirst', c.req.routeIndex === 0);
+          return respond(c, kept.body, kept.status, kept.headers);
+        }
       }
     }
     await next();
@@ -201,7 +207,7 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const asker = askLoader(options, rateLimits);
   // Loaded in the background when a set turns Ask AI on, so pages know whether to offer it.
   if (sets.some((set) => set.config.ai.ask.enabled)) void asker.get();
-  const keptPages = new Map<DocSet, (c: Context<Env>) => Promise<Response | null>>();
+  const keptPages = new Map<DocSet, (ask: PageAsk) => MaybePromise<PreparedResponse | null>>();
   for (const set of sets) {
     const mounted = setApp(set, options, rateLimits, assets, asker);
     keptPages.set(set, mounted.keptPage);
@@ -209,6 +215,29 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   }
 
   const findSet = (c: Context) => sets.find((candidate) => servesPath(candidate, c.req.path, requestHost(c))) ?? null;
+  const findAddress = callerAddressOf(kit);
+  earlyAnswers.set(app as unknown as Hono<never>, (request, incoming) => {
+    if (request.method !== 'GET') return null;
+    const header = incoming
+      ? (name: string) => incoming.headers[name] as string | undefined
+      : (name: string) => request.headers.get(name) ?? undefined;
+    const path = getPath(request);
+    const host = header('host') ?? new URL(request.url).host;
+    const set = sets.find((candidate) => servesPath(candidate, path, host));
+    const keptPage = set ? keptPages.get(set) : undefined;
+    if (!keptPage) return null;
+    const ask = (user: unknown | null) =>
+      keptPage({
+        path,
+        url: request.url,
+        host,
+        header,
+        user,
+        viewer: () => ({ user, ip: findAddress(incoming?.socket.remoteAddress, header('x-forwarded-for')) }),
+      });
+    const user = userOfRequest(kit, request);
+    return user instanceof Promise ? user.then(ask) : ask(user);
+  });
   app.notFound(async (c) => {
     const set = findSet(c);
     if (!set) return c.text('Not found', 404);
@@ -629,8 +658,8 @@ function setApp(
   });
 
   /** A page's key in the response cache: the origin its links carry, the representation, the path. */
-  function pageVariant(c: Context<Env>, wantsMarkdown: boolean): string {
-    return `${requestOrigin(c, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${c.req.path}`;
+  function pageVariant(ask: PageAsk, wantsMarkdown: boolean): string {
+    return `${originOf(ask.url, options)}\u0000${wantsMarkdown ? 'md' : 'html'}\u0000${ask.path}`;
   }
 
   /**
@@ -653,22 +682,29 @@ function setApp(
    * Where a page request stands with the set's response cache: whether its response depends on
    * who asks, the key it is kept under (null when it is not kept: a cache-less set, or no page for
    * this viewer), the URL match when finding the key needed one, and the kept page when there is.
+   * A guest's public page is found at once, without a promise.
    */
-  async function lookUpKept(
-    c: Context<Env>,
-    viewer: Viewer,
-    wantsMarkdown: boolean,
-  ): Promise<{ isPrivate: boolean; cacheKey: string | null; match?: UrlMatch; kept?: CachedPage }> {
+  function lookUpKept(ask: PageAsk, wantsMarkdown: boolean): KeptLookup | Promise<KeptLookup> {
     // The page's canonical URL carries the origin: a copy made for a forged Host is not shared.
-    const isPrivate = isPrivateFor(set, c) || !originVouchedFor(c, options);
+    const isPrivate = !isSharedResponse(config.access.mode, ask.user) || !hostVouchedFor(ask.host, options);
     if (!pageResponses) return { isPrivate, cacheKey: null };
-    const variant = pageVariant(c, wantsMarkdown);
+    const variant = pageVariant(ask, wantsMarkdown);
     // A public page is the same for every guest: answered before asking anything about the viewer.
     if (!isPrivate) return { isPrivate, cacheKey: variant, kept: pageResponses.get(variant) };
-    const match = await set.resolveUrl(c.req.path, viewer);
-    if (match.kind !== 'page') return { isPrivate, cacheKey: null, match };
+    return lookUpPrivate(pageResponses, ask, variant, wantsMarkdown);
+  }
+
+  async function lookUpPrivate(
+    responses: PageResponseCache,
+    ask: PageAsk,
+    variant: string,
+    wantsMarkdown: boolean,
+  ): Promise<KeptLookup> {
+    const viewer = ask.viewer();
+    const match = await set.resolveUrl(ask.path, viewer);
+    if (match.kind !== 'page') return { isPrivate: true, cacheKey: null, match };
     const cacheKey = await privatePageKey(variant, match, wantsMarkdown, viewer);
-    return { isPrivate, cacheKey, match, kept: pageResponses.get(cacheKey) };
+    return { isPrivate: true, cacheKey, match, kept: responses.get(cacheKey) };
   }
 
   /**
@@ -677,16 +713,25 @@ function setApp(
    * page middleware is at most the built-in `web`, whose headers it adds; never for the MCP
    * endpoint's path, where the Accept header picks the route, nor for part of a Markdown twin.
    */
-  async function keptPage(c: Context<Env>): Promise<Response | null> {
+  function keptPage(ask: PageAsk): MaybePromise<PreparedResponse | null> {
     if (!pageResponses || !keptPagesAnswerEarly) return null;
-    const path = c.req.path;
+    const { path } = ask;
     if (path === mcpRoute || path.startsWith(`${mcpRoute}/`)) return null;
-    if (config.access.mode === 'auth' && !isSignedIn(currentUser(c))) return null;
-    const wantsMarkdown = prefersMarkdown(c.req.header('accept'));
-    if (markdownReadQuery(c) && (wantsMarkdown || path.endsWith('.md'))) return null;
-    const { isPrivate, kept } = await lookUpKept(c, viewerFor(c), wantsMarkdown);
-    if (!kept) return null;
-    return sendStored(c, kept, isPrivate, config.route.middleware.includes('web') ? WEB_HEADERS : undefined);
+    if (config.access.mode === 'auth' && !isSignedIn(ask.user)) return null;
+    const wantsMarkdown = prefersMarkdown(ask.header('accept'));
+    if ((wantsMarkdown || path.endsWith('.md')) && asksForMarkdownPart(ask.url)) return null;
+    const send = ({ isPrivate, kept }: KeptLookup) =>
+      kept
+        ? storedResponse(
+            kept,
+            isPrivate,
+            ask.header('accept-encoding'),
+            ask.header('if-none-match'),
+            config.route.middleware.includes('web') ? WEB_HEADERS : undefined,
+          )
+        : null;
+    const lookup = lookUpKept(ask, wantsMarkdown);
+    return lookup instanceof Promise ? lookup.then(send) : send(lookup);
   }
 
   async function servePage(c: Context<Env>): Promise<Response> {
@@ -697,7 +742,7 @@ function setApp(
     const readQuery = markdownReadQuery(c);
     if (readQuery && (wantsMarkdown || c.req.path.endsWith('.md'))) return serveMarkdownPart(c, readQuery);
     const generation = pageResponses?.generation() ?? 0;
-    const { isPrivate, cacheKey, match: matched, kept } = await lookUpKept(c, viewer, wantsMarkdown);
+    const { isPrivate, cacheKey, match: matched, kept } = await lookUpKept(askOf(c), wantsMarkdown);
     if (kept) return sendStored(c, kept, isPrivate);
     const send = (body: string, contentType: string, headers: Record<string, string>) => {
       if (!cacheKey) return sendCached(c, body, { contentType, isPrivate, headers });
@@ -803,14 +848,21 @@ function markdownReadQuery(c: Context): MarkdownReadQuery | null {
  * A kept page, encoded as the request accepts; `isPrivate` for a page kept per class of viewers;
  * `extraHeaders` for what a middleware that has not run would have added (the built-in `web`).
  */
-function sendStored(
-  c: Context<Env>,
+function sendStored(c: Context<Env>, entry: CachedPage, isPrivate: boolean): Response {
+  c.set('kitEncoded', true);
+  const stored = storedResponse(entry, isPrivate, c.req.header('accept-encoding'), c.req.header('if-none-match'));
+  return respond(c, stored.body, stored.status, stored.headers);
+}
+
+/** The response {@link sendStored} sends, for a request's Accept-Encoding and If-None-Match. */
+function storedResponse(
   entry: CachedPage,
   isPrivate: boolean,
+  acceptEncoding: string | undefined,
+  ifNoneMatch: string | undefined,
   extraHeaders?: Readonly<Record<string, string>>,
-): Response {
-  const { body, etag, gzipped } = cachedVariant(entry, c.req.header('accept-encoding'));
-  c.set('kitEncoded', true);
+): PreparedResponse {
+  const { body, etag, gzipped } = cachedVariant(entry, acceptEncoding);
   entry.sent ??= {};
   const sending = `${gzipped} ${isPrivate} ${extraHeaders !== undefined}`;
   entry.sent[sending] ??= {};
@@ -819,13 +871,11 @@ function sendStored(
   const headers = sent.headers
     ? undefined
     : { ...extraHeaders, ...entry.headers, ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}) };
-  return sendCached(c, body, {
-    contentType: entry.contentType,
-    ...(headers ? { headers } : {}),
-    etag,
-    isPrivate,
-    sentHeaders: sent,
-  });
+  return cachedResponse(
+    body,
+    { contentType: entry.contentType, ...(headers ? { headers } : {}), etag, isPrivate, sentHeaders: sent },
+    ifNoneMatch,
+  );
 }
 
 /**
@@ -1009,6 +1059,102 @@ export function viewerFor(c: Context): Viewer {
   return { user: currentUser(c), ip: clientIp(c) };
 }
 
+/**
+ * What finding a kept page reads of a request: from Hono's context inside Kit's app (askOf), or
+ * straight from the incoming message before any application runs (keptPagesFirst).
+ */
+interface PageAsk {
+  /** The request's path as Hono's `c.req.path` gives it. */
+  path: string;
+  /** The absolute request URL. */
+  url: string;
+  /** The Host the request sent. */
+  host: string;
+  /** A request header by its lower-case name. */
+  header(name: string): string | undefined;
+  /** What `resolveUser` answered (null for a guest). */
+  user: unknown | null;
+  /** The viewer, with the caller's address: made only when a page's access must be checked. */
+  viewer(): Viewer;
+}
+
+function askOf(c: Context): PageAsk {
+  return {
+    path: c.req.path,
+    url: c.req.url,
+    host: requestHost(c),
+    header: (name) => c.req.header(name),
+    user: currentUser(c),
+    viewer: () => viewerFor(c),
+  };
+}
+
+/** True when a URL's query names part of a Markdown twin (see markdownReadQuery). */
+function asksForMarkdownPart(url: string): boolean {
+  if (!url.includes('?')) return false;
+  const query = new URL(url).searchParams;
+  return query.has('section') || query.has('subsections') || query.has('max_chars') || query.has('cursor');
+}
+
+/** How each app createKitApp made answers a kept page from a bare request (see keptPagesFirst). */
+const earlyAnswers = new WeakMap<
+  Hono<never>,
+  (request: Request, incoming: IncomingMessage | undefined) => MaybePromise<PreparedResponse | null>
+>();
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** Where a page request stands with its set's response cache (see lookUpKept). */
+interface KeptLookup {
+  isPrivate: boolean;
+  cacheKey: string | null;
+  match?: UrlMatch;
+  kept?: CachedPage;
+}
+
+/**
+ * A `fetch` handler that answers the pages `kitApp` keeps before `fetch` runs at all, and hands
+ * every other request to `fetch`: `kitApp` is what {@link createKitApp} made, and `fetch` is the
+ * application it is mounted in (or `kitApp.fetch`). Kit's app answers kept pages ahead of its own
+ * routes already; this skips the application's routing and Hono's context as well, which cost a
+ * small kept page (a `.md` twin) about as much as sending it. The same checks run: `resolveUser`
+ * (once: the application's Kit routes see the same answer), the gates, the `web` headers and
+ * `If-None-Match`. Use it only where the application adds nothing of its own to Kit's pages: no
+ * middleware on their paths, which this would skip. With `@hono/node-server` the headers are read
+ * from the incoming message, without building the request's `Headers`.
+ *
+ * @example
+ * const kitApp = createKitApp({ kit });
+ * const app = new Hono().route('/', kitApp);
+ * serve({ fetch: keptPagesFirst(kitApp, app.fetch), port: 3000 });
+ */
+export function keptPagesFirst<Bindings>(
+  kitApp: Hono<Env>,
+  fetch: (request: Request, env: Bindings) => Response | Promise<Response>,
+): (request: Request, env: Bindings) => Response | Promise<Response> {
+  const answer = earlyAnswers.get(kitApp as unknown as Hono<never>);
+  if (!answer) throw new TypeError('keptPagesFirst takes the app createKitApp made.');
+  // A failing `resolveUser` or source is the application's to answer, as on any other request.
+  const send = (kept: PreparedResponse | null, request: Request, env: Bindings) =>
+    kept ? new Response(kept.body, { status: kept.status, headers: kept.headers }) : fetch(request, env);
+  // Answered without a promise where nothing asked needs one (a guest's public page, a `resolveUser`
+  // that answers at once): @hono/node-server then writes the response straight away.
+  return (request, env) => {
+    const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    let kept: MaybePromise<PreparedResponse | null>;
+    try {
+      kept = answer(request, incoming?.headers ? incoming : undefined);
+    } catch {
+      return fetch(request, env);
+    }
+    if (!(kept instanceof Promise)) return send(kept, request, env);
+    return kept.then(
+      (answered) => send(answered, request, env),
+      () => fetch(request, env),
+    );
+  };
+}
+
 /** A response depends on who asks unless the set is public and the reader is a guest. */
 function isPrivateFor(set: DocSet, c: Context): boolean {
   return !isSharedResponse(set.config.access.mode, currentUser(c));
@@ -1028,9 +1174,13 @@ function describeWindow(windowMs: number): string {
 }
 
 function requestOrigin(c: Context, options: KitAppOptions): string {
+  return originOf(c.req.url, options);
+}
+
+/** The origin of an absolute request URL, or the configured `origin`. */
+function originOf(url: string, options: KitAppOptions): string {
   if (options.origin) return options.origin.replace(/\/+$/, '');
   // A request URL is absolute and already normalized: its origin ends where its path begins.
-  const url = c.req.url;
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);
   return pathStart === -1 ? url : url.slice(0, pathStart);
 }
@@ -1042,13 +1192,29 @@ function requestOrigin(c: Context, options: KitAppOptions): string {
  * carrying it be shared with other callers.
  */
 function originVouchedFor(c: Context, options: KitAppOptions): boolean {
-  if (options.origin) return true;
-  const host = requestHost(c);
-  if (options.allowedHosts) return isAllowedHost(host, options.allowedHosts);
-  const domains = [...options.kit.sets.values()].flatMap((set) => set.config.route.domain ?? []);
-  if (domains.length > 0) return isAllowedHost(host, domains);
-  return isAllowedHost(host, LOOPBACK_HOSTS);
+  return hostVouchedFor(requestHost(c), options);
 }
+
+/** {@link originVouchedFor} for the Host a request sent. */
+function hostVouchedFor(host: string, options: KitAppOptions): boolean {
+  if (options.origin) return true;
+  let vouched = vouchedHosts.get(options);
+  if (!vouched) {
+    const domains = [...options.kit.sets.values()].flatMap((set) => set.config.route.domain ?? []);
+    vouched = { hosts: options.allowedHosts ?? (domains.length > 0 ? domains : LOOPBACK_HOSTS), answers: new Map() };
+    vouchedHosts.set(options, vouched);
+  }
+  // Remembered per Host for the few a server sees; any Host beyond them is checked every time.
+  let answer = vouched.answers.get(host);
+  if (answer === undefined) {
+    answer = isAllowedHost(host, vouched.hosts);
+    if (vouched.answers.size < 64) vouched.answers.set(host, answer);
+  }
+  return answer;
+}
+
+/** The hosts {@link hostVouchedFor} accepts for each app's options, and its answers so far. */
+const vouchedHosts = new WeakMap<KitAppOptions, { hosts: readonly string[]; answers: Map<string, boolean> }>();
 
 function servesPath(set: DocSet, path: string, host: string | undefined): boolean {
   if (!domainMatches(set, host)) return false;

@@ -2,50 +2,61 @@ import type { Context } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
 import { etagOf } from './page-cache.js';
 
+/** What {@link sendCached} sends: a status, a body and its headers, not yet a Response. */
+export interface PreparedResponse {
+  status: number;
+  body: string | Uint8Array<ArrayBuffer> | ArrayBuffer | null;
+  headers: Record<string, string>;
+}
+
+/** Options of {@link sendCached} and {@link cachedResponse}. */
+export interface CachedResponseOptions {
+  contentType: string;
+  isPrivate: boolean;
+  status?: 200 | 404;
+  headers?: Record<string, string>;
+  /** The body's ETag when the caller already has it (a cached response); computed otherwise. */
+  etag?: string;
+  /**
+   * Where a kept response keeps the headers it is sent with, made on its first sending: the same
+   * options give the same headers, so a repeat builds none.
+   */
+  sentHeaders?: { headers?: Record<string, string> };
+}
+
 /**
  * Sends a body with the caching rules every Kit response follows: a response that depends on who
  * asks is `Cache-Control: private`; a public one carries a strong ETag and answers a matching
  * `If-None-Match` with 304.
  */
-export function sendCached(
-  c: Context,
+export function sendCached(c: Context, body: string | Uint8Array, options: CachedResponseOptions): Response {
+  const prepared = cachedResponse(body, options, c.req.header('If-None-Match'));
+  return respond(c, prepared.body, prepared.status, prepared.headers);
+}
+
+/** The response {@link sendCached} sends, for a request that sent `ifNoneMatch`. */
+export function cachedResponse(
   body: string | Uint8Array,
-  options: {
-    contentType: string;
-    isPrivate: boolean;
-    status?: 200 | 404;
-    headers?: Record<string, string>;
-    /** The body's ETag when the caller already has it (a cached response); computed otherwise. */
-    etag?: string;
-    /**
-     * Where a kept response keeps the headers it is sent with, made on its first sending: the same
-     * options give the same headers, so a repeat builds none.
-     */
-    sentHeaders?: { headers?: Record<string, string> };
-  },
-): Response {
-  const sendable = typeof body === 'string' ? body : sendableBytes(body);
+  options: CachedResponseOptions,
+  ifNoneMatch: string | undefined,
+): PreparedResponse {
   const status = options.status ?? 200;
-  const kept = options.sentHeaders?.headers;
-  if (kept) {
-    if (!options.isPrivate && status === 200 && matchesEtag(c.req.header('If-None-Match'), kept.etag!)) {
-      return respond(c, null, 304, { ETag: kept.etag!, 'Cache-Control': kept['cache-control']! });
+  let headers = options.sentHeaders?.headers;
+  if (!headers) {
+    headers = { 'content-type': options.contentType };
+    for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name]!;
+    if (options.isPrivate) {
+      headers['cache-control'] = 'private, no-cache';
+    } else {
+      headers.etag = options.etag ?? etagOf(body);
+      headers['cache-control'] ??= status === 200 ? 'public, max-age=0, must-revalidate' : 'public, max-age=60';
     }
-    return respond(c, sendable, status, kept);
+    if (options.sentHeaders) options.sentHeaders.headers = headers;
   }
-  const headers: Record<string, string> = { 'content-type': options.contentType };
-  for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name]!;
-  if (options.isPrivate) {
-    headers['cache-control'] = 'private, no-cache';
-  } else {
-    headers.etag = options.etag ?? etagOf(body);
-    headers['cache-control'] ??= status === 200 ? 'public, max-age=0, must-revalidate' : 'public, max-age=60';
+  if (!options.isPrivate && status === 200 && matchesEtag(ifNoneMatch, headers.etag!)) {
+    return { status: 304, body: null, headers: { ETag: headers.etag!, 'Cache-Control': headers['cache-control']! } };
   }
-  if (options.sentHeaders) options.sentHeaders.headers = headers;
-  if (!options.isPrivate && status === 200 && matchesEtag(c.req.header('If-None-Match'), headers.etag!)) {
-    return respond(c, null, 304, { ETag: headers.etag!, 'Cache-Control': headers['cache-control']! });
-  }
-  return respond(c, sendable, status, headers);
+  return { status, body: typeof body === 'string' ? body : sendableBytes(body), headers };
 }
 
 /**

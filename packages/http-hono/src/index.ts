@@ -3,7 +3,7 @@ export { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-
 export type { SiteRootFiles, SiteRootOptions } from './agent-files/site-root.js';
 export { siteRootRoutes } from './agent-files/site-root.js';
 export type { KitAppOptions } from './app.js';
-export { createKitApp, prefersMarkdown, viewerFor } from './app.js';
+export { createKitApp, keptPagesFirst, prefersMarkdown, viewerFor } from './app.js';
 export { sendCached } from './http-cache.js';
 export { isLoopbackHost, LOOPBACK_HOSTS, loopbackAllowedHosts } from './loopback.js';
 export type { KitVariables, ResolveMiddlewareOptions } from './middleware.js';

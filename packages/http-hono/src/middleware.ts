@@ -22,13 +22,33 @@ export interface KitVariables {
  */
 export function userResolution(kit: Kit): MiddlewareHandler<{ Variables: KitVariables }> {
   return async (c, next) => {
-    if (c.get('kitUser') === undefined) {
-      const resolver = kit.config.resolveUser;
-      const user = resolver ? await resolver(c.req.raw) : null;
-      c.set('kitUser', user ?? null);
-    }
+    if (c.get('kitUser') === undefined) c.set('kitUser', await userOfRequest(kit, c.req.raw));
     await next();
   };
+}
+
+// Kept on the request itself (not in a WeakMap, whose entries cost every garbage collection), so a
+// request whose user was resolved before Kit's app ran (keptPagesFirst) is not resolved again.
+const RESOLVED_USER = Symbol('kit.resolvedUser');
+
+/**
+ * The config's `resolveUser` answer for a request (null for a guest), asked once per request
+ * object however many doors ask; a promise only when the resolver's answer is one.
+ */
+export function userOfRequest(kit: Kit, request: Request): unknown | null | Promise<unknown | null> {
+  const resolver = kit.config.resolveUser;
+  if (!resolver) return null;
+  const known = request as Request & { [RESOLVED_USER]?: unknown | null };
+  if (known[RESOLVED_USER] !== undefined) return known[RESOLVED_USER];
+  const keep = (user: unknown) => {
+    known[RESOLVED_USER] = user ?? null;
+    return user ?? null;
+  };
+  // A resolver that answers at once is not made to wait for a promise.
+  const user = resolver(request);
+  return typeof (user as PromiseLike<unknown> | null)?.then === 'function'
+    ? Promise.resolve(user).then(keep)
+    : keep(user);
 }
 
 /** The user `userResolution` found for this request (null for a guest). */
@@ -60,11 +80,22 @@ function peerAddress(c: Context): string | undefined {
  * address, whatever `X-Forwarded-For` says.
  */
 export function callerAddress(kit: Kit): MiddlewareHandler<{ Variables: KitVariables }> {
-  const trust = compileProxyTrust(kit.config.http?.trusted_proxies ?? false);
+  const findAddress = callerAddressOf(kit);
   return async (c, next) => {
-    if (c.get('kitClientIp') === undefined) c.set('kitClientIp', addressOf(c, trust));
+    if (c.get('kitClientIp') === undefined) {
+      c.set('kitClientIp', findAddress(peerAddress(c), c.req.header('x-forwarded-for')));
+    }
     await next();
   };
+}
+
+/**
+ * The caller's address from the connection's address and `X-Forwarded-For`, under the config's
+ * `http.trusted_proxies` (see {@link callerAddress}).
+ */
+export function callerAddressOf(kit: Kit): (peer: string | undefined, forwardedFor: string | undefined) => string {
+  const trust = compileProxyTrust(kit.config.http?.trusted_proxies ?? false);
+  return (peer, forwardedFor) => clientAddress({ peer, forwardedFor }, trust);
 }
 
 function addressOf(c: Context, trust: ProxyTrust): string {

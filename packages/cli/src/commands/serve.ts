@@ -32,7 +32,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         const project = projectOptions(context, command, 'serve', folder);
         const [
           { serve },
-          { createKitApp, loopbackAllowedHosts },
+          { createKitApp, keptPagesFirst, loopbackAllowedHosts },
           { Hono },
           { createLiveReload, LIVE_RELOAD_SCRIPT },
           { validatorFor },
@@ -69,19 +69,19 @@ export function registerServe(program: Command, context: CommandContext): void {
         // With no set at the domain root, `/` would answer 404: send the reader to the default set.
         const home = homePath(kit);
         if (home !== null) app.get('/', (c) => c.redirect(home, 302));
-        app.route(
-          '/',
-          createKitApp({
-            kit,
-            validate: validatorFor(kit),
-            ...(allowedHosts ? { allowedHosts } : {}),
-            ...(rateLimitStore ? { rateLimitStore } : {}),
-            ...(live ? { injectHtml: LIVE_RELOAD_SCRIPT } : {}),
-          }),
-        );
+        const kitApp = createKitApp({
+          kit,
+          validate: validatorFor(kit),
+          ...(allowedHosts ? { allowedHosts } : {}),
+          ...(rateLimitStore ? { rateLimitStore } : {}),
+          ...(live ? { injectHtml: LIVE_RELOAD_SCRIPT } : {}),
+        });
+        app.route('/', kitApp);
+        // The app adds routes of its own beside Kit's pages, nothing to them.
+        const fetch = keptPagesFirst(kitApp, (request, env?: unknown) => app.fetch(request, env));
 
         const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-          const started = serve({ fetch: app.fetch, port, hostname: options.host }, () => resolve(started));
+          const started = serve({ fetch, port, hostname: options.host }, () => resolve(started));
           started.once('error', (error: NodeJS.ErrnoException) =>
             reject(
               error.code === 'EADDRINUSE'

@@ -84,6 +84,16 @@ export async function decideAccess(request: AccessRequest): Promise<AccessDecisi
 }
 
 /**
+ * Whether {@link decideAccess} allows the request: at once when no gate needs asking (see
+ * {@link decideAccessWithoutGates}), else once the gate answers.
+ */
+export function accessAllowed(request: AccessRequest): boolean | Promise<boolean> {
+  const settled = decideAccessWithoutGates(request);
+  if (settled) return settled.allowed;
+  return decideAccess(request).then((decision) => decision.allowed);
+}
+
+/**
  * The decision of {@link decideAccess} when no gate needs asking (a public page of a public version
  * in a `public` or `auth` set, the local operator, a guest of an `auth` set), else undefined. Lets a
  * caller deciding for every page of a version (a sidebar) skip a promise per page; the rule stays

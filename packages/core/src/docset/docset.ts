@@ -1,4 +1,5 @@
 import {
+  accessAllowed,
   type AccessRequest,
   decideAccess,
   decideAccessWithoutGates,
@@ -69,6 +70,9 @@ import {
 import { createRenderContext, mayIncludeSnippets } from './render-context.js';
 import { MAX_SEARCH_LIMIT, normalizeSearchLimit, normalizeSearchSections } from './search-limit.js';
 import { searchSectionsOf } from './search-sections.js';
+
+/** Each layout's views for the sets of versions viewers may see (see viewerLayout), by version ids. */
+const layoutViews = new WeakMap<UrlLayout, Map<string, UrlLayout>>();
 
 export interface CreateDocSetOptions {
   /** Set key; default `config.key`. */
@@ -264,8 +268,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
 
   const viewerOf = (viewer: Viewer) => viewer.user ?? null;
 
-  async function versionAllowed(viewer: Viewer, version: VersionInfo, locale?: string): Promise<boolean> {
-    const decision = await decideAccess({
+  // Both answer at once (no promise) when no gate needs asking: a request for a public page asks
+  // them several times, so a signed-in reader's kept page costs little more than a guest's.
+  function versionAllowed(viewer: Viewer, version: VersionInfo, locale?: string): boolean | Promise<boolean> {
+    return accessAllowed({
       mode: config.access.mode,
       user: viewerOf(viewer),
       local: viewer.local === true,
@@ -273,18 +279,16 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       subject: { set: key, version: version.id, ...(locale ? { locale } : {}) },
       versionVisibility: version.visibility,
     });
-    return decision.allowed;
   }
 
-  async function setAllowed(viewer: Viewer): Promise<boolean> {
-    const decision = await decideAccess({
+  function setAllowed(viewer: Viewer): boolean | Promise<boolean> {
+    return accessAllowed({
       mode: config.access.mode,
       user: viewerOf(viewer),
       local: viewer.local === true,
       gates,
       subject: { set: key },
     });
-    return decision.allowed;
   }
 
   function fileView(name: string, file: FileView['file']): FileView {
@@ -318,14 +322,31 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   async function visibleVersions(viewer: Viewer): Promise<VersionInfo[]> {
     const { layout } = await loadManifest();
     const allowed: VersionInfo[] = [];
-    for (const version of layout.versions) if (await versionAllowed(viewer, version)) allowed.push(version);
-    return allowed;
+    for (const version of layout.versions) {
+      const decision = versionAllowed(viewer, version);
+      if (decision === true || (decision !== false && (await decision))) allowed.push(version);
+    }
+    // Every version visible: the layout's own list, read only, so that viewerLayout finds its view at once.
+    return allowed.length === layout.versions.length ? layout.versions : allowed;
   }
 
   async function viewerLayout(viewer: Viewer): Promise<UrlLayout> {
     const { layout } = await loadManifest();
-    const visible = new Set((await visibleVersions(viewer)).map((version) => version.id));
-    return restrictVersions(layout, (version) => visible.has(version.id));
+    const visible = await visibleVersions(viewer);
+    // The same few views of a layout serve every request: made once per set of visible versions.
+    let views = layoutViews.get(layout);
+    if (!views) {
+      views = new Map();
+      layoutViews.set(layout, views);
+    }
+    const viewKey = visible.map((version) => version.id).join('\u0000');
+    let view = views.get(viewKey);
+    if (!view) {
+      const ids = new Set(visible.map((version) => version.id));
+      view = restrictVersions(layout, (version) => ids.has(version.id));
+      views.set(viewKey, view);
+    }
+    return view;
   }
 
   /**
@@ -886,8 +907,9 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       return (await loadManifest()).manifest;
     },
 
-    versions(viewer) {
-      return visibleVersions(viewer);
+    async versions(viewer) {
+      // A copy: the list may be the layout's own (every version visible), which callers must not change.
+      return [...(await visibleVersions(viewer))];
     },
 
     async locales() {
@@ -896,14 +918,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
 
     async resolveUrl(pathname, viewer): Promise<UrlMatch> {
       const none: UrlMatch = { kind: 'none' };
-      const setDecision = await decideAccess({
-        mode: config.access.mode,
-        user: viewerOf(viewer),
-        local: viewer.local === true,
-        gates,
-        subject: { set: key },
-      });
-      if (!setDecision.allowed) return none;
+      if (!(await setAllowed(viewer))) return none;
       const layout = await viewerLayout(viewer);
       const parsed = parseSetUrl(pathname, layout);
       if (parsed.kind === 'slash') {
