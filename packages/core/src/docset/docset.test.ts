@@ -197,6 +197,47 @@ describe('createDocSet: URLs', () => {
     });
   });
 
+  it('keeps where a URL leads while watching, until the content changes', async () => {
+    const { docs, source } = build();
+    const first = await docs.resolveUrl('/docs/guides/setup', reader);
+    expect(first).toMatchObject({ kind: 'page', ref: { path: 'guides/setup' } });
+    const reads = source.reads.getPage + source.reads.listPages;
+    expect(await docs.resolveUrl('/docs/guides/setup', reader)).toBe(first);
+    expect(source.reads.getPage + source.reads.listPages).toBe(reads);
+    expect(Object.isFrozen(first)).toBe(true);
+    source.removePage('2.x', 'en', 'guides/setup');
+    expect(await docs.resolveUrl('/docs/guides/setup', reader)).toEqual({ kind: 'none' });
+  });
+
+  it('never keeps a page a gate decided on for another viewer who sees the same versions', async () => {
+    // Both may read every version; only staff may read the private `internal` page.
+    const pageGates: Gates = {
+      viewKit: (user, subject) =>
+        subject.page === 'internal' ? (user as { role?: string } | null)?.role === 'staff' : user !== null,
+    };
+    const docs = createDocSet({
+      config: setConfig(),
+      source: memorySource({ manifest, pages, navigation: [{ version: '2.x', locale: 'en', nav: navigation }] }),
+      renderer: smallRenderer(),
+      search: substringSearch(),
+      events: createEvents(),
+      gates: pageGates,
+      origin: 'https://acme.test',
+    });
+    for (let round = 0; round < 2; round++) {
+      expect(await docs.resolveUrl('/docs/internal', staff)).toMatchObject({ kind: 'page', ref: { path: 'internal' } });
+      expect(await docs.resolveUrl('/docs/internal', reader)).toEqual({
+        kind: 'redirect',
+        location: '/docs/guides/setup',
+        status: 302,
+      });
+    }
+    // A gate that changes its mind is heard on the next request.
+    expect(await docs.resolveUrl('/docs/secret/plans', reader)).toMatchObject({ kind: 'page' });
+    pageGates.viewKit = (user) => (user as { role?: string } | null)?.role === 'staff';
+    expect(await docs.resolveUrl('/docs/secret/plans', reader)).toEqual({ kind: 'none' });
+  });
+
   it('answers nothing outside its prefix and for unsafe paths', async () => {
     const { docs } = build();
     expect(await docs.resolveUrl('/blog/routing', guest)).toEqual({ kind: 'none' });

@@ -196,6 +196,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   // The pages of a settled listing by path, and single pages read since the last change, for findPage.
   const listedByPath = new WeakMap<Promise<SourcePage[]>, Map<string, SourcePage>>();
   const foundPages = new Map<string, SourcePage>();
+  // Where a URL leads for each view of the layout (the versions a viewer may see), kept while
+  // watching until the next change: only pages every viewer with that view may open, found
+  // without asking a gate about the page, so a repeat costs the access checks alone.
+  const resolvedUrls = new Map<UrlLayout, Map<string, UrlMatch>>();
   const rendered = new Map<string, RenderEntry>();
   const generationOf = () => renderer.generation?.() ?? 0;
   const indexes = new Map<string, IndexState>();
@@ -212,6 +216,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   function invalidate(change: ContentChange): void {
     changes += 1;
     foundPages.clear();
+    resolvedUrls.clear();
     if (change.kind === 'manifest') {
       manifestState = null;
       navigationStates.clear();
@@ -920,6 +925,10 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       const none: UrlMatch = { kind: 'none' };
       if (!(await setAllowed(viewer))) return none;
       const layout = await viewerLayout(viewer);
+      const resolved = watching ? resolvedUrls.get(layout) : undefined;
+      const known = resolved?.get(pathname);
+      if (known) return known;
+      const generation = changes;
       const parsed = parseSetUrl(pathname, layout);
       if (parsed.kind === 'slash') {
         const target = await docSet.resolveUrl(parsed.location, viewer);
@@ -931,11 +940,25 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       if (version && (await versionAllowed(viewer, version))) {
         const located = await locate(viewer, version, parsed.locale, candidatePaths(parsed));
         if (located) {
-          return {
+          const match: UrlMatch = {
             kind: 'page',
             ref: { set: key, version: located.version, locale: located.locale, path: located.page.path },
             markdown: parsed.markdown,
           };
+          // Kept only when no gate was asked about this page (the local operator sees what others may not).
+          const settled = decideAccessWithoutGates(pageAccess(viewer, version, located.locale, located.page));
+          if (watching && viewer.local !== true && settled?.allowed === true && generation === changes) {
+            let urls = resolvedUrls.get(layout);
+            if (!urls) {
+              urls = new Map();
+              resolvedUrls.set(layout, urls);
+            }
+            // Shared by every request that finds it: frozen, so no caller can change it for the others.
+            Object.freeze(match.ref);
+            urls.set(pathname, Object.freeze(match));
+            if (urls.size > MAX_FOUND_PAGES) urls.delete(urls.keys().next().value as string);
+          }
+          return match;
         }
       }
       const redirect = matchRedirect(await redirectsFor(viewer), layout, parsed);
