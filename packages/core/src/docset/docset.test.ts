@@ -89,7 +89,7 @@ const manifest = {
   ],
 };
 
-function build(options: { mode?: AccessMode; watch?: boolean; prefix?: string; origin?: string } = {}) {
+function build(options: { mode?: AccessMode; watch?: boolean; prefix?: string; origin?: string; gates?: Gates } = {}) {
   const source = memorySource({
     manifest,
     pages,
@@ -105,7 +105,7 @@ function build(options: { mode?: AccessMode; watch?: boolean; prefix?: string; o
     renderer,
     search,
     events,
-    gates,
+    gates: options.gates ?? gates,
     origin: options.origin ?? 'https://acme.test',
   });
   return { docs, source, renderer, search, events };
@@ -215,15 +215,7 @@ describe('createDocSet: URLs', () => {
       viewKit: (user, subject) =>
         subject.page === 'internal' ? (user as { role?: string } | null)?.role === 'staff' : user !== null,
     };
-    const docs = createDocSet({
-      config: setConfig(),
-      source: memorySource({ manifest, pages, navigation: [{ version: '2.x', locale: 'en', nav: navigation }] }),
-      renderer: smallRenderer(),
-      search: substringSearch(),
-      events: createEvents(),
-      gates: pageGates,
-      origin: 'https://acme.test',
-    });
+    const { docs } = build({ gates: pageGates });
     for (let round = 0; round < 2; round++) {
       expect(await docs.resolveUrl('/docs/internal', staff)).toMatchObject({ kind: 'page', ref: { path: 'internal' } });
       expect(await docs.resolveUrl('/docs/internal', reader)).toEqual({
@@ -683,14 +675,7 @@ describe('createDocSet: search', () => {
     const runbookHidden: Gates = {
       viewKit: (user, subject) => (user as { role?: string } | null)?.role === 'staff' && subject.page !== 'internal',
     };
-    const docs = createDocSet({
-      config: setConfig(),
-      source: memorySource({ manifest, pages, navigation: [{ version: '2.x', locale: 'en', nav: navigation }] }),
-      renderer: smallRenderer(),
-      search: substringSearch(),
-      events: createEvents(),
-      gates: runbookHidden,
-    });
+    const { docs } = build({ gates: runbookHidden });
     const forGuest = await docs.clientSearchIndex({}, guest);
     expect(JSON.parse(forGuest!.body)).toContain('routing');
     expect(JSON.parse(forGuest!.body)).not.toContain('internal');
