@@ -615,10 +615,12 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: secure });
       await figure.locator('.kit-code').hover();
       // The copy button takes the label's corner while it shows.
-      await expect.poll(() => figure.locator('.kit-code-lang').evaluate((l) => getComputedStyle(l).opacity)).toBe('0');
+      await expect
+        .poll(() => figure.locator('.kit-code-lang').evaluate((l) => getComputedStyle(l).opacity), { timeout: 10_000 })
+        .toBe('0');
       await figure.locator('.kit-copy').click();
       await expect
-        .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+        .poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 })
         .toBe("<?php\nRoute::get('/', fn () => view('welcome'));");
       expect(errors).toEqual([]);
       await page.context().close();
