@@ -92,7 +92,8 @@ const encodings = [
 // What the Kit server answers is what the raw server sends, byte for byte, with the same headers
 // (so the load generator parses the same response from both).
 const cases: BenchCase[] = [];
-// `bytes`: the same body as the Uint8Array Hono takes, made once (a copy per request would be the bench's cost, not Hono's).
+// `bytes`: the same body as the Uint8Array Hono takes, made once: a copy per request would be the
+// bench's cost, not Hono's.
 const bodies = new Map<string, { body: Buffer; bytes: Uint8Array<ArrayBuffer>; headers: Record<string, string> }>();
 for (const [kind, path] of Object.entries(PATHS)) {
   for (const viewer of viewers) {

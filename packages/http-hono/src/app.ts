@@ -145,7 +145,7 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   // A page kept in a set's response cache is answered here, before routing and the middleware
   // chain, which cost a kept page more than sending it; the same access checks run (keptPage).
   app.use('*', async (c, next) => {
-    if (c.req.method === 'GET') {
+    if (c.req.method === 'GET' && !(c.req.raw as KeptAsked)[KEPT_ASKED]) {
       const set = findSet(c);
       const keptPage = set ? keptPages.get(set) : undefined;
       if (keptPage) {
@@ -214,7 +214,9 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
     app.route(normalizePrefix(set.config.route.prefix) || '/', mounted.app);
   }
 
-  const findSet = (c: Context) => sets.find((candidate) => servesPath(candidate, c.req.path, requestHost(c))) ?? null;
+  const setAt = (path: string, host: string | undefined) =>
+    sets.find((candidate) => servesPath(candidate, path, host)) ?? null;
+  const findSet = (c: Context) => setAt(c.req.path, requestHost(c));
   const findAddress = callerAddressOf(kit);
   earlyAnswers.set(app as unknown as Hono<never>, (request, incoming) => {
     if (request.method !== 'GET') return null;
@@ -223,7 +225,7 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
       : (name: string) => request.headers.get(name) ?? undefined;
     const path = getPath(request);
     const host = header('host') ?? new URL(request.url).host;
-    const set = sets.find((candidate) => servesPath(candidate, path, host));
+    const set = setAt(path, host);
     const keptPage = set ? keptPages.get(set) : undefined;
     if (!keptPage) return null;
     const ask = (user: unknown | null) =>
@@ -826,14 +828,11 @@ type MarkdownReadQuery = Pick<ReadPageInput, 'section' | 'subsections' | 'maxCha
  * Values are checked where `read_page`'s are, in core.
  */
 function markdownReadQuery(c: Context): MarkdownReadQuery | null {
-  if (!c.req.url.includes('?')) return null;
+  if (!asksForMarkdownPart(c.req.url)) return null;
   const sections = c.req.queries('section') ?? [];
   const subsections = c.req.query('subsections');
   const maxChars = c.req.query('max_chars');
   const cursor = c.req.query('cursor');
-  if (sections.length === 0 && subsections === undefined && maxChars === undefined && cursor === undefined) {
-    return null;
-  }
   const flag = subsections?.trim().toLowerCase();
   return {
     ...(sections.length > 0 ? { section: sections } : {}),
@@ -1104,6 +1103,10 @@ const earlyAnswers = new WeakMap<
 
 type MaybePromise<T> = T | Promise<T>;
 
+/** Marks a request keptPagesFirst looked up and found nothing kept for. */
+const KEPT_ASKED = Symbol('kit.keptAsked');
+type KeptAsked = Request & { [KEPT_ASKED]?: true };
+
 /** Where a page request stands with its set's response cache (see lookUpKept). */
 interface KeptLookup {
   isPrivate: boolean;
@@ -1135,8 +1138,12 @@ export function keptPagesFirst<Bindings>(
   const answer = earlyAnswers.get(kitApp as unknown as Hono<never>);
   if (!answer) throw new TypeError('keptPagesFirst takes the app createKitApp made.');
   // A failing `resolveUser` or source is the application's to answer, as on any other request.
-  const send = (kept: PreparedResponse | null, request: Request, env: Bindings) =>
-    kept ? new Response(kept.body, { status: kept.status, headers: kept.headers }) : fetch(request, env);
+  const send = (kept: PreparedResponse | null, request: Request, env: Bindings) => {
+    if (kept) return new Response(kept.body, { status: kept.status, headers: kept.headers });
+    // Looked up already: Kit's own early answer (createKitApp) would only ask again.
+    (request as KeptAsked)[KEPT_ASKED] = true;
+    return fetch(request, env);
+  };
   // Answered without a promise where nothing asked needs one (a guest's public page, a `resolveUser`
   // that answers at once): @hono/node-server then writes the response straight away.
   return (request, env) => {

@@ -89,9 +89,9 @@ export function pageResponseCache(set: DocSet, maxBytes = DEFAULT_MAX_BYTES): Pa
 
 /**
  * The representation of a cached page for a request's Accept-Encoding (`gzipped` when it goes
- * with `Content-Encoding: gzip`): gzipped once and kept, so a browser's request costs no compression (the compress middleware leaves a response alone that
- * already names its encoding). The gzipped bytes carry the weak form of the page's ETag, as the
- * compress middleware would give them.
+ * with `Content-Encoding: gzip`): gzipped once and kept, so a browser's request costs no
+ * compression (the compress middleware leaves a response alone that already names its encoding).
+ * The gzipped bytes carry the weak form of the page's ETag, as the compress middleware would.
  */
 export function cachedVariant(
   entry: CachedPage,

@@ -319,9 +319,13 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     };
   }
 
-  async function pageAllowed(viewer: Viewer, version: VersionInfo, locale: string, page: SourcePage): Promise<boolean> {
-    const request = pageAccess(viewer, version, locale, page);
-    return (decideAccessWithoutGates(request) ?? (await decideAccess(request))).allowed;
+  function pageAllowed(
+    viewer: Viewer,
+    version: VersionInfo,
+    locale: string,
+    page: SourcePage,
+  ): boolean | Promise<boolean> {
+    return accessAllowed(pageAccess(viewer, version, locale, page));
   }
 
   async function visibleVersions(viewer: Viewer): Promise<VersionInfo[]> {
