@@ -669,15 +669,17 @@ function setApp(
    * see: kept per page and per class of viewers seeing the same (see viewerClassOf). The Markdown
    * twin is the page alone, the same for everyone who may open it.
    */
-  async function privatePageKey(
+  function privatePageKey(
     variant: string,
     match: Extract<UrlMatch, { kind: 'page' }>,
     wantsMarkdown: boolean,
     viewer: Viewer,
-  ): Promise<string> {
+  ): string | Promise<string> {
     const { version, locale, path } = match.ref;
-    const viewerClass = match.markdown || wantsMarkdown ? '' : await viewerClassOf(set, viewer, match.ref);
-    return `${variant}\u0000private\u0000${version}\u0000${locale}\u0000${path}\u0000${viewerClass}`;
+    const keyOf = (viewerClass: string) =>
+      `${variant}\u0000private\u0000${version}\u0000${locale}\u0000${path}\u0000${viewerClass}`;
+    // The twin is the same for every viewer who may open it: no class to wait for.
+    return match.markdown || wantsMarkdown ? keyOf('') : viewerClassOf(set, viewer, match.ref).then(keyOf);
   }
 
   /**
@@ -696,17 +698,27 @@ function setApp(
     return lookUpPrivate(pageResponses, ask, variant, wantsMarkdown);
   }
 
-  async function lookUpPrivate(
+  /** {@link lookUpKept} for a response that depends on who asks: at once when nothing needs waiting for. */
+  function lookUpPrivate(
     responses: PageResponseCache,
     ask: PageAsk,
     variant: string,
     wantsMarkdown: boolean,
-  ): Promise<KeptLookup> {
+  ): KeptLookup | Promise<KeptLookup> {
     const viewer = ask.viewer();
-    const match = await set.resolveUrl(ask.path, viewer);
-    if (match.kind !== 'page') return { isPrivate: true, cacheKey: null, match };
-    const cacheKey = await privatePageKey(variant, match, wantsMarkdown, viewer);
-    return { isPrivate: true, cacheKey, match, kept: responses.get(cacheKey) };
+    const keptFor = (match: UrlMatch): KeptLookup | Promise<KeptLookup> => {
+      if (match.kind !== 'page') return { isPrivate: true, cacheKey: null, match };
+      const key = privatePageKey(variant, match, wantsMarkdown, viewer);
+      const found = (cacheKey: string): KeptLookup => ({
+        isPrivate: true,
+        cacheKey,
+        match,
+        kept: responses.get(cacheKey),
+      });
+      return typeof key === 'string' ? found(key) : key.then(found);
+    };
+    const match = set.matchUrl(ask.path, viewer);
+    return match instanceof Promise ? match.then(keptFor) : keptFor(match);
   }
 
   /**

@@ -18,6 +18,8 @@ let handled: string[] = [];
 /** `resolveUser` calls, by Authorization header. */
 let resolved: string[] = [];
 let failResolve = false;
+/** The handler keptPagesFirst made, to call without a server. */
+let handler: (request: Request, env: unknown) => Response | Promise<Response>;
 
 beforeAll(async () => {
   const fixture = fixtureKit({}, { watch: true });
@@ -36,6 +38,7 @@ beforeAll(async () => {
     handled.push(new URL(request.url).pathname + new URL(request.url).search);
     return app.fetch(request, env as never);
   });
+  handler = fetch;
   await new Promise<void>((ready) => {
     server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
       origin = `http://localhost:${info.port}`;
@@ -85,6 +88,28 @@ describe('keptPagesFirst over a real server', () => {
     expect(again.response.headers.get('cache-control')).toBe('private, no-cache');
     await get('/docs/4.x/index.md', staff);
     expect(resolved).toEqual(['Bearer staff']);
+  });
+
+  it("answers a signed-in reader's kept page at once when resolveUser and the gates answer at once", async () => {
+    // Kept once through the application: the twin of a public page, which staff see among a private version's pages.
+    await get('/docs/queues.md', staff);
+    handled = [];
+    const answer = handler(new Request(`${origin}/docs/queues.md`, { headers: staff }), {});
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect((answer as Response).status).toBe(200);
+    expect((answer as Response).headers.get('cache-control')).toBe('private, no-cache');
+    expect(handled).toEqual([]);
+    // A page of the private version waits for its own check (a gate may decide per page), then is answered the same way.
+    await get('/docs/4.x/queues.md', staff);
+    handled = [];
+    const waited = handler(new Request(`${origin}/docs/4.x/queues.md`, { headers: staff }), {});
+    expect(waited).toBeInstanceOf(Promise);
+    expect((await waited).status).toBe(200);
+    expect(handled).toEqual([]);
+    // A guest is refused the private version's page: the application answers it, with a 404.
+    const refused = await handler(new Request(`${origin}/docs/4.x/queues.md`), {});
+    expect(refused.status).toBe(404);
+    expect(await refused.text()).not.toContain('hyperdrive');
   });
 
   it('never hands a page kept for staff to a guest or a reader the gate refuses', async () => {

@@ -1,7 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AccessMode, Gate, Gates } from '../config/types.js';
 import type { Visibility } from '../model/types.js';
-import { canAsk, canManage, decideAccess, isSharedResponse, isSignedIn, visibilityOf } from './access.js';
+import {
+  accessAllowed,
+  canAsk,
+  canManage,
+  decideAccess,
+  isSharedResponse,
+  isSignedIn,
+  visibilityOf,
+} from './access.js';
 
 const member = { id: 1, name: 'Taylor' };
 const users = { guest: null, member } as const;
@@ -101,6 +109,40 @@ describe('decideAccess', () => {
     await expect(
       decideAccess({ mode: 'gate', user: member, gates: { viewKit }, subject: { set: 'docs' } }),
     ).rejects.toThrow('session store down');
+  });
+
+  it('answers at once when the gate does, asks it on every call, and waits for one that answers later', async () => {
+    let role = 'staff';
+    const viewKit = vi.fn<Gate>(() => role === 'staff');
+    const request = {
+      mode: 'public' as const,
+      user: member,
+      gates: { viewKit },
+      subject: { set: 'docs', version: '2.x' },
+      versionVisibility: 'private' as const,
+    };
+    expect(accessAllowed(request)).toBe(true);
+    role = 'reader';
+    // Never kept: the role changed, so the next answer changes with it.
+    expect(accessAllowed(request)).toBe(false);
+    expect(viewKit).toHaveBeenCalledTimes(2);
+    const later = accessAllowed({ ...request, gates: { viewKit: async () => true } });
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toBe(true);
+    // Any thenable is awaited, and only a literal true allows.
+    const thenable = { then: (resolve: (value: unknown) => void) => resolve('yes') } as unknown as Promise<boolean>;
+    expect(await accessAllowed({ ...request, gates: { viewKit: () => thenable } })).toBe(false);
+  });
+
+  it('gives a rejected promise, never a throw, when a gate asked at once throws', async () => {
+    const viewKit: Gate = () => {
+      throw new Error('session store down');
+    };
+    let answer: unknown;
+    expect(() => {
+      answer = accessAllowed({ mode: 'gate', user: member, gates: { viewKit }, subject: { set: 'docs' } });
+    }).not.toThrow();
+    await expect(answer).rejects.toThrow('session store down');
   });
 
   it('refuses an unknown mode', async () => {

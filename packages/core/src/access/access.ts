@@ -54,10 +54,23 @@ export function visibilityOf(value: unknown): Visibility {
   return typeof value === 'string' && value.trim().toLowerCase() === 'public' ? 'public' : 'private';
 }
 
-/** A gate allows only by returning `true` (or a promise of it); anything else refuses. */
-async function passes(gate: Gate | undefined, user: KitUser | null, subject: GateSubject): Promise<boolean> {
+/**
+ * A gate allows only by returning `true` (or a promise of it); anything else refuses. A gate that
+ * answers at once is answered at once; one that throws gives a rejected promise, as an async gate would.
+ */
+function passes(gate: Gate | undefined, user: KitUser | null, subject: GateSubject): boolean | Promise<boolean> {
   if (!gate) return false;
-  return (await gate(user ?? null, subject)) === true;
+  let answer: unknown;
+  try {
+    answer = gate(user ?? null, subject);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // Any thenable is awaited, as `await` would; anything else is the answer.
+  if (typeof (answer as PromiseLike<unknown> | null)?.then === 'function') {
+    return Promise.resolve(answer).then((value) => value === true);
+  }
+  return answer === true;
 }
 
 /**
@@ -85,12 +98,13 @@ export async function decideAccess(request: AccessRequest): Promise<AccessDecisi
 
 /**
  * Whether {@link decideAccess} allows the request: at once when no gate needs asking (see
- * {@link decideAccessWithoutGates}), else once the gate answers.
+ * {@link decideAccessWithoutGates}) or when the gate answers at once (a role read off the user),
+ * else once the gate's promise settles. The gate is asked every time: its answer is never kept.
  */
 export function accessAllowed(request: AccessRequest): boolean | Promise<boolean> {
   const settled = decideAccessWithoutGates(request);
   if (settled) return settled.allowed;
-  return decideAccess(request).then((decision) => decision.allowed);
+  return passes(request.gates.viewKit, request.user, request.subject);
 }
 
 /**

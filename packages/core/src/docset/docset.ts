@@ -155,6 +155,8 @@ export const FEEDBACK_COMMENT_LIMIT = 2000;
 const SEARCH_QUERY_LIMIT = 1000;
 /** Single pages a watching set keeps between changes (see findPage). */
 const MAX_FOUND_PAGES = 4096;
+/** What a URL that leads nowhere resolves to: shared, so frozen. */
+const NO_MATCH: UrlMatch = Object.freeze({ kind: 'none' });
 
 /**
  * One doc set at run time: the set's config, content source, renderer and search driver composed,
@@ -189,6 +191,8 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   const store = options.cache;
 
   let manifestState: Promise<ManifestState> | null = null;
+  /** Each manifest read once it has settled, so a repeat finds it without a promise (see manifestNow). */
+  const settledManifests = new WeakMap<Promise<ManifestState>, ManifestState>();
   const navigationStates = new Map<string, Promise<NavigationState>>();
   const pageLists = new Map<string, Promise<SourcePage[]>>();
   const orders = new WeakMap<SourcePage[], { navigation: NavigationState; ordered: SourcePage[] }>();
@@ -265,10 +269,21 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
       };
     })();
     manifestState = next;
-    next.catch(() => {
-      if (manifestState === next) manifestState = null;
-    });
+    next.then(
+      (state) => settledManifests.set(next, state),
+      () => {
+        if (manifestState === next) manifestState = null;
+      },
+    );
     return next;
+  }
+
+  /**
+   * The manifest {@link loadManifest} would answer, without a promise: while watching, once its read
+   * has settled and no change came since. Undefined otherwise (then read it with loadManifest).
+   */
+  function manifestNow(): ManifestState | undefined {
+    return watching && manifestState ? settledManifests.get(manifestState) : undefined;
   }
 
   const viewerOf = (viewer: Viewer) => viewer.user ?? null;
@@ -328,27 +343,42 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     return accessAllowed(pageAccess(viewer, version, locale, page));
   }
 
-  async function visibleVersions(viewer: Viewer): Promise<VersionInfo[]> {
-    const { layout } = await loadManifest();
-    const allowed: VersionInfo[] = [];
-    for (const version of layout.versions) {
-      const decision = versionAllowed(viewer, version);
-      if (decision === true || (decision !== false && (await decision))) allowed.push(version);
-    }
-    // Every version visible: the layout's own list, read only, so that viewerLayout finds its view at once.
-    return allowed.length === layout.versions.length ? layout.versions : allowed;
+  /** The versions a viewer may see: at once when the manifest is settled and no gate answers with a promise. */
+  function visibleVersions(viewer: Viewer): VersionInfo[] | Promise<VersionInfo[]> {
+    const state = manifestNow();
+    if (state) return versionsVisibleIn(state.layout, viewer);
+    return loadManifest().then(({ layout }) => versionsVisibleIn(layout, viewer));
   }
 
-  async function viewerLayout(viewer: Viewer): Promise<UrlLayout> {
-    const { layout } = await loadManifest();
-    const visible = await visibleVersions(viewer);
+  function versionsVisibleIn(layout: UrlLayout, viewer: Viewer): VersionInfo[] | Promise<VersionInfo[]> {
+    const decisions = layout.versions.map((version) => versionAllowed(viewer, version));
+    // Every version visible: the layout's own list, read only, so that viewerLayout finds its view at once.
+    const pick = (allowed: boolean[]) =>
+      allowed.every(Boolean) ? layout.versions : layout.versions.filter((_, index) => allowed[index]);
+    return decisions.some((decision) => decision instanceof Promise)
+      ? Promise.all(decisions).then(pick)
+      : pick(decisions as boolean[]);
+  }
+
+  /** The layout as a viewer sees it (their versions only): at once when {@link visibleVersions} is. */
+  function viewerLayout(viewer: Viewer): UrlLayout | Promise<UrlLayout> {
+    const state = manifestNow();
+    if (!state)
+      return loadManifest().then(async ({ layout }) => layoutView(layout, await versionsVisibleIn(layout, viewer)));
+    const visible = versionsVisibleIn(state.layout, viewer);
+    return visible instanceof Promise
+      ? visible.then((versions) => layoutView(state.layout, versions))
+      : layoutView(state.layout, visible);
+  }
+
+  function layoutView(layout: UrlLayout, visible: VersionInfo[]): UrlLayout {
     // The same few views of a layout serve every request: made once per set of visible versions.
     let views = layoutViews.get(layout);
     if (!views) {
       views = new Map();
       layoutViews.set(layout, views);
     }
-    const viewKey = visible.map((version) => version.id).join('\u0000');
+    const viewKey = visible === layout.versions ? '\u0001every' : visible.map((version) => version.id).join('\u0000');
     let view = views.get(viewKey);
     if (!view) {
       const ids = new Set(visible.map((version) => version.id));
@@ -906,6 +936,48 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     return options.sourceHistory.staleSources(page).catch(() => null);
   }
 
+  /**
+   * Where `pathname` leads in the viewer's view of the layout, found afresh (see matchUrl): kept,
+   * while watching, when no gate was asked about the page.
+   */
+  async function findUrl(pathname: string, viewer: Viewer, layout: UrlLayout): Promise<UrlMatch> {
+    const generation = changes;
+    const parsed = parseSetUrl(pathname, layout);
+    if (parsed.kind === 'slash') {
+      const target = await docSet.matchUrl(parsed.location, viewer);
+      if (target.kind === 'page') return { kind: 'redirect', location: parsed.location, status: 308 };
+      return target;
+    }
+    if (parsed.kind !== 'page') return NO_MATCH;
+    const version = layout.versions.find((candidate) => candidate.id === parsed.version);
+    if (version && (await versionAllowed(viewer, version))) {
+      const located = await locate(viewer, version, parsed.locale, candidatePaths(parsed));
+      if (located) {
+        const match: UrlMatch = {
+          kind: 'page',
+          ref: { set: key, version: located.version, locale: located.locale, path: located.page.path },
+          markdown: parsed.markdown,
+        };
+        // Kept only when no gate was asked about this page (the local operator sees what others may not).
+        const settled = decideAccessWithoutGates(pageAccess(viewer, version, located.locale, located.page));
+        if (watching && viewer.local !== true && settled?.allowed === true && generation === changes) {
+          let urls = resolvedUrls.get(layout);
+          if (!urls) {
+            urls = new Map();
+            resolvedUrls.set(layout, urls);
+          }
+          // Shared by every request that finds it: frozen, so no caller can change it for the others.
+          Object.freeze(match.ref);
+          urls.set(pathname, Object.freeze(match));
+          if (urls.size > MAX_FOUND_PAGES) urls.delete(urls.keys().next().value as string);
+        }
+        return match;
+      }
+    }
+    const redirect = matchRedirect(await redirectsFor(viewer), layout, parsed);
+    return redirect ? { kind: 'redirect', location: redirect.location, status: redirect.status } : NO_MATCH;
+  }
+
   const docSet: RuntimeDocSet = {
     key,
     config,
@@ -926,49 +998,21 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     },
 
     async resolveUrl(pathname, viewer): Promise<UrlMatch> {
-      const none: UrlMatch = { kind: 'none' };
-      if (!(await setAllowed(viewer))) return none;
-      const layout = await viewerLayout(viewer);
-      const resolved = watching ? resolvedUrls.get(layout) : undefined;
-      const known = resolved?.get(pathname);
-      if (known) return known;
-      const generation = changes;
-      const parsed = parseSetUrl(pathname, layout);
-      if (parsed.kind === 'slash') {
-        const target = await docSet.resolveUrl(parsed.location, viewer);
-        if (target.kind === 'page') return { kind: 'redirect', location: parsed.location, status: 308 };
-        return target;
-      }
-      if (parsed.kind !== 'page') return none;
-      const version = layout.versions.find((candidate) => candidate.id === parsed.version);
-      if (version && (await versionAllowed(viewer, version))) {
-        const located = await locate(viewer, version, parsed.locale, candidatePaths(parsed));
-        if (located) {
-          const match: UrlMatch = {
-            kind: 'page',
-            ref: { set: key, version: located.version, locale: located.locale, path: located.page.path },
-            markdown: parsed.markdown,
-          };
-          // Kept only when no gate was asked about this page (the local operator sees what others may not).
-          const settled = decideAccessWithoutGates(pageAccess(viewer, version, located.locale, located.page));
-          if (watching && viewer.local !== true && settled?.allowed === true && generation === changes) {
-            let urls = resolvedUrls.get(layout);
-            if (!urls) {
-              urls = new Map();
-              resolvedUrls.set(layout, urls);
-            }
-            // Shared by every request that finds it: frozen, so no caller can change it for the others.
-            Object.freeze(match.ref);
-            urls.set(pathname, Object.freeze(match));
-            if (urls.size > MAX_FOUND_PAGES) urls.delete(urls.keys().next().value as string);
-          }
-          return match;
-        }
-      }
-      const redirect = matchRedirect(await redirectsFor(viewer), layout, parsed);
-      return redirect ? { kind: 'redirect', location: redirect.location, status: redirect.status } : none;
+      return docSet.matchUrl(pathname, viewer);
     },
 
+    matchUrl(pathname, viewer) {
+      // Waited for only when a gate answers with a promise or the manifest is being read: a repeat
+      // of a kept URL then answers at once.
+      const inView = (): UrlMatch | Promise<UrlMatch> => {
+        const viewed = viewerLayout(viewer);
+        if (viewed instanceof Promise) return viewed.then((layout) => findUrl(pathname, viewer, layout));
+        return (watching ? resolvedUrls.get(viewed)?.get(pathname) : undefined) ?? findUrl(pathname, viewer, viewed);
+      };
+      const allowed = setAllowed(viewer);
+      if (allowed instanceof Promise) return allowed.then((yes) => (yes ? inView() : NO_MATCH));
+      return allowed ? inView() : NO_MATCH;
+    },
     async resolveFile(pathname, viewer) {
       if (!(await setAllowed(viewer))) return null;
       const layout = await viewerLayout(viewer);

@@ -153,6 +153,13 @@ export interface DocSet {
   /** Resolves a URL path (with the set prefix) to a page, a `.md` twin or a redirect. */
   resolveUrl(pathname: string, viewer: Viewer): Promise<UrlMatch>;
   /**
+   * {@link resolveUrl}'s answer, without a promise when nothing needs waiting for: the manifest is
+   * read, every gate asked answers at once (gates are asked on every call), and the URL was found
+   * before (kept while the source is watched). For servers answering kept pages: a promise per
+   * request costs them more than the lookup.
+   */
+  matchUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch>;
+  /**
    * The static file a request path names (`/docs/13.x/images/flow.png`: `images/flow.png` beside
    * the pages of 13.x, a non-default locale falling back to the default locale's file), when the
    * viewer may read that version; null otherwise, exactly as for a page they may not see.
