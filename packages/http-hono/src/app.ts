@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { AskOptions } from '@kit/ai';
 import {
   checkRateLimit,
@@ -13,6 +14,7 @@ import {
   looksLikeFile,
   mcpEndpointPath,
   normalizePrefix,
+  type PageRef,
   type PageView,
   parseRateLimit,
   type RateLimitStore,
@@ -30,7 +32,6 @@ import { loadOptionalPeer, projectCacheDir } from '@kit/core/node';
 import type { McpHttpOptions } from '@kit/mcp';
 import { renderNotFoundPage, renderReaderPage, renderSearchPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
-import type { IncomingMessage } from 'node:http';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { compress } from 'hono/compress';
@@ -220,25 +221,16 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
   const findAddress = callerAddressOf(kit);
   earlyAnswers.set(app as unknown as Hono<never>, (request, incoming) => {
     if (request.method !== 'GET') return null;
-    const header = incoming
-      ? (name: string) => incoming.headers[name] as string | undefined
-      : (name: string) => request.headers.get(name) ?? undefined;
     const path = getPath(request);
-    const host = header('host') ?? new URL(request.url).host;
+    const host = headerOf(request, incoming, 'host') ?? new URL(request.url).host;
     const set = setAt(path, host);
     const keptPage = set ? keptPages.get(set) : undefined;
     if (!keptPage) return null;
-    const ask = (user: unknown | null) =>
-      keptPage({
-        path,
-        url: request.url,
-        host,
-        header,
-        user,
-        viewer: () => ({ user, ip: findAddress(incoming?.socket.remoteAddress, header('x-forwarded-for')) }),
-      });
     const user = userOfRequest(kit, request);
-    return user instanceof Promise ? user.then(ask) : ask(user);
+    if (user instanceof Promise) {
+      return user.then((known) => keptPage(new BareAsk(request, incoming, path, host, known, findAddress)));
+    }
+    return keptPage(new BareAsk(request, incoming, path, host, user, findAddress));
   });
   app.notFound(async (c) => {
     const set = findSet(c);
@@ -320,6 +312,7 @@ function setApp(
   // Kept pages may be answered before the routes run (keptPage) when no middleware but the
   // built-in `web` stands before them.
   const keptPagesAnswerEarly = !middlewareDependsOnRequest(kit, config.route.middleware);
+  const sendsWebHeaders = config.route.middleware.includes('web');
 
   // `route.domain`: a set bound to a domain answers nothing elsewhere.
   app.use('*', async (c, next) => {
@@ -675,11 +668,9 @@ function setApp(
     wantsMarkdown: boolean,
     viewer: Viewer,
   ): string | Promise<string> {
-    const { version, locale, path } = match.ref;
-    const keyOf = (viewerClass: string) =>
-      `${variant}\u0000private\u0000${version}\u0000${locale}\u0000${path}\u0000${viewerClass}`;
     // The twin is the same for every viewer who may open it: no class to wait for.
-    return match.markdown || wantsMarkdown ? keyOf('') : viewerClassOf(set, viewer, match.ref).then(keyOf);
+    if (match.markdown || wantsMarkdown) return privateKeyOf(variant, match.ref, '');
+    return viewerClassOf(set, viewer, match.ref).then((viewerClass) => privateKeyOf(variant, match.ref, viewerClass));
   }
 
   /**
@@ -706,19 +697,26 @@ function setApp(
     wantsMarkdown: boolean,
   ): KeptLookup | Promise<KeptLookup> {
     const viewer = ask.viewer();
-    const keptFor = (match: UrlMatch): KeptLookup | Promise<KeptLookup> => {
-      if (match.kind !== 'page') return { isPrivate: true, cacheKey: null, match };
-      const key = privatePageKey(variant, match, wantsMarkdown, viewer);
-      const found = (cacheKey: string): KeptLookup => ({
-        isPrivate: true,
-        cacheKey,
-        match,
-        kept: responses.get(cacheKey),
-      });
-      return typeof key === 'string' ? found(key) : key.then(found);
-    };
     const match = set.matchUrl(ask.path, viewer);
-    return match instanceof Promise ? match.then(keptFor) : keptFor(match);
+    if (match instanceof Promise)
+      return match.then((found) => keptUnder(responses, found, variant, wantsMarkdown, viewer));
+    return keptUnder(responses, match, variant, wantsMarkdown, viewer);
+  }
+
+  /** The kept response, if any, for where a private page request leads. */
+  function keptUnder(
+    responses: PageResponseCache,
+    match: UrlMatch,
+    variant: string,
+    wantsMarkdown: boolean,
+    viewer: Viewer,
+  ): KeptLookup | Promise<KeptLookup> {
+    if (match.kind !== 'page') return { isPrivate: true, cacheKey: null, match };
+    const key = privatePageKey(variant, match, wantsMarkdown, viewer);
+    if (typeof key !== 'string') {
+      return key.then((cacheKey) => ({ isPrivate: true, cacheKey, match, kept: responses.get(cacheKey) }));
+    }
+    return { isPrivate: true, cacheKey: key, match, kept: responses.get(key) };
   }
 
   /**
@@ -734,18 +732,14 @@ function setApp(
     if (config.access.mode === 'auth' && !isSignedIn(ask.user)) return null;
     const wantsMarkdown = prefersMarkdown(ask.header('accept'));
     if ((wantsMarkdown || path.endsWith('.md')) && asksForMarkdownPart(ask.url)) return null;
-    const send = ({ isPrivate, kept }: KeptLookup) =>
-      kept
-        ? storedResponse(
-            kept,
-            isPrivate,
-            ask.header('accept-encoding'),
-            ask.header('if-none-match'),
-            config.route.middleware.includes('web') ? WEB_HEADERS : undefined,
-          )
-        : null;
     const lookup = lookUpKept(ask, wantsMarkdown);
-    return lookup instanceof Promise ? lookup.then(send) : send(lookup);
+    return lookup instanceof Promise ? lookup.then((found) => sendKept(found, ask)) : sendKept(lookup, ask);
+  }
+
+  function sendKept({ isPrivate, kept }: KeptLookup, ask: PageAsk): PreparedResponse | null {
+    if (!kept) return null;
+    const extraHeaders = sendsWebHeaders ? WEB_HEADERS : undefined;
+    return storedResponse(kept, isPrivate, ask.header('accept-encoding'), ask.header('if-none-match'), extraHeaders);
   }
 
   async function servePage(c: Context<Env>): Promise<Response> {
@@ -874,8 +868,9 @@ function storedResponse(
   extraHeaders?: Readonly<Record<string, string>>,
 ): PreparedResponse {
   const { body, etag, gzipped } = cachedVariant(entry, acceptEncoding);
-  entry.sent ??= {};
-  const sending = `${gzipped} ${isPrivate} ${extraHeaders !== undefined}`;
+  entry.sent ??= [];
+  // A number, not a text: it is worked out on every request.
+  const sending = (gzipped ? 4 : 0) + (isPrivate ? 2 : 0) + (extraHeaders !== undefined ? 1 : 0);
   entry.sent[sending] ??= {};
   const sent = entry.sent[sending];
   // Merged for the first sending only: later ones take the headers sendCached kept in `sent`.
@@ -1098,6 +1093,45 @@ function askOf(c: Context): PageAsk {
     user: currentUser(c),
     viewer: () => viewerFor(c),
   };
+}
+
+/** A signed-in reader's (or a non-public set's) page in the response cache, per class of viewers seeing the same. */
+function privateKeyOf(variant: string, ref: PageRef, viewerClass: string): string {
+  return `${variant}\u0000private\u0000${ref.version}\u0000${ref.locale}\u0000${ref.path}\u0000${viewerClass}`;
+}
+
+/** A request header by its lower-case name: from Node's incoming message when there is one. */
+function headerOf(request: Request, incoming: IncomingMessage | undefined, name: string): string | undefined {
+  return incoming ? (incoming.headers[name] as string | undefined) : (request.headers.get(name) ?? undefined);
+}
+
+/**
+ * A bare request as a {@link PageAsk} (keptPagesFirst): a class, so that asking makes no closure
+ * per request.
+ */
+class BareAsk implements PageAsk {
+  readonly url: string;
+  constructor(
+    private readonly request: Request,
+    private readonly incoming: IncomingMessage | undefined,
+    readonly path: string,
+    readonly host: string,
+    readonly user: unknown | null,
+    private readonly findAddress: (peer: string | undefined, forwardedFor: string | undefined) => string,
+  ) {
+    this.url = request.url;
+  }
+
+  header(name: string): string | undefined {
+    return headerOf(this.request, this.incoming, name);
+  }
+
+  viewer(): Viewer {
+    return {
+      user: this.user,
+      ip: this.findAddress(this.incoming?.socket.remoteAddress, this.header('x-forwarded-for')),
+    };
+  }
 }
 
 /** True when a URL's query names part of a Markdown twin (see markdownReadQuery). */

@@ -38,17 +38,20 @@ const RESOLVED_USER = Symbol('kit.resolvedUser');
 export function userOfRequest(kit: Kit, request: Request): unknown | null | Promise<unknown | null> {
   const resolver = kit.config.resolveUser;
   if (!resolver) return null;
-  const known = request as Request & { [RESOLVED_USER]?: unknown | null };
+  const known = request as KnownUser;
   if (known[RESOLVED_USER] !== undefined) return known[RESOLVED_USER];
-  const keep = (user: unknown) => {
-    known[RESOLVED_USER] = user ?? null;
-    return user ?? null;
-  };
   // A resolver that answers at once is not made to wait for a promise.
   const user = resolver(request);
   return typeof (user as PromiseLike<unknown> | null)?.then === 'function'
-    ? Promise.resolve(user).then(keep)
-    : keep(user);
+    ? Promise.resolve(user).then((resolved) => keepUser(known, resolved))
+    : keepUser(known, user);
+}
+
+type KnownUser = Request & { [RESOLVED_USER]?: unknown | null };
+
+function keepUser(request: KnownUser, user: unknown): unknown | null {
+  request[RESOLVED_USER] = user ?? null;
+  return user ?? null;
 }
 
 /** The user `userResolution` found for this request (null for a guest). */

@@ -12,8 +12,11 @@ export interface CachedPage {
   gzip?: Uint8Array<ArrayBuffer>;
   /** When the cache last moved it to the end of its order (a count of uses). */
   usedAt?: number;
-  /** The headers each way of sending it went out with (see sendCached's `sentHeaders`). */
-  sent?: Record<string, { headers?: Record<string, string> }>;
+  /**
+   * The headers each way of sending it went out with (see sendCached's `sentHeaders`), by a small
+   * number for gzipped, private and with the `web` headers.
+   */
+  sent?: Array<{ headers?: Record<string, string> } | undefined>;
 }
 
 /**

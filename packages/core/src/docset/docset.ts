@@ -155,6 +155,16 @@ export const FEEDBACK_COMMENT_LIMIT = 2000;
 const SEARCH_QUERY_LIMIT = 1000;
 /** Single pages a watching set keeps between changes (see findPage). */
 const MAX_FOUND_PAGES = 4096;
+/** The versions whose decision is true; the list itself when all are (see viewerLayout). */
+function allowedVersions(versions: VersionInfo[], allowed: boolean[]): VersionInfo[] {
+  let every = true;
+  for (const decision of allowed) if (!decision) every = false;
+  if (every) return versions;
+  const visible: VersionInfo[] = [];
+  for (let index = 0; index < versions.length; index++) if (allowed[index]) visible.push(versions[index]!);
+  return visible;
+}
+
 /** What a URL that leads nowhere resolves to: shared, so frozen. */
 const NO_MATCH: UrlMatch = Object.freeze({ kind: 'none' });
 
@@ -351,13 +361,17 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   }
 
   function versionsVisibleIn(layout: UrlLayout, viewer: Viewer): VersionInfo[] | Promise<VersionInfo[]> {
-    const decisions = layout.versions.map((version) => versionAllowed(viewer, version));
-    // Every version visible: the layout's own list, read only, so that viewerLayout finds its view at once.
-    const pick = (allowed: boolean[]) =>
-      allowed.every(Boolean) ? layout.versions : layout.versions.filter((_, index) => allowed[index]);
-    return decisions.some((decision) => decision instanceof Promise)
-      ? Promise.all(decisions).then(pick)
-      : pick(decisions as boolean[]);
+    // Loops, not callbacks: this runs on every request for a page.
+    const versions = layout.versions;
+    const decisions: Array<boolean | Promise<boolean>> = new Array(versions.length);
+    let waiting = false;
+    for (let index = 0; index < versions.length; index++) {
+      const decision = versionAllowed(viewer, versions[index]!);
+      decisions[index] = decision;
+      if (decision instanceof Promise) waiting = true;
+    }
+    if (waiting) return Promise.all(decisions).then((allowed) => allowedVersions(versions, allowed));
+    return allowedVersions(versions, decisions as boolean[]);
   }
 
   /** The layout as a viewer sees it (their versions only): at once when {@link visibleVersions} is. */
@@ -936,6 +950,13 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     return options.sourceHistory.staleSources(page).catch(() => null);
   }
 
+  /** matchUrl once the viewer may see the set: a URL kept in the viewer's view at once. */
+  function matchInView(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch> {
+    const viewed = viewerLayout(viewer);
+    if (viewed instanceof Promise) return viewed.then((layout) => findUrl(pathname, viewer, layout));
+    return (watching ? resolvedUrls.get(viewed)?.get(pathname) : undefined) ?? findUrl(pathname, viewer, viewed);
+  }
+
   /**
    * Where `pathname` leads in the viewer's view of the layout, found afresh (see matchUrl): kept,
    * while watching, when no gate was asked about the page.
@@ -1004,14 +1025,9 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     matchUrl(pathname, viewer) {
       // Waited for only when a gate answers with a promise or the manifest is being read: a repeat
       // of a kept URL then answers at once.
-      const inView = (): UrlMatch | Promise<UrlMatch> => {
-        const viewed = viewerLayout(viewer);
-        if (viewed instanceof Promise) return viewed.then((layout) => findUrl(pathname, viewer, layout));
-        return (watching ? resolvedUrls.get(viewed)?.get(pathname) : undefined) ?? findUrl(pathname, viewer, viewed);
-      };
       const allowed = setAllowed(viewer);
-      if (allowed instanceof Promise) return allowed.then((yes) => (yes ? inView() : NO_MATCH));
-      return allowed ? inView() : NO_MATCH;
+      if (allowed instanceof Promise) return allowed.then((yes) => (yes ? matchInView(pathname, viewer) : NO_MATCH));
+      return allowed ? matchInView(pathname, viewer) : NO_MATCH;
     },
     async resolveFile(pathname, viewer) {
       if (!(await setAllowed(viewer))) return null;
