@@ -149,14 +149,16 @@ describe('parsing a page chunk by chunk', () => {
       '# Routing\n\n- [Basic Routing](#basic-routing)\n    - [The `web` Routes](#web)\n        - [Deep](#deep)\n    - [Back](#back)\n- [Last](#last)\n\n',
       'Intro:\n\n- `one`\n- two (2)\n',
     ];
-    for (const markdown of plain) {
+    // After a heading that is parsed, so the plain chunk sits at a later line and offset.
+    const title = '# Title *x*\n\n';
+    /** The text the parser was handed for the page of `markdown` after the title; the tree must be the parser's. */
+    const parsedOf = (markdown: string) => {
       const parse = vi.fn(parseMarkdown);
-      const chunked = createChunkedParser(parse);
-      // After a heading that is parsed, so the plain chunk sits at a later line and offset.
-      const page = `# Title *x*\n\n${markdown}`;
-      expect(chunked(page), JSON.stringify(markdown)).toEqual(parseMarkdown(page));
-      expect(parse.mock.calls.map(([text]) => text)).toEqual(['# Title *x*\n\n']);
-    }
+      const page = `${title}${markdown}`;
+      expect(createChunkedParser(parse)(page), JSON.stringify(markdown)).toEqual(parseMarkdown(page));
+      return parse.mock.calls.map(([text]) => text);
+    };
+    for (const markdown of plain) expect(parsedOf(markdown)).toEqual([title]);
     // What could parse otherwise goes to the parser, and comes out as the parser has it.
     const notPlain = [
       'A *word*\n',
@@ -179,12 +181,7 @@ describe('parsing a page chunk by chunk', () => {
       'Lazy:\n\n- a\ngoes on\n',
       'Skipping a level:\n\n- a\n        - b\n',
     ];
-    for (const markdown of notPlain) {
-      const parse = vi.fn(parseMarkdown);
-      const page = `# Title *x*\n\n${markdown}`;
-      expect(createChunkedParser(parse)(page), JSON.stringify(markdown)).toEqual(parseMarkdown(page));
-      expect(parse.mock.calls.map(([text]) => text)).toEqual([page]);
-    }
+    for (const markdown of notPlain) expect(parsedOf(markdown)).toEqual([`${title}${markdown}`]);
   });
 
   it('parses a page whole when a definition or an open fence could reach across a cut', () => {

@@ -391,6 +391,13 @@ const TASK = /^\[[ xX]\]/;
 /** A block of a plain chunk. */
 type PlainBlock = Paragraph | Heading | List;
 
+/** What a builder of plain blocks reads (a chunk's lines, where each character is) and adds to. */
+interface PlainChunk {
+  blocks: PlainBlock[];
+  lines: string[];
+  point: (index: number, column: number) => Point;
+}
+
 /**
  * The tree of a chunk made of plain blocks, built without the parser: a paragraph or an ATX
  * heading (after an `<a name>` anchor line, if any) of plain text, code spans and inline links,
@@ -425,8 +432,8 @@ export function plainBlocksChunk(chunk: MarkdownChunk): PlainBlock[] | null {
     while (last + 1 < lines.length && !BLANK.test(lines[last + 1]!)) last += 1;
     for (let at = index; at <= last; at++) if (lines[at]!.endsWith(' ')) return null;
     const added = LIST_ITEM_LINE.test(lines[index]!)
-      ? addTightList(blocks, lines, index, last, point)
-      : addParagraphOrHeading(blocks, lines, index, last, point);
+      ? addTightList({ blocks, lines, point }, index, last)
+      : addParagraphOrHeading({ blocks, lines, point }, index, last);
     if (!added) return null;
     index = last + 1;
   }
@@ -434,13 +441,8 @@ export function plainBlocksChunk(chunk: MarkdownChunk): PlainBlock[] | null {
 }
 
 /** Adds the paragraph or heading on lines `first` to `last` (no blank among them), or answers false. */
-function addParagraphOrHeading(
-  blocks: PlainBlock[],
-  lines: string[],
-  first: number,
-  last: number,
-  point: (index: number, column: number) => Point,
-): boolean {
+function addParagraphOrHeading(chunk: PlainChunk, first: number, last: number): boolean {
+  const { blocks, lines, point } = chunk;
   const firstLine = lines[first]!;
   const anchored = last === first + 1 && ANCHOR_LINE.test(firstLine);
   if (anchored || (last === first && ATX_LINE.test(firstLine))) {
@@ -506,13 +508,8 @@ function addParagraphOrHeading(
  * Adds the tight bullet list on lines `first` to `last` (no blank among them), each line an item
  * of plain phrasing at four spaces a level, or answers false.
  */
-function addTightList(
-  blocks: PlainBlock[],
-  lines: string[],
-  first: number,
-  last: number,
-  point: (index: number, column: number) => Point,
-): boolean {
+function addTightList(chunk: PlainChunk, first: number, last: number): boolean {
+  const { blocks, lines, point } = chunk;
   /** The lists open at each level, outermost first. */
   const open: List[] = [];
   for (let index = first; index <= last; index++) {
