@@ -130,6 +130,7 @@ describe('decideAccess', () => {
     expect(later).toBeInstanceOf(Promise);
     expect(await later).toBe(true);
     // Any thenable is awaited, and only a literal true allows.
+    // biome-ignore lint/suspicious/noThenProperty: a thenable that is no Promise is what this gate must be awaited as.
     const thenable = { then: (resolve: (value: unknown) => void) => resolve('yes') } as unknown as Promise<boolean>;
     expect(await accessAllowed({ ...request, gates: { viewKit: () => thenable } })).toBe(false);
   });
