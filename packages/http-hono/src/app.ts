@@ -658,22 +658,6 @@ function setApp(
   }
 
   /**
-   * What a signed-in reader (or any reader of a non-public set) is shown depends on what they may
-   * see: kept per page and per class of viewers seeing the same (see viewerClassOf). The Markdown
-   * twin is the page alone, the same for everyone who may open it.
-   */
-  function privatePageKey(
-    variant: string,
-    match: Extract<UrlMatch, { kind: 'page' }>,
-    wantsMarkdown: boolean,
-    viewer: Viewer,
-  ): string | Promise<string> {
-    // The twin is the same for every viewer who may open it: no class to wait for.
-    if (match.markdown || wantsMarkdown) return privateKeyOf(variant, match.ref, '');
-    return viewerClassOf(set, viewer, match.ref).then((viewerClass) => privateKeyOf(variant, match.ref, viewerClass));
-  }
-
-  /**
    * Where a page request stands with the set's response cache: whether its response depends on
    * who asks, the key it is kept under (null when it is not kept: a cache-less set, or no page for
    * this viewer), the URL match when finding the key needed one, and the kept page when there is.
@@ -703,7 +687,12 @@ function setApp(
     return keptUnder(responses, match, variant, wantsMarkdown, viewer);
   }
 
-  /** The kept response, if any, for where a private page request leads. */
+  /**
+   * The kept response, if any, for where a private page request leads. What a signed-in reader (or
+   * any reader of a non-public set) is shown depends on what they may see: kept per page and per
+   * class of viewers seeing the same (see viewerClassOf). The Markdown twin is the page alone, the
+   * same for everyone who may open it, so it needs no class and no promise.
+   */
   function keptUnder(
     responses: PageResponseCache,
     match: UrlMatch,
@@ -712,11 +701,10 @@ function setApp(
     viewer: Viewer,
   ): KeptLookup | Promise<KeptLookup> {
     if (match.kind !== 'page') return { isPrivate: true, cacheKey: null, match };
-    const key = privatePageKey(variant, match, wantsMarkdown, viewer);
-    if (typeof key !== 'string') {
-      return key.then((cacheKey) => ({ isPrivate: true, cacheKey, match, kept: responses.get(cacheKey) }));
-    }
-    return { isPrivate: true, cacheKey: key, match, kept: responses.get(key) };
+    if (match.markdown || wantsMarkdown) return keptAt(responses, privateKeyOf(variant, match.ref, ''), match);
+    return viewerClassOf(set, viewer, match.ref).then((viewerClass) =>
+      keptAt(responses, privateKeyOf(variant, match.ref, viewerClass), match),
+    );
   }
 
   /**
@@ -1093,6 +1081,11 @@ function askOf(c: Context): PageAsk {
     user: currentUser(c),
     viewer: () => viewerFor(c),
   };
+}
+
+/** A private page request's place in the response cache, and what is kept there. */
+function keptAt(responses: PageResponseCache, cacheKey: string, match: UrlMatch): KeptLookup {
+  return { isPrivate: true, cacheKey, match, kept: responses.get(cacheKey) };
 }
 
 /** A signed-in reader's (or a non-public set's) page in the response cache, per class of viewers seeing the same. */

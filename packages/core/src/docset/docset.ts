@@ -71,8 +71,40 @@ import { createRenderContext, mayIncludeSnippets } from './render-context.js';
 import { MAX_SEARCH_LIMIT, normalizeSearchLimit, normalizeSearchSections } from './search-limit.js';
 import { searchSectionsOf } from './search-sections.js';
 
-/** Each layout's views for the sets of versions viewers may see (see viewerLayout), by version ids. */
-const layoutViews = new WeakMap<UrlLayout, Map<string, UrlLayout>>();
+/** What of a layout a viewer may see: its versions (read only) and the layout restricted to them. */
+interface VisibleSubset {
+  versions: VersionInfo[];
+  view: UrlLayout;
+}
+
+/** Each layout's subsets for the sets of versions viewers may see (see subsetOf), by which are visible. */
+const layoutSubsets = new WeakMap<UrlLayout, Map<number | string, VisibleSubset>>();
+
+/**
+ * The versions of `layout` whose decision is true, and the layout as one who sees only those sees
+ * it: made once per layout and set of decisions, so a request makes neither. With every version
+ * visible the list is the layout's own.
+ */
+function subsetOf(layout: UrlLayout, allowed: readonly boolean[]): VisibleSubset {
+  let subsets = layoutSubsets.get(layout);
+  if (!subsets) {
+    subsets = new Map();
+    layoutSubsets.set(layout, subsets);
+  }
+  // A bit per version while they fit in a number, as every real set's do; a text past that.
+  let key: number | string = 0;
+  if (allowed.length <= 30) {
+    for (let index = 0; index < allowed.length; index++) if (allowed[index]) key |= 1 << index;
+  } else key = allowed.map((decision) => (decision ? '1' : '0')).join('');
+  let subset = subsets.get(key);
+  if (!subset) {
+    const versions = allowed.every(Boolean) ? layout.versions : layout.versions.filter((_, index) => allowed[index]);
+    const ids = new Set(versions.map((version) => version.id));
+    subset = { versions, view: restrictVersions(layout, (version) => ids.has(version.id)) };
+    subsets.set(key, subset);
+  }
+  return subset;
+}
 
 export interface CreateDocSetOptions {
   /** Set key; default `config.key`. */
@@ -155,16 +187,6 @@ export const FEEDBACK_COMMENT_LIMIT = 2000;
 const SEARCH_QUERY_LIMIT = 1000;
 /** Single pages a watching set keeps between changes (see findPage). */
 const MAX_FOUND_PAGES = 4096;
-/** The versions whose decision is true; the list itself when all are (see viewerLayout). */
-function allowedVersions(versions: VersionInfo[], allowed: boolean[]): VersionInfo[] {
-  let every = true;
-  for (const decision of allowed) if (!decision) every = false;
-  if (every) return versions;
-  const visible: VersionInfo[] = [];
-  for (let index = 0; index < versions.length; index++) if (allowed[index]) visible.push(versions[index]!);
-  return visible;
-}
-
 /** What a URL that leads nowhere resolves to: shared, so frozen. */
 const NO_MATCH: UrlMatch = Object.freeze({ kind: 'none' });
 
@@ -353,53 +375,45 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     return accessAllowed(pageAccess(viewer, version, locale, page));
   }
 
-  /** The versions a viewer may see: at once when the manifest is settled and no gate answers with a promise. */
-  function visibleVersions(viewer: Viewer): VersionInfo[] | Promise<VersionInfo[]> {
+  /** The layout as last read: at once while watching, once read (manifestNow); else read now. */
+  function currentLayout(): UrlLayout | Promise<UrlLayout> {
     const state = manifestNow();
-    if (state) return versionsVisibleIn(state.layout, viewer);
-    return loadManifest().then(({ layout }) => versionsVisibleIn(layout, viewer));
+    return state ? state.layout : loadManifest().then((read) => read.layout);
   }
 
-  function versionsVisibleIn(layout: UrlLayout, viewer: Viewer): VersionInfo[] | Promise<VersionInfo[]> {
+  /**
+   * What of the layout a viewer may see: at once when the layout is read and no gate answers with
+   * a promise. Gates are asked every time; only what their answers select is kept (subsetOf).
+   */
+  function visibleSubset(viewer: Viewer): VisibleSubset | Promise<VisibleSubset> {
+    const layout = currentLayout();
+    if (layout instanceof Promise) return layout.then((read) => subsetFor(read, viewer));
+    return subsetFor(layout, viewer);
+  }
+
+  function subsetFor(layout: UrlLayout, viewer: Viewer): VisibleSubset | Promise<VisibleSubset> {
     // Loops, not callbacks: this runs on every request for a page.
-    const versions = layout.versions;
-    const decisions: Array<boolean | Promise<boolean>> = new Array(versions.length);
+    const decisions: Array<boolean | Promise<boolean>> = new Array(layout.versions.length);
     let waiting = false;
-    for (let index = 0; index < versions.length; index++) {
-      const decision = versionAllowed(viewer, versions[index]!);
+    for (let index = 0; index < layout.versions.length; index++) {
+      const decision = versionAllowed(viewer, layout.versions[index]!);
       decisions[index] = decision;
       if (decision instanceof Promise) waiting = true;
     }
-    if (waiting) return Promise.all(decisions).then((allowed) => allowedVersions(versions, allowed));
-    return allowedVersions(versions, decisions as boolean[]);
+    if (waiting) return Promise.all(decisions).then((allowed) => subsetOf(layout, allowed));
+    return subsetOf(layout, decisions as boolean[]);
   }
 
-  /** The layout as a viewer sees it (their versions only): at once when {@link visibleVersions} is. */
+  /** The versions a viewer may see (read only). */
+  function visibleVersions(viewer: Viewer): VersionInfo[] | Promise<VersionInfo[]> {
+    const subset = visibleSubset(viewer);
+    return subset instanceof Promise ? subset.then((visible) => visible.versions) : subset.versions;
+  }
+
+  /** The layout as a viewer sees it: their versions only. */
   function viewerLayout(viewer: Viewer): UrlLayout | Promise<UrlLayout> {
-    const state = manifestNow();
-    if (!state)
-      return loadManifest().then(async ({ layout }) => layoutView(layout, await versionsVisibleIn(layout, viewer)));
-    const visible = versionsVisibleIn(state.layout, viewer);
-    return visible instanceof Promise
-      ? visible.then((versions) => layoutView(state.layout, versions))
-      : layoutView(state.layout, visible);
-  }
-
-  function layoutView(layout: UrlLayout, visible: VersionInfo[]): UrlLayout {
-    // The same few views of a layout serve every request: made once per set of visible versions.
-    let views = layoutViews.get(layout);
-    if (!views) {
-      views = new Map();
-      layoutViews.set(layout, views);
-    }
-    const viewKey = visible === layout.versions ? '\u0001every' : visible.map((version) => version.id).join('\u0000');
-    let view = views.get(viewKey);
-    if (!view) {
-      const ids = new Set(visible.map((version) => version.id));
-      view = restrictVersions(layout, (version) => ids.has(version.id));
-      views.set(viewKey, view);
-    }
-    return view;
+    const subset = visibleSubset(viewer);
+    return subset instanceof Promise ? subset.then((visible) => visible.view) : subset.view;
   }
 
   /**

@@ -118,7 +118,14 @@ describe('parsing a page chunk by chunk', () => {
       ...['Use `code` and [a `link`](/docs/x#y) here', '## The `Route` [facade](/r)', '`` a ` b `` c', 'x `open'],
       ...['(see) "quoted" $var /path 2024 it', 'trail  ', '![image](/i.png)', 'a [ref] b', 'www.x.com', 'a@b.co'],
       ...['[a](/b "title")', '[a](<b>)', '[^note](/x)', '## H #', '#  spaced `x`', '  `lazy` line', '1. `one`'],
-      ...['- [Item](#item)', '    - [Nested `x`](#n)', '        - deeper', '- [ ] task', '-  two spaces'],
+      ...[
+        '- [Item](#item)',
+        '    - [Nested `x`](#n)',
+        '        - deeper',
+        '- [ ] task',
+        '-  two spaces',
+        '- 1. nested',
+      ],
     ];
     let seed = 7;
     const random = () => {
@@ -180,6 +187,8 @@ describe('parsing a page chunk by chunk', () => {
       'Two spaces:\n\n- a\n  - b\n',
       'Lazy:\n\n- a\ngoes on\n',
       'Skipping a level:\n\n- a\n        - b\n',
+      'A list in a list:\n\n- 1. first\n- 2) second\n',
+      'A heading in an item:\n\n- # Title\n',
     ];
     for (const markdown of notPlain) expect(parsedOf(markdown)).toEqual([`${title}${markdown}`]);
   });

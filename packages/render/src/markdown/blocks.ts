@@ -286,6 +286,11 @@ const PLAIN_FIRST_LINE = /^(?:[A-Za-z]|`(?!``))/;
  */
 const PLAIN_NEXT_LINE = /^ *(?:[A-Za-z("'$/]|\d(?!\d{0,8}[.)])|`(?!``))/;
 /**
+ * Where a list item's text may start: as a paragraph's later line, or with a link. Anything else
+ * might open a block inside the item (`- 1. x` is a list in a list, `- # x` a heading).
+ */
+const PLAIN_ITEM_START = /^(?:[A-Za-z("'$/[]|\d(?!\d{0,8}[.)])|`(?!``))/;
+/**
  * Outside code spans, what a plain paragraph never holds: the characters that may start or end an
  * inline construct other than code (emphasis, strikethrough, links, images, footnotes, HTML,
  * autolinks, character references, escapes, table cells) and GFM's literal autolinks.
@@ -317,11 +322,7 @@ function addPlainPhrasing(
     if (end === cursor) return true;
     const value = line.slice(cursor, end);
     if (NOT_PLAIN_TEXT.test(value)) return false;
-    const open = children.at(-1);
-    if (open?.type === 'text') {
-      open.value += value;
-      open.position!.end = at(end);
-    } else children.push({ type: 'text', value, position: { start: at(cursor), end: at(end) } });
+    addTextNode(children, value, at(cursor), at(end));
     return true;
   };
   // Left to right, as the parser goes: whichever of a code span and a link starts first takes its text.
@@ -369,6 +370,15 @@ function addPlainPhrasing(
   return addText(to);
 }
 
+/** Adds text to `children`: to the text node open at its end, as the parser joins them, or as a new one. */
+function addTextNode(children: PlainPhrasing[], value: string, start: Point, end: Point): void {
+  const open = children.at(-1);
+  if (open?.type === 'text') {
+    open.value += value;
+    open.position!.end = end;
+  } else children.push({ type: 'text', value, position: { start, end } });
+}
+
 /** Where the next code span or link may start in `line` from `from`, before `to`; -1 for none. */
 function nextPhrasing(line: string, from: number, to: number): number {
   for (let index = from; index < to; index++) {
@@ -384,7 +394,7 @@ const ANCHOR_LINE = /^<a name="[\w-]+"><\/a>$/;
 const ATX_LINE = /^(#{1,6}) +(?=[^ ])/;
 
 /** An item of a tight bullet list as tables of contents are written: `-`, one space, four more spaces per level. */
-const LIST_ITEM_LINE = /^((?: {4})*)- (?=[A-Za-z0-9("'$/`[])/;
+const LIST_ITEM_LINE = /^((?: {4})*)- (?=\S)/;
 /** What would make an item a GFM task (`[ ]`, `[x]`). */
 const TASK = /^\[[ xX]\]/;
 
@@ -484,14 +494,7 @@ function addParagraphOrHeading(chunk: PlainChunk, first: number, last: number): 
     if (index > first) {
       if (!PLAIN_NEXT_LINE.test(line)) return false;
       // The line ending is text (it joins the text before it); the next line's indent is not.
-      const open = children.at(-1);
-      if (open?.type === 'text') {
-        open.value += '\n';
-        open.position!.end = point(index, 0);
-      } else {
-        const start = point(index - 1, lines[index - 1]!.length);
-        children.push({ type: 'text', value: '\n', position: { start, end: point(index, 0) } });
-      }
+      addTextNode(children, '\n', point(index - 1, lines[index - 1]!.length), point(index, 0));
     }
     const indent = index === first ? 0 : line.length - line.trimStart().length;
     if (!addPlainPhrasing(children, line, indent, line.length, (column) => point(index, column))) return false;
@@ -518,7 +521,8 @@ function addTightList(chunk: PlainChunk, first: number, last: number): boolean {
     if (!marker) return false;
     const level = marker[1]!.length / 4;
     const column = marker[0].length;
-    if (level > open.length || TASK.test(line.slice(column)) || /^`{3}/.test(line.slice(column))) return false;
+    const text = line.slice(column);
+    if (level > open.length || !PLAIN_ITEM_START.test(text) || TASK.test(text)) return false;
     open.length = Math.max(open.length, level);
     if (level === open.length) {
       const list: List = { type: 'list', ordered: false, start: null, spread: false, children: [] };
@@ -566,8 +570,8 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  * the chunks it has not seen: another version of a page, which mostly repeats the one before with
  * a few sections changed, costs the changed sections. Chunks not seen are parsed in groups of a
  * few kilobytes ({@link GROUP_BYTES}) and their tree shared out by position: no top-level block
- * crosses a cut. A chunk that is one code block, fenced or indented, or one paragraph or heading of
- * plain text, code spans and inline links ({@link plainBlocksChunk}), needs no parser at all. The
+ * crosses a cut. A chunk that is one code block, fenced or indented, or made of plain paragraphs,
+ * headings and tables of contents ({@link plainBlocksChunk}), needs no parser at all. The
  * tree is the one `parse` gives for the whole page, positions included. A page that cannot be cut
  * is kept whole, the last one only. Kept trees are never handed out, only copies of them
  * (rendering edits the tree it is given).
