@@ -3,7 +3,7 @@ import { createServerSearch } from '@kit/search';
 import { createFsSource } from '@kit/source-fs';
 import { describe, expect, it } from 'vitest';
 import { StatelessJsonTransport } from './json-transport.js';
-import { buildMcpServer } from './server.js';
+import { buildMcpServer, MCP_SERVER_INFO } from './server.js';
 import { fixtureKitFactory, guest, recordEvents } from './testing/fixtures.js';
 
 const createFixtureKit = fixtureKitFactory({ createRenderer, createServerSearch, createFsSource });
@@ -175,7 +175,7 @@ describe('StatelessJsonTransport under protocol 2026-07-28', () => {
       instructions: expect.stringContaining('search_docs'),
       ttlMs: 60_000,
       cacheScope: 'private',
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'kit', version: '3.0.0' } },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'kit', version: MCP_SERVER_INFO.version } },
     });
     expect(body.result!.supportedVersions).toEqual(expect.arrayContaining([MODERN, '2025-11-25', '2025-06-18']));
     // No list-change notifications are ever sent, so none are promised.

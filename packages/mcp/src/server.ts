@@ -20,9 +20,10 @@ import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { offersReviewTools, registerReviewTools } from './review-tools.js';
 import { registerTools } from './tools.js';
+import { MCP_PACKAGE_VERSION } from './version.js';
 
-/** Name and version the server reports in `initialize`. */
-export const MCP_SERVER_INFO = { name: 'kit', title: 'Kit docs', version: '3.0.0' } as const;
+/** Name and version the server reports in `initialize`: the version is the installed `@kit/mcp` package's. */
+export const MCP_SERVER_INFO = { name: 'kit', title: 'Kit docs', version: MCP_PACKAGE_VERSION } as const;
 
 /**
  * What every Kit server offers, as `server/discover` reports it. No `listChanged`: a server's offer

@@ -1,6 +1,7 @@
 import { createRenderer } from '@kit/render';
 import { createServerSearch } from '@kit/search';
 import { createFsSource } from '@kit/source-fs';
+import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runStdioServer } from './stdio.js';
@@ -38,8 +39,13 @@ describe('runStdioServer', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     });
-    const init = (await nextLine(stdout)) as { result: { instructions: string; serverInfo: { name: string } } };
+    const init = (await nextLine(stdout)) as {
+      result: { instructions: string; serverInfo: { name: string; version: string } };
+    };
     expect(init.result.serverInfo.name).toBe('kit');
+    // The version a client sees is the installed package's, not a number kept by hand.
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(init.result.serverInfo.version).toBe(manifest.version);
     expect(init.result.instructions).toContain('`api`: Acme API');
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 

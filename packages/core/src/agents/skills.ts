@@ -1,5 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { parse as parseYaml } from 'yaml';
 import type { SkillFile } from '../model/types.js';
 import type { DocSet, Kit, Viewer } from '../ports/docset.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
 import { contentHash, isContentHash, normalizeForHash } from './content-hash.js';
 
