@@ -253,9 +253,10 @@ describe('Kit in a team’s own project, following the README', () => {
 
   it('packs one tarball per package, whose exports point at dist/', async () => {
     expect(packedNames).toEqual(
-      ['ai', 'cli', 'core', 'http-hono', 'mcp', 'render', 'search', 'source-db', 'source-fs'].map(
-        (name) => `kit-${name}-0.0.0.tgz`,
-      ),
+      ['ai', 'cli', 'core', 'http-hono', 'mcp', 'render', 'search', 'source-db', 'source-fs'].map((name) => {
+        const { version } = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
+        return `kit-${name}-${version}.tgz`;
+      }),
     );
     const installed = join(project.cwd, 'node_modules', '@kit');
     for (const name of readdirSync(installed)) {
@@ -279,6 +280,17 @@ describe('Kit in a team’s own project, following the README', () => {
   it('passes publint and @arethetypeswrong for every tarball', async () => {
     const findings = await packageChecks;
     expect(findings).toEqual(packedNames.map((tarball) => ({ tarball, publint: [], attw: [] })));
+  });
+
+  // CI runs this file on the newest and on the oldest supported Node.js line: the project must run on
+  // the line under test, not on one a pnpm script put first on the PATH.
+  it(`runs the project on the Node.js that runs this test (${process.version})`, async () => {
+    expect((await run(project, 'node --version')).stdout.trim()).toBe(process.version);
+    expect((await run(project, 'npx kit --version')).stdout.trim()).not.toBe('');
+    const engines = JSON.parse(
+      await readFile(join(project.cwd, 'node_modules', '@kit', 'core', 'package.json'), 'utf8'),
+    ).engines;
+    expect(engines).toEqual({ node: '>=22.12' });
   });
 
   it('starts the project with npx kit init, in the folder the user stands in', async () => {
@@ -345,6 +357,10 @@ describe('Kit in a team’s own project, following the README', () => {
     const client = new Client({ name: 'own-project-test', version: '1.0.0' });
     await client.connect(transport);
     try {
+      const mcpVersion = JSON.parse(
+        await readFile(join(project.cwd, 'node_modules', '@kit', 'mcp', 'package.json'), 'utf8'),
+      ).version;
+      expect(client.getServerVersion()).toMatchObject({ name: 'kit', version: mcpVersion });
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(
         expect.arrayContaining(['search_docs', 'read_page', 'list_pages']),

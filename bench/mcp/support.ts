@@ -1,7 +1,7 @@
 // Helpers shared by the MCP end-to-end tests (apps/server/test/mcp-*.test.ts) and the scripts here:
 // the reference server as a real child process, and the MCP conformance suite run against a URL.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -152,53 +152,6 @@ export function failingChecks(result: ConformanceResult): ConformanceCheck[] {
 }
 
 /**
- * The suite's bundle imports `globSync` from `fs`, which Node 20 lacks (only its tier-check uses it).
- * A resolve hook hands the bundle an `fs` with a `globSync` that says so; nothing else changes.
- */
-function node20Shim(): { flags: string[]; cleanup(): void } {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return { flags: [], cleanup() {} };
-  const folder = mkdtempSync(join(tmpdir(), 'kit-conformance-shim-'));
-  writeFileSync(
-    join(folder, 'fs.mjs'),
-    [
-      "import fs from 'node:fs';",
-      "export * from 'node:fs';",
-      'export default fs;',
-      "export function globSync() { throw new Error('fs.globSync needs Node 22; only the conformance tier-check uses it.'); }",
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(
-    join(folder, 'hooks.mjs'),
-    [
-      "const shim = new URL('./fs.mjs', import.meta.url).href;",
-      'export async function resolve(specifier, context, next) {',
-      "  if ((specifier === 'fs' || specifier === 'node:fs') && context.parentURL?.includes('/@modelcontextprotocol/conformance/')) {",
-      '    return { url: shim, shortCircuit: true };',
-      '  }',
-      '  return next(specifier, context);',
-      '}',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(
-    join(folder, 'register.mjs'),
-    "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
-  );
-  return {
-    flags: ['--import', join(folder, 'register.mjs')],
-    cleanup: () => rmSync(folder, { recursive: true, force: true }),
-  };
-}
-
-/** The conformance CLI installed as a dev dependency of apps/server. */
-function conformanceCli(): string {
-  const require = createRequire(join(serverRoot, 'package.json'));
-  const manifest = require.resolve('@modelcontextprotocol/conformance/package.json');
-  return join(dirname(manifest), 'dist/index.js');
-}
-
-/**
  * Runs each server scenario of the MCP conformance suite against `url` (one CLI run per scenario,
  * results in a temporary folder) and returns the checks each wrote. Offline: the suite is a client
  * of the given URL only.
@@ -215,7 +168,6 @@ export async function runConformance(
     specVersion?: string;
   } = {},
 ): Promise<ConformanceResult[]> {
-  const shim = node20Shim();
   const output = mkdtempSync(join(tmpdir(), 'kit-conformance-'));
   const results: ConformanceResult[] = [];
   try {
@@ -225,7 +177,6 @@ export async function runConformance(
         const child = spawn(
           process.execPath,
           [
-            ...shim.flags,
             conformanceCli(),
             'server',
             '--url',
@@ -263,7 +214,6 @@ export async function runConformance(
       });
     }
   } finally {
-    shim.cleanup();
     rmSync(output, { recursive: true, force: true });
   }
   return results;

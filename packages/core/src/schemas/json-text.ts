@@ -1,6 +1,6 @@
 /**
- * Reading JSON text with positions. `JSON.parse` gives the value but, on Node 20, error messages
- * without a position, and no way to point a schema error at a line. This scanner walks the text
+ * Reading JSON text with positions. `JSON.parse` gives the value, and an error message whose
+ * position wording changes between Node.js releases, but no way to point a schema error at a line. This scanner walks the text
  * once, reports the first syntax error with its line and column, and records where every value
  * (by JSON Pointer) starts so schema problems can name the line an author must edit.
  */

@@ -21,7 +21,7 @@ const cache = new LruCache<string, Element>(2000);
 
 function load() {
   // The JavaScript regex engine needs no WebAssembly: it starts faster and works under every loader
-  // (the inlined Oniguruma WASM fails to load through tsx on Node 20).
+  // (the inlined Oniguruma WASM once failed to load through tsx).
   // shiki writes its own HTML with hast-util-to-html, so it comes along at no extra cost.
   highlighter ??= Promise.all([import('shiki'), import('shiki/engine/javascript'), import('hast-util-to-html')]).then(
     async ([shiki, engine, html]) => {

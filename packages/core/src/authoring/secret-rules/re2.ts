@@ -1,6 +1,6 @@
 // gitleaks writes its rules in Go's RE2 syntax. Most of it is JavaScript syntax too; what is not:
 // flags that switch on or off inside a pattern ("(?i)" halfway, "(?-i:...)", "(?s:...)"), which
-// Node 20's RegExp cannot scope, named groups written "(?P<name>", "\z", and POSIX classes. This
+// Node 22's RegExp (V8 12.4; modifiers arrived in V8 12.5) cannot scope, named groups written "(?P<name>", "\z", and POSIX classes. This
 // rewrites a pattern into one JavaScript reads the same way: a case-insensitive part spells each
 // letter in both cases ("[aA]"), so the RegExp itself needs no flags.
 
