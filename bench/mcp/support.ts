@@ -151,6 +151,13 @@ export function failingChecks(result: ConformanceResult): ConformanceCheck[] {
   );
 }
 
+/** The conformance CLI installed as a dev dependency of apps/server. */
+function conformanceCli(): string {
+  const require = createRequire(join(serverRoot, 'package.json'));
+  const manifest = require.resolve('@modelcontextprotocol/conformance/package.json');
+  return join(dirname(manifest), 'dist/index.js');
+}
+
 /**
  * Runs each server scenario of the MCP conformance suite against `url` (one CLI run per scenario,
  * results in a temporary folder) and returns the checks each wrote. Offline: the suite is a client

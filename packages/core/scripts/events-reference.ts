@@ -4,9 +4,13 @@
  * it fires), and every payload field with its type and doc comment. An event added to the map is
  * on the page at the next `pnpm --filter @kit/core gen:events`; a test fails while the page is
  * out of date, and the generator refuses an event or field without a doc comment.
+ *
+ * It reads types and doc comments through the TypeScript 5.9 compiler API (`typescript-api`, an
+ * alias of typescript@5.9): TypeScript 7, which type-checks and builds Kit, offers its compiler API
+ * only as `typescript/unstable/*` so far.
  */
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import ts from 'typescript-api';
 
 export const EVENTS_REFERENCE_PAGE = 'apps/site/reference/events.md';
 export const EVENT_TYPES_FILE = fileURLToPath(new URL('../src/events/types.ts', import.meta.url));
