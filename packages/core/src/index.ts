@@ -91,6 +91,7 @@ export { cacheStoreFor, defaultNames, resolveConfig } from './config/resolve.js'
 export type * from './config/types.js';
 export type { ConfigCheck, ConfigIssue } from './config/validate.js';
 export { checkConfig } from './config/validate.js';
+export { isPostgresSchemaName, POSTGRES_SCHEMA_NAME_RULE } from './config/postgres-name.js';
 export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export {
   createDocSet,

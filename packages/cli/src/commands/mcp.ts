@@ -59,7 +59,7 @@ export function registerMcp(program: Command, context: CommandContext): void {
         // The operator searches the private audience (every page), so that is the index prepared.
         // Agent Markdown never highlights code, so no grammar is loaded.
         let stopping = false;
-        void warmKit(kit, { stopped: () => stopping, highlight: false, viewer: LOCAL_OPERATOR });
+        const warming = warmKit(kit, { stopped: () => stopping, highlight: false, viewer: LOCAL_OPERATOR });
         const stop = () => void handle.close();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
@@ -69,6 +69,9 @@ export function registerMcp(program: Command, context: CommandContext): void {
           stopping = true;
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
+          // The step under way finishes before the kit closes: closing first would end the
+          // database pool under its query and report an outage on a normal exit.
+          await warming.catch(() => {});
         }
       } finally {
         await kit.close();

@@ -96,7 +96,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         // Code grammars and every version's search index load behind the first requests, not during
         // them; with the disk cache a restart reads the sections back instead of rendering.
         let stopping = false;
-        void warmKit(kit, { stopped: () => stopping });
+        const warming = warmKit(kit, { stopped: () => stopping });
         const address = server.address() as AddressInfo;
         const origin = `http://${host}:${address.port}`;
         const out = context.io.stdout;
@@ -130,6 +130,8 @@ export function registerServe(program: Command, context: CommandContext): void {
         // Open live-reload streams would hold the server open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         await closing;
+        // As in kit mcp: the warm-up step under way ends before the databases close under it.
+        await warming.catch(() => {});
         await kit.close();
         await rateLimitStore?.close();
       },

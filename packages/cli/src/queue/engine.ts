@@ -1,4 +1,4 @@
-import { isKitError, KitError } from '@kit/core';
+import { isKitError, isPostgresSchemaName, KitError, POSTGRES_SCHEMA_NAME_RULE } from '@kit/core';
 import { loadOptionalPeer } from '@kit/core/node';
 import type PgBoss from 'pg-boss';
 import { DEFAULT_QUEUE_SCHEMA, describeUrl, type QueueConnection } from './connection.js';
@@ -81,14 +81,14 @@ export async function closeEngine(boss: PgBoss): Promise<void> {
 
 /**
  * The schema of a queue connection, checked: pg-boss writes it into its SQL unquoted, so it must
- * be a plain lower-case identifier.
+ * be a plain lower-case name (the rule `queues.*.schema` follows in the config).
  */
 export function queueSchema(connection: QueueConnection): string {
   const schema = connection.schema ?? DEFAULT_QUEUE_SCHEMA;
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+  if (!isPostgresSchemaName(schema)) {
     throw new KitError(
       'config.invalid',
-      `The queue schema must be a lower-case SQL name of letters, digits and underscores (got ${JSON.stringify(schema)}).`,
+      `The queue schema must be ${POSTGRES_SCHEMA_NAME_RULE} (got ${JSON.stringify(schema)}). Fix \`queues.<name>.schema\`.`,
     );
   }
   return schema;

@@ -2,6 +2,7 @@ import { isPlainObject } from '../util/deep-merge.js';
 import { invalidProxyEntries } from '../http/client-address.js';
 import { KIT_EVENT_NAMES } from '../events/names.js';
 import { INSTRUCTIONS_INDEX_MIN_BYTES } from './defaults.js';
+import { explainPostgresSchemaName, isPostgresSchemaName, POSTGRES_SCHEMA_NAME_RULE } from './postgres-name.js';
 
 /**
  * The shape of the written config, as data: every known key, what it accepts, and where a set's
@@ -66,6 +67,10 @@ const oneOf = (...values: string[]) => {
   const quoted = values.map((value) => `'${value}'`);
   const expected = quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
   return leaf(expected, (value) => values.includes(value as string));
+};
+const schemaName: LeafNode = {
+  ...leaf(POSTGRES_SCHEMA_NAME_RULE, isPostgresSchemaName),
+  explain: explainPostgresSchemaName,
 };
 const httpsUrl = leaf('an https URL', (value) => isString(value) && /^https:\/\/[^\s]+$/.test(value));
 
@@ -257,6 +262,7 @@ export const configSchema: GroupNode = group({
         'a `postgres://` or `postgresql://` URL',
         (value) => isString(value) && /^postgres(ql)?:\/\/\S+$/.test(value),
       ),
+      schema: schemaName,
     }),
   ),
   stores: map(
@@ -271,6 +277,7 @@ export const configSchema: GroupNode = group({
     group({
       driver: oneOf('postgres', 'redis'),
       connection: nonEmptyString,
+      schema: schemaName,
       url: leaf('a `redis://` or `rediss://` URL', (value) => isString(value) && /^rediss?:\/\/\S+$/.test(value)),
     }),
   ),

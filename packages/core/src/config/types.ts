@@ -132,7 +132,7 @@ export interface ResolvedConfig extends SharedSettings {
   instructions: { file: string; index: boolean; index_max_bytes: number; default_branch: string | null };
   ui: { fresh_days: number; dev_server: string | null };
   models: Record<'page' | 'navigation' | 'manifest' | 'revision' | 'asset' | 'docs_migration', unknown>;
-  connections: Record<string, { url?: string }>;
+  connections: Record<string, ConnectionConfig>;
   stores: Record<string, { driver: 'memory' | 'redis' | 'array' | 'null'; url?: string; max_entries?: number }>;
   gates: Gates;
   /** Filesystem disks for database-set assets; `local` always exists. Filled by `resolveConfig`. */
@@ -159,8 +159,24 @@ export interface DiskConfig {
   root: string;
 }
 
-/** A queue backend: PostgreSQL through a named connection, or Redis at a URL. */
-export type QueueConfig = { driver: 'postgres'; connection: string } | { driver: 'redis'; url: string };
+/** A database connection (`connections.{name}`): PostgreSQL at a URL, or embedded PGlite without one. */
+export interface ConnectionConfig {
+  /** A `postgres://` or `postgresql://` URL; absent: embedded PGlite under `<root>/.kit/`. */
+  url?: string;
+  /**
+   * The PostgreSQL schema holding Kit's docs tables (`kit_pages`, ...), created when missing. Every
+   * statement names it, so the connection's `search_path` does not matter. @default 'public'
+   */
+  schema?: string;
+}
+
+/**
+ * A queue backend: PostgreSQL through a named connection (pg-boss's tables in `schema`, default
+ * `kit_queue`), or Redis at a URL.
+ */
+export type QueueConfig =
+  | { driver: 'postgres'; connection: string; schema?: string }
+  | { driver: 'redis'; url: string };
 
 /**
  * A named middleware in the shape of a Hono `MiddlewareHandler` (`(c, next) => ...`). Core does not
@@ -395,7 +411,7 @@ export interface KitConfigInput extends SetSharedInput {
   /** Drizzle tables replacing Kit's own (compatible columns). @default null each (Kit's tables) */
   models?: Partial<Record<'page' | 'navigation' | 'manifest' | 'revision' | 'asset' | 'docs_migration', unknown>>;
   /** Database connections by name; `default` is used when a set names none. No URL: embedded PGlite under `<root>/.kit/`. */
-  connections?: Record<string, { url?: string }>;
+  connections?: Record<string, ConnectionConfig>;
   /** Cache stores by name: `memory` (built in), `redis` (needs `url`); `array`/`null` only in tests. */
   stores?: Record<string, { driver: 'memory' | 'redis' | 'array' | 'null'; url?: string; max_entries?: number }>;
   /** Filesystem disks by name; `local` defaults to `<root>/.kit/assets`. */

@@ -208,6 +208,26 @@ describe('mistyped values', () => {
     );
   });
 
+  it('take a schema for a connection and a queue, and refuse one that is not a plain lower-case name', () => {
+    const config = resolve({
+      connections: { default: { url: 'postgres://db/app', schema: 'docs' } },
+      queues: { default: { driver: 'postgres', connection: 'default', schema: 'docs_queue' } },
+    });
+    expect(config.connections.default).toEqual({ url: 'postgres://db/app', schema: 'docs' });
+    expect(config.queues!.default).toEqual({ driver: 'postgres', connection: 'default', schema: 'docs_queue' });
+    expect(
+      messageOf({
+        connections: { default: { schema: 'docs; DROP TABLE kit_pages' }, main: { schema: 'Docs' } },
+        queues: { default: { driver: 'postgres', connection: 'default', schema: 'pg_queue' } },
+      }),
+    ).toMatchInlineSnapshot(`
+      "config.invalid: 3 problems in the config:
+      - \`connections.default.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "docs; DROP TABLE kit_pages" (a string)
+      - \`connections.main.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "Docs" (a string): write it in lower case ('docs')
+      - \`queues.default.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "pg_queue" (a string): names starting with \`pg_\` are reserved by PostgreSQL"
+    `);
+  });
+
   it('report every problem at once', () => {
     expect(messageOf({ review: 'x', search: { budget_kb: 0 }, agents: { llm_txt: true } })).toMatchInlineSnapshot(`
       "config.invalid: 3 problems in the config:
