@@ -19,21 +19,25 @@ async function roundTrip(db: KitDatabase): Promise<unknown> {
   await writeManifest(db, 'docs', { text: '{ "name": "Placed" }\n' });
   await writePage(db, 'docs', page);
   const source = createDbSource({ db, setKey: 'docs' });
-  return { title: (await source.getPage('current', 'en', 'index'))?.title, manifest: (await source.readManifest())?.text };
+  return {
+    title: (await source.getPage('current', 'en', 'index'))?.title,
+    manifest: (await source.readManifest())?.text,
+  };
 }
 
 const expected = { title: 'Placed', manifest: '{ "name": "Placed" }\n' };
 
 describe('a connection whose search_path names another schema, on PGlite', () => {
-  const clients: PGlite[] = [];
+  let client: PGlite | null = null;
   afterAll(async () => {
-    for (const client of clients) await client.close();
+    await client?.close();
   });
   /** PGlite holds one connection, so a SET search_path stays for every later statement. */
   const elsewhere = async () => {
-    const client = await PGlite.create();
-    clients.push(client);
-    await client.exec('CREATE SCHEMA other; SET search_path TO other');
+    if (!client) {
+      client = await PGlite.create();
+      await client.exec('CREATE SCHEMA other; SET search_path TO other');
+    }
     return drizzle({ client });
   };
 
@@ -51,52 +55,55 @@ describe('a connection whose search_path names another schema, on PGlite', () =>
   });
 });
 
-describe.skipIf(!url)('a connection whose search_path names another schema, on PostgreSQL (KIT_TEST_DATABASE_URL)', () => {
-  // A database of this file's own: the default case writes to its public schema, which no other test may share.
-  const tag = `kit_placement_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const opened: KitDatabase[] = [];
-  let admin: KitDatabase | null = null;
-  const inOwnDatabase = (searchPath: string) => {
-    const own = new URL(url!);
-    own.pathname = `/${tag}`;
-    own.searchParams.set('options', `-c search_path=${searchPath}`);
-    return own.toString();
-  };
-  const open = async (options: { searchPath: string; schema?: string }) => {
-    const db = await openDatabase({
-      url: inOwnDatabase(options.searchPath),
-      ...(options.schema ? { schema: options.schema } : {}),
+describe.skipIf(!url)(
+  'a connection whose search_path names another schema, on PostgreSQL (KIT_TEST_DATABASE_URL)',
+  () => {
+    // A database of this file's own: the default case writes to its public schema, which no other test may share.
+    const tag = `kit_placement_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const opened: KitDatabase[] = [];
+    let admin: KitDatabase | null = null;
+    const inOwnDatabase = (searchPath: string) => {
+      const own = new URL(url!);
+      own.pathname = `/${tag}`;
+      own.searchParams.set('options', `-c search_path=${searchPath}`);
+      return own.toString();
+    };
+    const open = async (options: { searchPath: string; schema?: string }) => {
+      const db = await openDatabase({
+        url: inOwnDatabase(options.searchPath),
+        ...(options.schema ? { schema: options.schema } : {}),
+      });
+      opened.push(db);
+      return db;
+    };
+
+    afterAll(async () => {
+      for (const db of opened) await db.close();
+      if (admin) {
+        await admin.orm.execute(sql.raw(`DROP DATABASE IF EXISTS "${tag}" WITH (FORCE)`));
+        await admin.orm.execute(sql.raw(`DROP SCHEMA IF EXISTS "${tag}" CASCADE`));
+        await admin.close();
+      }
     });
-    opened.push(db);
-    return db;
-  };
 
-  afterAll(async () => {
-    for (const db of opened) await db.close();
-    if (admin) {
-      await admin.orm.execute(sql.raw(`DROP DATABASE IF EXISTS "${tag}" WITH (FORCE)`));
-      await admin.orm.execute(sql.raw(`DROP SCHEMA IF EXISTS "${tag}" CASCADE`));
-      await admin.close();
-    }
-  });
+    it('runs migrate, writes and reads against public when the URL sets search_path=other', async () => {
+      admin = await openDatabase({ url: url!, schema: tag });
+      await admin.orm.execute(sql.raw(`CREATE DATABASE "${tag}"`));
+      const setup = await open({ searchPath: 'public' });
+      await setup.orm.execute(sql.raw('CREATE SCHEMA other'));
 
-  it('runs migrate, writes and reads against public when the URL sets search_path=other', async () => {
-    admin = await openDatabase({ url: url!, schema: tag });
-    await admin.orm.execute(sql.raw(`CREATE DATABASE "${tag}"`));
-    const setup = await open({ searchPath: 'public' });
-    await setup.orm.execute(sql.raw('CREATE SCHEMA other'));
+      const db = await open({ searchPath: 'other' });
+      expect(await roundTrip(db)).toEqual(expected);
+      expect(await rows(db, `SELECT count(*)::int AS n FROM public.kit_pages`)).toEqual([{ n: 1 }]);
+      // Opening again migrates over the existing tables.
+      const reopened = createDbSource({ db: await open({ searchPath: 'other' }), setKey: 'docs' });
+      expect((await reopened.readManifest())?.text).toBe(expected.manifest);
+    });
 
-    const db = await open({ searchPath: 'other' });
-    expect(await roundTrip(db)).toEqual(expected);
-    expect(await rows(db, `SELECT count(*)::int AS n FROM public.kit_pages`)).toEqual([{ n: 1 }]);
-    // Opening again migrates over the existing tables.
-    const reopened = createDbSource({ db: await open({ searchPath: 'other' }), setKey: 'docs' });
-    expect((await reopened.readManifest())?.text).toBe(expected.manifest);
-  });
-
-  it('keeps the tables in the configured schema when search_path names neither it nor public', async () => {
-    const db = await open({ searchPath: 'nowhere', schema: 'docs_store' });
-    expect(await roundTrip(db)).toEqual(expected);
-    expect(await rows(db, `SELECT count(*)::int AS n FROM docs_store.kit_pages`)).toEqual([{ n: 1 }]);
-  });
-});
+    it('keeps the tables in the configured schema when search_path names neither it nor public', async () => {
+      const db = await open({ searchPath: 'nowhere', schema: 'docs_store' });
+      expect(await roundTrip(db)).toEqual(expected);
+      expect(await rows(db, `SELECT count(*)::int AS n FROM docs_store.kit_pages`)).toEqual([{ n: 1 }]);
+    });
+  },
+);

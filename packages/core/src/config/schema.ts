@@ -280,6 +280,8 @@ export const configSchema: GroupNode = group({
       schema: schemaName,
       url: leaf('a `redis://` or `rediss://` URL', (value) => isString(value) && /^rediss?:\/\/\S+$/.test(value)),
     }),
+    // A queue's name goes into pg-boss's queue name (`kit/<name>/sync`), which pg-boss 12 limits so.
+    { pattern: /^[A-Za-z0-9_.-]+$/, expected: 'letters, digits, underscores, hyphens or periods' },
   ),
   gates: group({ viewKit: func, manageKit: func, askKit: func }),
   resolveUser: func,

@@ -208,7 +208,7 @@ describe('mistyped values', () => {
     );
   });
 
-  it('take a schema for a connection and a queue, and refuse one that is not a plain lower-case name', () => {
+  it('take a schema for a connection and a queue, refusing a name that is not plain lower case and a queue name pg-boss refuses', () => {
     const config = resolve({
       connections: { default: { url: 'postgres://db/app', schema: 'docs' } },
       queues: { default: { driver: 'postgres', connection: 'default', schema: 'docs_queue' } },
@@ -218,13 +218,17 @@ describe('mistyped values', () => {
     expect(
       messageOf({
         connections: { default: { schema: 'docs; DROP TABLE kit_pages' }, main: { schema: 'Docs' } },
-        queues: { default: { driver: 'postgres', connection: 'default', schema: 'pg_queue' } },
+        queues: {
+          default: { driver: 'postgres', connection: 'default', schema: 'pg_queue' },
+          'nightly sync': { driver: 'postgres', connection: 'default' },
+        },
       }),
     ).toMatchInlineSnapshot(`
-      "config.invalid: 3 problems in the config:
+      "config.invalid: 4 problems in the config:
       - \`connections.default.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "docs; DROP TABLE kit_pages" (a string)
       - \`connections.main.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "Docs" (a string): write it in lower case ('docs')
-      - \`queues.default.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "pg_queue" (a string): names starting with \`pg_\` are reserved by PostgreSQL"
+      - \`queues.default.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "pg_queue" (a string): names starting with \`pg_\` are reserved by PostgreSQL
+      - \`queues.nightly sync\`: the name \`nightly sync\` must be letters, digits, underscores, hyphens or periods"
     `);
   });
 

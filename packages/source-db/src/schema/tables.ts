@@ -13,7 +13,6 @@ import {
   jsonb,
   PgSchema,
   type PgTable,
-  type pgTable,
   text,
   timestamp,
   uniqueIndex,
@@ -78,7 +77,7 @@ function defineTables(schemaName: string, names: Record<ModelName, string>) {
   // Every statement names the schema, `public` included: a connection whose search_path looks
   // elsewhere must still find the tables where the migration made them. (drizzle's pgSchema()
   // refuses 'public' only to steer drizzle-kit users to pgTable; the class itself takes it.)
-  const table = new PgSchema(schemaName).table as typeof pgTable;
+  const table = new PgSchema(schemaName).table;
 
   const pages = table(
     names.page,
