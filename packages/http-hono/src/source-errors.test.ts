@@ -55,4 +55,18 @@ describe('a set with a page the server cannot read', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('Queues run jobs.');
   });
+
+  it('serves the whole set again once the file can be read, with no restart', async () => {
+    const html = await app.request('http://localhost/docs/queues', { headers: { Accept: 'text/html' } });
+    expect(html.status).toBe(500);
+    write('docs/internal/plans.md', '---\nvisibility: private\n---\n# Plans\n');
+    const sitemap = await app.request('http://localhost/docs/sitemap.xml');
+    expect(sitemap.status).toBe(200);
+    expect(await sitemap.text()).toContain('/docs/queues');
+    const search = await app.request('http://localhost/docs/_kit/search?q=queues', {
+      headers: { Accept: 'application/json' },
+    });
+    expect(search.status).toBe(200);
+    expect((await app.request('http://localhost/docs/queues', { headers: { Accept: 'text/html' } })).status).toBe(200);
+  });
 });
