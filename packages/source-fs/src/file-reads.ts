@@ -127,17 +127,18 @@ export async function readEvery<T, R>(
   items: readonly T[],
   read: (item: T) => Promise<R | null>,
 ): Promise<R[]> {
-  const failed: SourceProblem[] = [];
+  // By item, so the files are named in the order they were listed, whichever read failed first.
+  const failed: SourceProblem[][] = [];
   const found = await mapConcurrently(
     items,
-    (item) =>
+    (item, index) =>
       read(item).catch((error: unknown) => {
-        failed.push(...problemsOf(error));
+        failed[index] = problemsOf(error);
         return null;
       }),
     READS_AT_ONCE,
   );
-  if (failed.length > 0) throw unreadableError(setKey, failed);
+  if (failed.length > 0) throw unreadableError(setKey, failed.flat());
   return found.filter((value): value is R => value !== null);
 }
 
