@@ -96,17 +96,18 @@ class KitRequestError extends McpError {
 /**
  * The one place a failure of `resources/read` or `prompts/get` becomes a JSON-RPC error. A
  * `KitError` keeps its code and message (`-32602`, the request named something that is not there
- * or not the caller's; `-32603` for `database.unavailable`, which is no fault of the request; a
- * `source.error` on the web is `-32603`, logged and told without the file names); anything else is
+ * or not the caller's; `-32603` for `database.unavailable` and `source.error`, which are no fault of
+ * the request, a `source.error` on the web logged and told without the file names); anything else is
  * `internal` (`-32603`), with its message only where `exposeInternals` is set (the local server),
  * never on the web.
  */
 export function requestError(error: unknown, exposeInternals: boolean, failure: string): McpError {
   if (error instanceof KitRequestError) return error;
-  if (hiddenSourceError(error, exposeInternals)) {
-    return new KitRequestError(ErrorCode.InternalError, 'source.error', SOURCE_ERROR_ON_THE_WEB);
+  // A file the server cannot read and the database being down are no fault of the request: -32603.
+  if (isKitError(error, 'source.error')) {
+    const message = hiddenSourceError(error, exposeInternals) ? SOURCE_ERROR_ON_THE_WEB : error.message;
+    return new KitRequestError(ErrorCode.InternalError, error.code, message);
   }
-  // The database being down is no fault of the request: -32603, and the agent is told to retry.
   if (isKitError(error, 'database.unavailable'))
     return new KitRequestError(ErrorCode.InternalError, error.code, error.message);
   if (isKitError(error)) return new KitRequestError(ErrorCode.InvalidParams, error.code, error.message);

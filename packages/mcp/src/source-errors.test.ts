@@ -28,6 +28,9 @@ describe('MCP on a set with a page file the server cannot read', () => {
     expect(textOf(result)).toMatch(
       /^source\.error: Reading the "docs" docs failed: the file 3\.x\/internal\/roadmap\.md/,
     );
+    const read = await refusal(client.readResource({ uri: 'docs://docs/3.x/internal/roadmap' }));
+    expect(read.code).toBe(-32603);
+    expect(read.message).toContain('3.x/internal/roadmap.md cannot be read');
   });
 
   it('logs the file on the web and tells the agent only that the server cannot read its files', async () => {
