@@ -114,7 +114,7 @@ export {
 } from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
 export type { KitErrorCode } from './errors/kit-error.js';
-export { isKitError, KitError } from './errors/kit-error.js';
+export { isKitError, isRequestError, KitError } from './errors/kit-error.js';
 export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
 export { createEvents } from './events/emitter.js';
 export { KIT_EVENT_NAMES } from './events/names.js';

@@ -4,6 +4,7 @@ import type { StdioServerOptions } from '@kit/mcp';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { parseOrigin, schemaOrigin } from '../origin.js';
+import { warmErrorsTo } from '../warm-errors.js';
 import { projectOptions } from './project-options.js';
 
 /** Who calls the local server: the operator, who sees every set, version and page (as `runStdioServer`'s default). */
@@ -55,11 +56,16 @@ export function registerMcp(program: Command, context: CommandContext): void {
         };
         const handle = await runStdioServer(kit, { ...serverOptions, viewer: LOCAL_OPERATOR });
         // Every version's search index is prepared behind the first tool calls (stdout is the
-        // protocol, so nothing is printed about it); a search that comes first waits for its build.
+        // protocol: only a failure is told, on stderr); a search that comes first waits for its build.
         // The operator searches the private audience (every page), so that is the index prepared.
         // Agent Markdown never highlights code, so no grammar is loaded.
         let stopping = false;
-        const warming = warmKit(kit, { stopped: () => stopping, highlight: false, viewer: LOCAL_OPERATOR });
+        const warming = warmKit(kit, {
+          stopped: () => stopping,
+          highlight: false,
+          viewer: LOCAL_OPERATOR,
+          onError: warmErrorsTo(context.io.stderr),
+        });
         const stop = () => void handle.close();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
