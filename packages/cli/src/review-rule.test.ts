@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { type ServerType, serve } from '@hono/node-server';
 import { type KitEventMap, listDrafts } from '@kit/core';
 import { createKitApp } from '@kit/http-hono';
@@ -8,13 +9,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKitHere } from './__fixtures__/in-process.js';
 import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
+import { StreamClientTransport } from './__fixtures__/stream-client-transport.js';
 import { type LoadedKit, loadKit } from './load-kit.js';
+import { runCli } from './run.js';
 
 // The review rule (review.self_publish): the author of a draft may neither publish nor discard it;
-// someone else decides. One contract, run over the three doors a person or an agent reviews through:
-// `kit drafts` (the local operator, named by USER), the review screen over real HTTP, and the web MCP
-// endpoint through the SDK's client. Drafts are written as agents write them: `write_page` over the
-// web endpoint with a bearer token.
+// someone else decides. One contract, run over the doors a person or an agent reviews through:
+// `kit drafts` (the local operator, named by USER), the review screen over real HTTP, the web MCP
+// endpoint through the SDK's client, and `kit mcp` (the operator's agent, over stdio). Drafts are
+// written as agents write them: `write_page` over the web endpoint with a bearer token.
 
 const EVENTS = '__kitReviewRuleEvents';
 type Recorded = {
@@ -260,6 +263,31 @@ const mcpDoor: ReviewDoor = {
   },
 };
 
+const localMcpDoor: ReviewDoor = {
+  name: 'kit mcp (the operator’s agent over stdio, named by USER)',
+  source: 'mcp',
+  async decide(action, set, id, who) {
+    await harness.down();
+    const [stdin, stdout, stderr] = [new PassThrough(), new PassThrough(), new PassThrough()];
+    let errors = '';
+    stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      errors += chunk;
+    });
+    const exited = runCli(['mcp'], { stdin, stdout, stderr, env: { NO_COLOR: '1', USER: who }, cwd: harness.dir });
+    const client = new Client({ name: 'local-agent', version: '1.0.0' });
+    try {
+      await client.connect(new StreamClientTransport(stdout, stdin));
+      const result = await client.callTool({ name: `${action}_draft`, arguments: { id, set } });
+      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+      const decided = result.structuredContent as Decision & { rule?: string };
+      return { outcome: decided.outcome, message: decided.message, rule: decided.rule ?? null };
+    } finally {
+      await client.close();
+      expect(await exited, errors).toBe(0);
+    }
+  },
+};
+
 /** The review rule, as every door must enforce it. */
 function runReviewRuleContract(door: ReviewDoor): void {
   describe(door.name, () => {
@@ -343,7 +371,7 @@ describe('the review rule, over every door', () => {
     await harness.destroy();
   });
 
-  for (const door of [cliDoor, screenDoor, mcpDoor]) runReviewRuleContract(door);
+  for (const door of [cliDoor, screenDoor, mcpDoor, localMcpDoor]) runReviewRuleContract(door);
 
   describe('on the web, a caller the review rule cannot identify', () => {
     it('may draft but not decide a draft: its user has no id or e-mail', async () => {
