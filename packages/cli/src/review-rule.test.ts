@@ -240,9 +240,10 @@ const screenDoor: ReviewDoor = {
       body: new URLSearchParams({ id, csrf: token! }).toString(),
     });
     const page = await response.text();
-    const notice = /<div role="(?:status|alert)" class="kit-review-notice[^"]*" data-outcome="([a-z]+)"(?: data-rule="([^"]+)")?><strong>[^<]*<\/strong> ([^<]*)<\/div>/.exec(
-      page,
-    );
+    const notice =
+      /<div role="(?:status|alert)" class="kit-review-notice[^"]*" data-outcome="([a-z]+)"(?: data-rule="([^"]+)")?><strong>[^<]*<\/strong> ([^<]*)<\/div>/.exec(
+        page,
+      );
     expect(notice, page.slice(0, 2000)).not.toBeNull();
     const rule = notice![2] ?? null;
     // A refusal by the rule is a 403: the request was understood and is not allowed for this caller.

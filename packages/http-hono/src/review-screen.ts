@@ -60,7 +60,12 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
   const base = `${normalizePrefix(set.config.route.prefix)}/_kit/review`;
 
   // Core names the reader from their user (id, else e-mail), as the review rule compares them.
-  const callOf = (c: Context): ReviewCall => ({ viewer: viewerOf(c), channel: 'web', source: 'screen', events: kit.events });
+  const callOf = (c: Context): ReviewCall => ({
+    viewer: viewerOf(c),
+    channel: 'web',
+    source: 'screen',
+    events: kit.events,
+  });
 
   // Everything under the screen is for managers only; anyone else is told nothing exists here.
   app.use('*', async (c, next) => {

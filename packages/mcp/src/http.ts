@@ -189,7 +189,8 @@ async function acquireServer(
   return {
     pooled: acquired,
     // Results carry the origin: one taken from an unvouched Host is never marked for shared caches.
-    cacheScope: options.originTrusted === false ? 'private' : cacheScopeOf(docSet, viewer, manages || authors || reviews),
+    cacheScope:
+      options.originTrusted === false ? 'private' : cacheScopeOf(docSet, viewer, manages || authors || reviews),
     release() {
       if (idle.length < MAX_IDLE_SERVERS) idle.push(acquired);
     },

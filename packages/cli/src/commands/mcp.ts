@@ -7,7 +7,6 @@ import { localOperator } from '../operator.js';
 import { parseOrigin, schemaOrigin } from '../origin.js';
 import { projectOptions } from './project-options.js';
 
-
 export function registerMcp(program: Command, context: CommandContext): void {
   program
     .command('mcp')

@@ -54,7 +54,12 @@ async function withSet<T>(
   const globals = context.globals(command);
   const kit = await context.loadKit(command, { git: false });
   try {
-    const call: ReviewCall = { viewer: localOperator(context.io.env), channel: 'local', source: 'cli', events: kit.events };
+    const call: ReviewCall = {
+      viewer: localOperator(context.io.env),
+      channel: 'local',
+      source: 'cli',
+      events: kit.events,
+    };
     return await work(kit.set(globals.set), call, kit);
   } finally {
     await kit.close();

@@ -12,7 +12,7 @@ const ask = (author: string | null, call: SelfPublishQuestion['call'], extra: Pa
   selfPublishRefusal({ draft: { id: '7', author }, decision: 'publish', call, selfPublish: false, ...extra });
 
 describe('who a caller is', () => {
-  it("names a user by their id (a number as text), else their e-mail, and nobody else", () => {
+  it('names a user by their id (a number as text), else their e-mail, and nobody else', () => {
     expect(userIdentity({ id: 'ada', email: 'ada@example.com' })).toBe('ada');
     expect(userIdentity({ id: 42 })).toBe('42');
     expect(userIdentity({ email: ' grace@example.com ' })).toBe('grace@example.com');
@@ -95,8 +95,8 @@ describe('the reviewKit gate', () => {
     expect(await canReviewChanges(member, {}, { set: 'docs' })).toBe(false);
     expect(await canReviewChanges(member, { manageKit: () => true }, { set: 'docs' })).toBe(false);
     expect(await canReviewChanges(member, { reviewKit: (user) => user === member }, { set: 'docs' })).toBe(true);
-    expect(await canReviewChanges(member, { reviewKit: async () => false, manageKit: () => true }, { set: 'docs' })).toBe(
-      false,
-    );
+    expect(
+      await canReviewChanges(member, { reviewKit: async () => false, manageKit: () => true }, { set: 'docs' }),
+    ).toBe(false);
   });
 });
