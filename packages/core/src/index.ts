@@ -2,6 +2,7 @@ export type { AccessDecision, AccessRefusal, AccessRequest } from './access/acce
 export {
   canAsk,
   canManage,
+  canReviewChanges,
   decideAccess,
   isSharedResponse,
   isSignedIn,
@@ -219,6 +220,8 @@ export type {
 } from './references/types.js';
 export type { DiffLine } from './review/diff.js';
 export { diffLines, unifiedDiff } from './review/diff.js';
+export type { SelfPublishQuestion } from './review/review-rule.js';
+export { reviewerIdentity, SELF_PUBLISH_RULE, selfPublishRefusal, userIdentity } from './review/review-rule.js';
 export type {
   DraftView,
   HistoryEntry,

@@ -24,6 +24,9 @@ export interface ConfigDefaults extends SharedSettings {
 
 export const reviewDefaults: SharedSettings['review'] = 'required';
 
+/** An author never decides their own draft unless a set opts in. */
+export const reviewSelfPublishDefault: SharedSettings['review_self_publish'] = false;
+
 export const cacheDefaults: SharedSettings['cache'] = { store: null };
 
 export const searchDefaults: SharedSettings['search'] = { driver: 'client', budget_kb: 300 };
@@ -159,6 +162,7 @@ export const DEFAULT_QUEUE = 'default';
 export const configDefaults: Readonly<ConfigDefaults> = deepFreeze({
   default: DEFAULT_SET_KEY,
   review: reviewDefaults,
+  review_self_publish: reviewSelfPublishDefault,
   cache: cacheDefaults,
   search: searchDefaults,
   snippets: snippetsDefaults,

@@ -82,6 +82,7 @@ function sharedGroups(inSet: boolean): Record<string, SchemaNode> {
   const topOnly = <T extends SchemaNode>(node: T): T => (inSet ? noEffect(node) : node);
   return {
     review: oneOf('required', 'auto'),
+    review_self_publish: boolean,
     cache: group({
       store: inSet
         ? noEffect(
@@ -283,7 +284,7 @@ export const configSchema: GroupNode = group({
     // A queue's name goes into pg-boss's queue name (`kit/<name>/sync`), which pg-boss 12 limits so.
     { pattern: /^[A-Za-z0-9_.-]+$/, expected: 'letters, digits, underscores, hyphens or periods' },
   ),
-  gates: group({ viewKit: func, manageKit: func, askKit: func }),
+  gates: group({ viewKit: func, manageKit: func, askKit: func, reviewKit: func }),
   resolveUser: func,
   middleware: map(func),
   events: group(

@@ -26,6 +26,11 @@ export interface Gates {
   viewKit?: Gate;
   manageKit?: Gate;
   askKit?: Gate;
+  /**
+   * Who may review drafts on the web: the review screen and the MCP review tools. Never falls back
+   * to `manageKit`: give both keys the same function to let every writer review (others' drafts).
+   */
+  reviewKit?: Gate;
 }
 
 export type AccessMode = 'public' | 'auth' | 'gate';
@@ -42,6 +47,7 @@ export interface AnalyticsConfig {
 /** Settings merged into every set (the set's own value wins where the specification allows). */
 export interface SharedSettings {
   review: ReviewMode;
+  review_self_publish: boolean;
   cache: { store: string | null };
   search: { driver: string; budget_kb: number };
   snippets: { root: string | null };
@@ -286,6 +292,13 @@ export interface SearchInput {
 /** Keys a set may give its own value (the top-level value is the default). */
 export interface SetSharedInput {
   review?: ReviewInput;
+  /**
+   * Let the author of a draft publish or discard it themselves. Off, a draft is decided by someone
+   * other than the user, token or operator who wrote it (rule `review.self_publish`); on, a caller
+   * who may both write and review publishes their own changes with nobody else looking.
+   * @default false
+   */
+  review_self_publish?: boolean;
   search?: SearchInput;
   snippets?: {
     /** Folder snippet includes (`<<< @/...`) resolve in; null: `<root>` for repository sets, nothing for database sets. @default null */
@@ -418,7 +431,7 @@ export interface KitConfigInput extends SetSharedInput {
   disks?: Record<string, { driver?: 'local'; root: string }>;
   /** Queues by name; `default` uses PostgreSQL through the `default` connection. */
   queues?: Record<string, QueueConfig>;
-  /** `viewKit`, `manageKit`, `askKit`. */
+  /** `viewKit`, `manageKit`, `askKit`, `reviewKit`. */
   gates?: Gates;
   /** The signed-in user for a request (e.g. from a session cookie or bearer token); null is a guest. */
   resolveUser?: UserResolver;
