@@ -332,7 +332,10 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
       }
       continue;
     }
-    const checked = checkCitations(text, read, input.origin);
+    const checked = await checkCitations(text, read, {
+      resolve: (pathname) => set.matchUrl(pathname, viewer),
+      ...(input.origin ? { origin: input.origin } : {}),
+    });
     yield { type: 'done', supported: checked.citations.length > 0, steps, ...checked };
     return;
   }
