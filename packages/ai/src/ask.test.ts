@@ -430,6 +430,41 @@ describe('Ask AI limits, checked before any provider call', () => {
     expect((await collect(service, question('4?'), guest, 'ip:c')).text).toBe('three');
   });
 
+  it('counts answers, not questions: one no provider answered, or the reader left before, gives its place back', async () => {
+    const provider = await scripted('openai', [{ status: 503 }]);
+    const store = createMemoryRateLimitStore();
+    const service = createAsk({
+      kit: kitWith({ daily_budget: 1 }),
+      env: env(provider.url),
+      store,
+      log: () => undefined,
+    });
+    // Every provider failed: an error event, no answer, the place is given back.
+    const failed = await collect(service, question('1?'), guest, 'ip:a');
+    expect(failed.events).toEqual([expect.objectContaining({ type: 'error', code: 'ask.provider_failed' })]);
+    // The reader went away before anything was written.
+    const leaving = new AbortController();
+    const left = await service.ask({
+      set: 'docs',
+      viewer: guest,
+      caller: 'ip:b',
+      body: question('2?'),
+      signal: leaving.signal,
+    });
+    expect(left.ok).toBe(true);
+    leaving.abort();
+    if (left.ok) for await (const _event of left.events);
+    // An answer that began and then stopped (the provider failed midway) was a reply: it counts.
+    provider.push({ text: ['Partly ', 'answered'], cutAfterChunks: 2 });
+    const partial = await collect(service, question('3?'), guest, 'ip:c');
+    expect(partial.text).toBe('Partly ');
+    expect(partial.events.at(-1)).toMatchObject({ type: 'error', code: 'ask.provider_failed' });
+    const spent = await collect(service, question('4?'), guest, 'ip:d');
+    expect(spent.refusal).toMatchObject({ status: 429, code: 'ask.daily_budget' });
+    // A refused question took no place either: the count is the one answer given.
+    expect((await store.hit(`ask-budget:docs:${new Date().toISOString().slice(0, 10)}`, 60_000)).count).toBe(2);
+  });
+
   it('lets only readers the askKit gate allows ask, and nobody when Ask AI is off', async () => {
     const provider = await scripted('openai', [{ text: ['hello'] }]);
     const gated = createAsk({
