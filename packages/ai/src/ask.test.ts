@@ -282,6 +282,27 @@ describe('Ask AI over the Anthropic Messages protocol', () => {
   });
 });
 
+describe('Ask AI over an OpenAI-compatible server (@ai-sdk/openai-compatible)', () => {
+  it('runs the same loop against the configured base URL and model, with the optional key', async () => {
+    const provider = await scripted('openai', retryScript);
+    const kit = kitWith({ provider: 'openai-compatible', model: 'local-model' });
+    const service = createAsk({
+      kit,
+      env: { OPENAI_COMPATIBLE_BASE_URL: provider.url, OPENAI_COMPATIBLE_API_KEY: 'local-key' },
+    });
+    const { events, text } = await collect(service, question('How often do failed jobs retry?'));
+    expect(text).toContain('Failed jobs retry three times with exponential backoff.');
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      supported: true,
+      citations: [{ url: '/docs/queues#retrying-jobs' }],
+    });
+    expect(provider.requests[0]!.path).toBe('/v1/chat/completions');
+    expect(provider.requests[0]!.body.model).toBe('local-model');
+    expect(provider.requests[0]!.headers.authorization).toBe('Bearer local-key');
+  });
+});
+
 describe('Ask AI provider failover', () => {
   it('moves to the next provider when the first answers 500, and logs no credential', async () => {
     const failing = await scripted('openai', [{ status: 500 }]);

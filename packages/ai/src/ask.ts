@@ -7,7 +7,7 @@ import {
   type RateLimitStore,
   type Viewer,
 } from '@kit/core';
-import { type ModelMessage, stepCountIs, streamText } from 'ai';
+import { isStepCount, type ModelMessage, streamText } from 'ai';
 import { type CheckedCitations, checkCitations } from './citations.js';
 import { type AskMessage, type AskRefusal, type BudgetPlace, checkConversation, countQuestion } from './limits.js';
 import { systemPrompt } from './prompt.js';
@@ -288,10 +288,10 @@ async function* attemptAnswers(input: AnswerInput, progress: { answered: boolean
       arm();
       const result = streamText({
         model: loaded.model,
-        system,
+        instructions: system,
         messages,
         tools: askTools({ set, viewer, version: input.version, locale: input.locale, read }),
-        stopWhen: stepCountIs(settings.max_steps),
+        stopWhen: isStepCount(settings.max_steps),
         // The last step may not call tools: it must answer from what was read.
         prepareStep: ({ stepNumber }) =>
           stepNumber >= settings.max_steps - 1 ? { activeTools: [], toolChoice: 'none' } : undefined,

@@ -1,5 +1,5 @@
 import { type DocSet, isKitError, type Viewer, withoutContentHashLine } from '@kit/core';
-import { tool } from 'ai';
+import { type Tool, tool } from 'ai';
 import { z } from 'zod';
 
 /** A page the assistant read during one answer: what citations may point at. */
@@ -47,7 +47,7 @@ function failure(error: unknown): { error: string } {
  * reader as viewer, so private versions and pages reach it only when `viewKit` allows that reader.
  * `version` and `locale` default to the page the reader asked from.
  */
-export function askTools(scope: AskToolScope) {
+export function askTools(scope: AskToolScope): Record<(typeof ASK_TOOL_NAMES)[number], Tool> {
   const { set, viewer } = scope;
   const versionArg = z
     .string()
