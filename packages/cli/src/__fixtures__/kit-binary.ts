@@ -26,10 +26,22 @@ export function runKit(
   if (!existsSync(join(repoRoot, 'packages/cli/dist/bin.js'))) {
     throw new Error('packages/cli/dist is missing: build first with pnpm --filter "@kit/*" build.');
   }
+  return runProcess(process.execPath, [kitBin, ...args], options);
+}
+
+/**
+ * Runs a program to its end with `input` on stdin (none: stdin closed at once) and collects what it
+ * wrote; `env` is added to this process's environment, an `undefined` value removing a variable.
+ */
+export function runProcess(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string },
+): Promise<KitRun> {
   return new Promise((resolvePromise, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...options.env };
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-    const child = spawn(process.execPath, [kitBin, ...args], { cwd: options.cwd, env, stdio: 'pipe' });
+    const child = spawn(file, args, { cwd: options.cwd, env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitProject, git } from '../__fixtures__/git-project.js';
 import { runKitHere } from '../__fixtures__/in-process.js';
-import { type KitRun, kitBin, repoRoot, runKit, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
+import { kitBin, repoRoot, runKit, runProcess, tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
 
 /** The hook command of the settings the docs show, with `npx -p @kit/cli kit` as the built binary. */
 async function documentedClaudeCodeCommand(): Promise<string> {
@@ -32,20 +31,7 @@ function runAsClaudeCode(hookCommand: string, cwd: string, toolInput: Record<str
     tool_input: toolInput,
     tool_use_id: 'toolu_01',
   };
-  return new Promise<KitRun>((resolvePromise, reject) => {
-    const child = spawn('/bin/sh', ['-c', hookCommand], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(event));
-  });
+  return runProcess('/bin/sh', ['-c', hookCommand], { cwd, input: JSON.stringify(event) });
 }
 
 /** Push commands written every way an agent might, each of which must be checked. */
