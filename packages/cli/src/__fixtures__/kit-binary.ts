@@ -42,11 +42,23 @@ export function runKit(
   if (!options.fromSource && !existsSync(join(repoRoot, 'packages/cli/dist/bin.js'))) {
     throw new Error('packages/cli/dist is missing: build first with pnpm --filter "@kit/*" build.');
   }
+  const [program, argv] = kitCommand(args, options);
+  return runProcess(program, argv, options);
+}
+
+/**
+ * Runs a program to its end with `input` on stdin (none: stdin closed at once) and collects what it
+ * wrote; `env` is added to this process's environment, an `undefined` value removing a variable.
+ */
+export function runProcess(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string },
+): Promise<KitRun> {
   return new Promise((resolvePromise, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...options.env };
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-    const [program, argv] = kitCommand(args, options);
-    const child = spawn(program, argv, { cwd: options.cwd, env, stdio: 'pipe' });
+    const child = spawn(file, args, { cwd: options.cwd, env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

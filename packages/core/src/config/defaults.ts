@@ -89,6 +89,8 @@ export const migrationsDefaults: SharedSettings['migrations'] = { path: 'migrati
 export const hooksDefaults: ResolvedConfig['hooks'] = {
   enabled: true,
   push_commands: ['git push', 'gh pr create', 'glab mr create', 'hub pull-request'],
+  // A check that fails must not let the push it exists to check through unless the operator says so.
+  on_failure: 'block',
 };
 
 /** No proxy is trusted until the config names it: a caller cannot pick its address by a header. */

@@ -214,7 +214,7 @@ export const configSchema: GroupNode = group({
     expected: 'letters, digits, `-` and `_`, starting with a letter or digit',
   }),
   ...sharedGroups(false),
-  hooks: group({ enabled: boolean, push_commands: stringList }),
+  hooks: group({ enabled: boolean, push_commands: stringList, on_failure: oneOf('block', 'allow') }),
   http: group({
     trusted_proxies: {
       ...leaf(

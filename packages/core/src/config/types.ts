@@ -126,13 +126,16 @@ export interface ResolvedSetConfig extends SharedSettings, SetOwnSettings {
   key: string;
 }
 
+/** What `kit hook` does when its check fails: stop the push, or let it run unchecked. */
+export type HookFailurePolicy = 'block' | 'allow';
+
 /** The whole resolved configuration. */
 export interface ResolvedConfig extends SharedSettings {
   /** Folder of the config file, or the working directory; `<root>` in the docs. */
   root: string;
   default: string;
   sets: Record<string, ResolvedSetConfig>;
-  hooks: { enabled: boolean; push_commands: string[] };
+  hooks: { enabled: boolean; push_commands: string[]; on_failure: HookFailurePolicy };
   /** How the HTTP doors see their callers. */
   http: { trusted_proxies: TrustedProxies };
   instructions: { file: string; index: boolean; index_max_bytes: number; default_branch: string | null };
@@ -390,6 +393,12 @@ export interface KitConfigInput extends SetSharedInput {
     enabled?: boolean;
     /** Shell commands that trigger the check. @default ['git push', 'gh pr create', 'glab mr create', 'hub pull-request'] */
     push_commands?: string[];
+    /**
+     * What `kit hook` does when the check itself fails (the config does not load, git cannot tell
+     * what changed) for a command that may push: `'block'` stops it and tells the agent why,
+     * `'allow'` lets it run unchecked with a warning. @default 'block'
+     */
+    on_failure?: HookFailurePolicy;
   };
   instructions?: {
     /** File holding the instructions block, relative to `<root>`. @default 'AGENTS.md' */

@@ -99,6 +99,12 @@ describe('mistyped values', () => {
     );
   });
 
+  it('refuse a hook failure policy other than block or allow', () => {
+    expect(messageOf({ hooks: { on_failure: 'ignore' } })).toMatchInlineSnapshot(
+      `"config.invalid: \`hooks.on_failure\` must be 'block' or 'allow'; got "ignore" (a string)"`,
+    );
+  });
+
   it('refuse a source driver other than repository or database', () => {
     expect(messageOf({ sets: { docs: { source: { driver: 'git' } } } })).toMatchInlineSnapshot(
       `"config.invalid: \`sets.docs.source.driver\` must be 'repository' or 'database'; got "git" (a string)"`,
@@ -260,7 +266,7 @@ describe('checkConfig', () => {
       mcp: { web: { middleware: ['auth:token'] }, local: false },
       agents: { llms_full: false },
       feedback: { enabled: false, rate_limit: '5,1' },
-      hooks: { push_commands: ['git push'] },
+      hooks: { push_commands: ['git push'], on_failure: 'allow' },
       instructions: { file: 'CLAUDE.md' },
       references: { routes: { allow: ['api.*'] } },
       ui: { dev_server: 'http://localhost:5173' },
