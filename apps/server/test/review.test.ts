@@ -15,8 +15,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The whole review path on a database set: an agent drafts through the web MCP endpoint (real SDK
-// client over HTTP), an editor publishes from the review screen in Chromium, readers see the change;
-// then discard, history and restore through MCP and through the CLI. Once on PGlite, once on
+// client over HTTP), another editor publishes from the review screen in Chromium (the author sees
+// why they may not), readers see the change; then discard, history and restore through MCP and
+// through the CLI. Once on PGlite, once on
 // PostgreSQL when KIT_TEST_DATABASE_URL is set.
 const chromiumPath = process.env.KIT_TEST_CHROMIUM;
 const databaseUrl = process.env.KIT_TEST_DATABASE_URL;
@@ -56,7 +57,9 @@ async function runKit(args: string[], cwd: string): Promise<{ code: number; stdo
   stderr.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
   });
-  const code = await runCli(args, { stdout, stderr, stdin: Readable.from(['']), env: { NO_COLOR: '1' }, cwd });
+  // The operator on the server, named by their account: not the agent whose drafts they review.
+  const env = { NO_COLOR: '1', USER: 'operator' };
+  const code = await runCli(args, { stdout, stderr, stdin: Readable.from(['']), env, cwd });
   return { code, stdout: out, stderr: err };
 }
 
@@ -99,13 +102,13 @@ function reviewRoundTrip(name: string, url: string | undefined) {
       const connection = url ? `connections: { default: { url: ${JSON.stringify(url)} } },` : '';
       writeFileSync(
         join(root, 'kit.config.mjs'),
-        `const users = { ada: { id: 'ada', role: 'admin' }, grace: { id: 'grace', role: 'admin' }, rita: { id: 'rita', role: 'reader' } };
+        `const users = { ada: { id: 'ada', role: 'admin' }, grace: { id: 'grace', role: 'admin' }, linus: { id: 'linus', role: 'admin' }, rita: { id: 'rita', role: 'reader' } };
 export default {
   ${connection}
   default: '${key}',
   review: 'required',
   sets: { ${key}: { route: { prefix: 'docs' }, source: { driver: 'database' }, mcp: { web: { author_tools: true } } } },
-  gates: { manageKit: (user) => user?.role === 'admin' },
+  gates: { manageKit: (user) => user?.role === 'admin', reviewKit: (user) => user?.role === 'admin' },
   resolveUser: (request) => users[/^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''] ?? null,
 };
 `,
@@ -192,8 +195,17 @@ export default {
       expect(listed.drafts[0]!.diff).toContain('-Welcome.\n+Welcome back, **reader**.\n');
     });
 
-    it('lets an editor publish from the review screen in a browser; the page changes for readers', async () => {
+    it('shows the author of a draft why they may not decide it, instead of the buttons', async () => {
       const page = await editorPage('ada');
+      await page.goto(`${http!.origin}/docs/_kit/review`);
+      const first = page.locator(`article[data-draft="${drafts.first}"]`);
+      expect(await first.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+      expect(await first.locator('.kit-review-own').textContent()).toContain('it was written by "ada", which is you');
+      await page.context().close();
+    });
+
+    it('lets another editor publish from the review screen in a browser; the page changes for readers', async () => {
+      const page = await editorPage('grace');
       const response = await page.goto(`${http!.origin}/docs/_kit/review`);
       expect(response?.status()).toBe(200);
       const first = page.locator(`article[data-draft="${drafts.first}"]`);
@@ -222,14 +234,14 @@ export default {
       expect(await notice.textContent()).toContain(`Published draft ${drafts.first}`);
       expect(await page.locator(`article[data-draft="${drafts.first}"]`).count()).toBe(0);
       expect(await reader()).toContain('Welcome back, <strong>reader</strong>.');
-      expect(events.published.map((event) => [event.draft, event.source, event.author, event.user])).toEqual([
-        [drafts.first, 'screen', 'ada', { id: 'ada', role: 'admin' }],
-      ]);
+      expect(
+        events.published.map((event) => [event.draft, event.source, event.author, event.publisher, event.user]),
+      ).toEqual([[drafts.first, 'screen', 'ada', 'grace', { id: 'grace', role: 'admin' }]]);
       await page.context().close();
     });
 
     it('refuses the second draft of the same page as conflicted, from the keyboard, and writes nothing', async () => {
-      const page = await editorPage('ada');
+      const page = await editorPage('grace');
       await page.goto(`${http!.origin}/docs/_kit/review`);
       const second = page.locator(`article[data-draft="${drafts.second}"]`);
       expect(await second.locator('.kit-review-stale').textContent()).toContain('Stale:');
@@ -269,10 +281,13 @@ export default {
 
     it('discards, lists revisions and restores through MCP, with the same outcomes', async () => {
       const agent = await connect('ada');
-      const discarded = await decision(agent, 'discard_draft', { id: drafts.second });
+      const reviewer = await connect('grace');
+      const own = await decision(agent, 'discard_draft', { id: drafts.second });
+      expect([own.outcome, (own as Decision & { rule?: string }).rule]).toEqual(['rejected', 'review.self_publish']);
+      const discarded = await decision(reviewer, 'discard_draft', { id: drafts.second });
       expect(discarded.outcome).toBe('discarded');
-      expect((await decision(agent, 'discard_draft', { id: drafts.second })).outcome).toBe('unchanged');
-      expect((await decision(agent, 'publish_draft', { id: drafts.second })).outcome).toBe('rejected');
+      expect((await decision(reviewer, 'discard_draft', { id: drafts.second })).outcome).toBe('unchanged');
+      expect((await decision(reviewer, 'publish_draft', { id: drafts.second })).outcome).toBe('rejected');
       expect(events.discarded.map((event) => [event.draft, event.source])).toEqual([[drafts.second, 'mcp']]);
 
       const read = await call(agent, 'read_page', { path: 'webhooks' });
@@ -280,7 +295,7 @@ export default {
       const deletion = await decision(agent, 'delete_page', { path: 'webhooks', based_on: hash });
       expect(deletion.outcome).toBe('drafted');
       expect(await reader('/webhooks')).toContain('Events over HTTP.');
-      expect((await decision(agent, 'publish_draft', { id: deletion.revision!.id! })).outcome).toBe('published');
+      expect((await decision(reviewer, 'publish_draft', { id: deletion.revision!.id! })).outcome).toBe('published');
       expect((await fetch(`${http!.origin}/docs/webhooks`)).status).toBe(404);
 
       const history = (await call(agent, 'list_revisions', { path: 'webhooks' })).structuredContent as {
@@ -314,9 +329,10 @@ export default {
         body: '# Home\n\nRaced.\n',
         based_on: (read._meta as { content_hash: string }).content_hash,
       });
-      const [ada, grace] = [await connect('ada'), await connect('grace')];
+      // Two editors other than its author.
+      const [grace, linus] = [await connect('grace'), await connect('linus')];
       const outcomes = await Promise.all(
-        [ada, grace].map(
+        [grace, linus].map(
           async (editor) => (await decision(editor, 'publish_draft', { id: draft.revision!.id! })).outcome,
         ),
       );

@@ -165,6 +165,105 @@ describe('Ask AI over the OpenAI Chat Completions protocol', () => {
   });
 });
 
+describe('Ask AI citations, matched by the page a link leads to', () => {
+  /** Reads the landing page and queues, then answers with `links`, one per line. */
+  const citingScript = (links: string[]): ScriptStep[] => [
+    { toolCalls: [{ name: 'read_page', input: { path: 'install' } }] },
+    { toolCalls: [{ name: 'read_page', input: { path: 'queues' } }] },
+    { text: ['Scripted turn citing what it read:\n', ...links.map((link) => `- [source](${link})\n`)] },
+  ];
+
+  async function answerCiting(links: string[], options: { origin?: string; setOrigin?: string } = {}) {
+    const provider = await scripted('openai', citingScript(links));
+    const service = createAsk({
+      kit: askFixtureKit(
+        { ai: { ask: { enabled: true, provider: 'openai' } } },
+        options.setOrigin ? { origin: options.setOrigin } : {},
+      ),
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: provider.url },
+    });
+    const result = await service.ask({
+      set: 'docs',
+      viewer: guest,
+      caller: 'ip:203.0.113.9',
+      body: question('How do I configure Acme?'),
+      ...(options.origin ? { origin: options.origin } : {}),
+    });
+    if (!result.ok) throw new Error(result.message);
+    const events: AskEvent[] = [];
+    for await (const event of result.events) events.push(event);
+    return events.at(-1) as Extract<AskEvent, { type: 'done' }>;
+  }
+
+  it('cites the landing page by every URL that leads to it, keeping the anchor', async () => {
+    const links = [
+      '/docs/install#configure',
+      '/docs#configure',
+      '/docs/3.x#configure',
+      '/docs/install.md',
+      '/docs/index.md',
+    ];
+    const done = await answerCiting(links);
+    expect(done).toMatchObject({ type: 'done', supported: true, unverified: [] });
+    expect(done.citations).toEqual([
+      { title: 'Install', url: '/docs#configure', href: '/docs/install#configure' },
+      { title: 'Install', url: '/docs#configure', href: '/docs#configure' },
+      { title: 'Install', url: '/docs#configure', href: '/docs/3.x#configure' },
+      { title: 'Install', url: '/docs', href: '/docs/install.md' },
+      { title: 'Install', url: '/docs', href: '/docs/index.md' },
+    ]);
+  });
+
+  it("cites a page by the default version's versioned form, its twin, a redirect and a trailing slash", async () => {
+    const links = [
+      '/docs/3.x/queues#retrying-jobs',
+      '/docs/3.x/queues.md',
+      '/docs/old-queues#retrying-jobs',
+      '/docs/queues/',
+      '/docs/3.x/en/queues',
+    ];
+    const done = await answerCiting(links);
+    expect(done.unverified).toEqual([]);
+    expect(done.citations.map((citation) => citation.url)).toEqual([
+      '/docs/queues#retrying-jobs',
+      '/docs/queues',
+      '/docs/queues#retrying-jobs',
+      '/docs/queues',
+      '/docs/queues',
+    ]);
+  });
+
+  it('cites absolute links on the asking origin, and pages whose URLs the set makes absolute', async () => {
+    const onOrigin = await answerCiting(
+      ['https://acme.test/docs/install#configure', 'https://other.test/docs/queues'],
+      {
+        origin: 'https://acme.test',
+      },
+    );
+    expect(onOrigin.citations).toEqual([
+      { title: 'Install', url: '/docs#configure', href: 'https://acme.test/docs/install#configure' },
+    ]);
+    expect(onOrigin.unverified).toEqual(['https://other.test/docs/queues']);
+    const absolute = await answerCiting(['/docs/install#configure', 'https://acme.test/docs/queues'], {
+      origin: 'https://acme.test',
+      setOrigin: 'https://acme.test',
+    });
+    expect(absolute).toMatchObject({ supported: true, unverified: [] });
+    expect(absolute.citations.map((citation) => citation.url)).toEqual([
+      'https://acme.test/docs#configure',
+      'https://acme.test/docs/queues',
+    ]);
+  });
+
+  it('does not cite pages the assistant never read, private versions, or URLs that lead nowhere', async () => {
+    const links = ['/docs/index', '/docs/4.x/queues', '/docs/nope', '/docs/install#not-a-heading', 'mailto:a@b.c'];
+    const done = await answerCiting(links);
+    expect(done.unverified).toEqual(['/docs/index', '/docs/4.x/queues', '/docs/nope', 'mailto:a@b.c']);
+    // A page read, cited at an anchor it does not have, is cited as the page.
+    expect(done.citations).toEqual([{ title: 'Install', url: '/docs', href: '/docs/install#not-a-heading' }]);
+  });
+});
+
 describe('Ask AI over the Anthropic Messages protocol', () => {
   it('runs the same loop and cites the page it read', async () => {
     const provider = await scripted('anthropic', retryScript);
@@ -180,6 +279,27 @@ describe('Ask AI over the Anthropic Messages protocol', () => {
     expect(provider.requests[0]!.path).toBe('/v1/messages');
     expect(provider.requests[0]!.headers['x-api-key']).toBe('ant-test-key');
     expect(offeredTools(provider.requests[0]!).sort()).toEqual(['list_pages', 'read_page', 'search_docs']);
+  });
+});
+
+describe('Ask AI over an OpenAI-compatible server (@ai-sdk/openai-compatible)', () => {
+  it('runs the same loop against the configured base URL and model, with the optional key', async () => {
+    const provider = await scripted('openai', retryScript);
+    const kit = kitWith({ provider: 'openai-compatible', model: 'local-model' });
+    const service = createAsk({
+      kit,
+      env: { OPENAI_COMPATIBLE_BASE_URL: provider.url, OPENAI_COMPATIBLE_API_KEY: 'local-key' },
+    });
+    const { events, text } = await collect(service, question('How often do failed jobs retry?'));
+    expect(text).toContain('Failed jobs retry three times with exponential backoff.');
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      supported: true,
+      citations: [{ url: '/docs/queues#retrying-jobs' }],
+    });
+    expect(provider.requests[0]!.path).toBe('/v1/chat/completions');
+    expect(provider.requests[0]!.body.model).toBe('local-model');
+    expect(provider.requests[0]!.headers.authorization).toBe('Bearer local-key');
   });
 });
 
@@ -329,6 +449,41 @@ describe('Ask AI limits, checked before any provider call', () => {
     expect(provider.requests).toHaveLength(2);
     clock += 2 * 3600_000;
     expect((await collect(service, question('4?'), guest, 'ip:c')).text).toBe('three');
+  });
+
+  it('counts answers, not questions: one no provider answered, or the reader left before, gives its place back', async () => {
+    const provider = await scripted('openai', [{ status: 503 }]);
+    const store = createMemoryRateLimitStore();
+    const service = createAsk({
+      kit: kitWith({ daily_budget: 1 }),
+      env: env(provider.url),
+      store,
+      log: () => undefined,
+    });
+    // Every provider failed: an error event, no answer, the place is given back.
+    const failed = await collect(service, question('1?'), guest, 'ip:a');
+    expect(failed.events).toEqual([expect.objectContaining({ type: 'error', code: 'ask.provider_failed' })]);
+    // The reader went away before anything was written.
+    const leaving = new AbortController();
+    const left = await service.ask({
+      set: 'docs',
+      viewer: guest,
+      caller: 'ip:b',
+      body: question('2?'),
+      signal: leaving.signal,
+    });
+    expect(left.ok).toBe(true);
+    leaving.abort();
+    if (left.ok) for await (const _event of left.events);
+    // An answer that began and then stopped (the provider failed midway) was a reply: it counts.
+    provider.push({ text: ['Partly ', 'answered'], cutAfterChunks: 2 });
+    const partial = await collect(service, question('3?'), guest, 'ip:c');
+    expect(partial.text).toBe('Partly ');
+    expect(partial.events.at(-1)).toMatchObject({ type: 'error', code: 'ask.provider_failed' });
+    const spent = await collect(service, question('4?'), guest, 'ip:d');
+    expect(spent.refusal).toMatchObject({ status: 429, code: 'ask.daily_budget' });
+    // A refused question took no place either: the count is the one answer given.
+    expect((await store.hit(`ask-budget:docs:${new Date().toISOString().slice(0, 10)}`, 60_000)).count).toBe(2);
   });
 
   it('lets only readers the askKit gate allows ask, and nobody when Ask AI is off', async () => {

@@ -7,9 +7,9 @@ import {
   type RateLimitStore,
   type Viewer,
 } from '@kit/core';
-import { type ModelMessage, stepCountIs, streamText } from 'ai';
+import { isStepCount, type ModelMessage, streamText } from 'ai';
 import { type CheckedCitations, checkCitations } from './citations.js';
-import { type AskMessage, type AskRefusal, checkConversation, countQuestion } from './limits.js';
+import { type AskMessage, type AskRefusal, type BudgetPlace, checkConversation, countQuestion } from './limits.js';
 import { systemPrompt } from './prompt.js';
 import {
   type AskEnv,
@@ -76,8 +76,9 @@ export interface AskOptions {
 /** Ask AI for a kit: checks and counts a question, then streams an answer that cites its pages. */
 export interface AskService {
   /**
-   * Checks the question (enabled, `askKit`, lengths) and counts it (rate limit, daily budget)
-   * before any provider is called. A refusal says why; otherwise the answer's events follow.
+   * Checks the question (enabled, `askKit`, lengths) and counts it against the rate limit before
+   * any provider is called, holding a place in the daily budget that is given back when no answer
+   * comes. A refusal says why; otherwise the answer's events follow.
    */
   ask(question: AskQuestion): Promise<AskRefusal | { ok: true; events: AsyncIterable<AskEvent> }>;
 }
@@ -181,6 +182,7 @@ export function createAsk(options: AskOptions): AskService {
           env,
           timeoutMs,
           log,
+          budget: counted,
           ...(question.signal ? { signal: question.signal } : {}),
           ...(question.origin ? { origin: question.origin } : {}),
         }),
@@ -208,6 +210,8 @@ interface AnswerInput {
   env: AskEnv;
   timeoutMs: number;
   log: (message: string) => void;
+  /** The question's place in the daily budget, given back when it gets no answer. */
+  budget: BudgetPlace;
   signal?: AbortSignal;
   origin?: string;
 }
@@ -216,10 +220,31 @@ interface AnswerInput {
 class ProviderTimeout extends Error {}
 
 /**
- * The answer loop: tries each provider in order until one starts answering, then streams its
- * text, tool use and steps, and ends with the citations checked against the pages read.
+ * The answer loop (see {@link attemptAnswers}); a question whose answer never began, because every
+ * provider failed or the reader left first, gives its place in the daily budget back.
  */
 async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
+  const progress = { answered: false };
+  try {
+    yield* attemptAnswers(input, progress);
+  } finally {
+    if (!progress.answered)
+      await input.budget
+        .giveBack()
+        .catch((error: unknown) =>
+          input.log(
+            `[kit] Ask AI on "${input.set.key}" could not give a daily-budget place back: ${describeFailure(error)}`,
+          ),
+        );
+  }
+}
+
+/**
+ * Tries each provider in order until one starts answering, then streams its text, tool use and
+ * steps, and ends with the citations checked against the pages read. `progress.answered` turns
+ * true once the reply begins to reach the reader: from then on the question counts as answered.
+ */
+async function* attemptAnswers(input: AnswerInput, progress: { answered: boolean }): AsyncGenerator<AskEvent> {
   const { set, viewer } = input;
   const settings = set.config.ai.ask;
   const manifest = await set.manifest();
@@ -263,10 +288,10 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
       arm();
       const result = streamText({
         model: loaded.model,
-        system,
+        instructions: system,
         messages,
         tools: askTools({ set, viewer, version: input.version, locale: input.locale, read }),
-        stopWhen: stepCountIs(settings.max_steps),
+        stopWhen: isStepCount(settings.max_steps),
         // The last step may not call tools: it must answer from what was read.
         prepareStep: ({ stepNumber }) =>
           stepNumber >= settings.max_steps - 1 ? { activeTools: [], toolChoice: 'none' } : undefined,
@@ -288,6 +313,7 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
         if (part.type === 'text-delta') {
           if (!part.text) continue;
           began = true;
+          progress.answered = true;
           text += part.text;
           yield { type: 'text', delta: part.text };
         } else if (part.type === 'tool-call') {
@@ -332,7 +358,10 @@ async function* answer(input: AnswerInput): AsyncGenerator<AskEvent> {
       }
       continue;
     }
-    const checked = checkCitations(text, read, input.origin);
+    const checked = await checkCitations(text, read, {
+      resolve: (pathname) => set.matchUrl(pathname, viewer),
+      ...(input.origin ? { origin: input.origin } : {}),
+    });
     yield { type: 'done', supported: checked.citations.length > 0, steps, ...checked };
     return;
   }

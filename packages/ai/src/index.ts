@@ -5,7 +5,7 @@
  * `ai.ask.enabled` is on, `kit sync` when it runs, and `kit validate` warns when it is missing.
  */
 export { type AskEvent, type AskOptions, type AskQuestion, type AskService, createAsk } from './ask.js';
-export { type CheckedCitations, type Citation, checkCitations } from './citations.js';
+export { type CheckedCitations, type Citation, type CitationScope, checkCitations } from './citations.js';
 export { type AskMessage, type AskRefusal, budgetDay, checkConversation, countQuestion } from './limits.js';
 export { NO_ANSWER_TEXT, systemPrompt } from './prompt.js';
 export {
@@ -41,7 +41,7 @@ export type {
 } from './sync/ports.js';
 export { SYNC_SYSTEM_PROMPT, syncTaskMessage } from './sync/prompt.js';
 export { SYNC_TOOL_NAMES, syncTools } from './sync/tools.js';
-export { ASK_TOOL_NAMES, askTools, type ReadPage } from './tools.js';
+export { ASK_TOOL_NAMES, askTools, type ReadPage, readPageKey } from './tools.js';
 
 /** The command that installs Ask AI with its default provider. */
 export const ASK_INSTALL_COMMAND = 'npm install @kit/ai ai @ai-sdk/openai';

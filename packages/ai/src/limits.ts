@@ -98,14 +98,26 @@ function secondsToNextUtcDay(now: number): number {
   return Math.max(1, Math.ceil((next.getTime() - now) / 1000));
 }
 
+/** A question's place in its set's daily budget, held from the moment it is accepted. */
+export interface BudgetPlace {
+  /**
+   * The question got no answer (every provider failed or stayed silent before writing, or the
+   * reader left first): gives its place in `ai.ask.daily_budget` back. Only the first call counts.
+   */
+  giveBack(): Promise<void>;
+}
+
 /**
  * Counts one question against the reader's rate limit (`ai.ask.rate_limit`, per reader per set)
- * and then against the set's daily budget (`ai.ask.daily_budget` answers per UTC day; null is no
- * cap), in the shared store so every server process counts the same. Call it only for a question
- * that will be answered: the counts are the operator's costs.
+ * and takes a place for it in the set's daily budget (`ai.ask.daily_budget` answers per UTC day;
+ * null is no cap), in the shared store so every server process counts the same. The budget counts
+ * answers: the caller gives the place back with {@link BudgetPlace.giveBack} when no answer comes,
+ * and a question refused here takes no place. Holding the place from the start, rather than
+ * counting once answered, keeps questions asked at the same moment from overrunning the budget.
  *
  * @example
  * const verdict = await countQuestion({ store, set: 'docs', caller: 'ip:203.0.113.9', ask, now: Date.now() });
+ * if (verdict.ok && !answered) await verdict.giveBack();
  */
 export async function countQuestion(input: {
   store: RateLimitStore;
@@ -114,7 +126,7 @@ export async function countQuestion(input: {
   caller: string;
   ask: AskSettings;
   now: number;
-}): Promise<{ ok: true } | AskRefusal> {
+}): Promise<({ ok: true } & BudgetPlace) | AskRefusal> {
   const { store, set, caller, ask, now } = input;
   const rule = parseRateLimit(ask.rate_limit, 'ai.ask.rate_limit');
   const verdict = await checkRateLimit(store, `ask:${set}:${caller}`, rule, now);
@@ -128,19 +140,28 @@ export async function countQuestion(input: {
       message: `You asked ${rule.max} questions in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}, the most ai.ask.rate_limit allows. Ask again in ${verdict.retryAfterSeconds} seconds.`,
     };
   }
-  if (ask.daily_budget !== null) {
-    const retryAfterSeconds = secondsToNextUtcDay(now);
-    // One key per set and UTC day: tomorrow's key starts at zero. It lives a little past its day.
-    const spent = await store.hit(`ask-budget:${set}:${budgetDay(now)}`, (retryAfterSeconds + 3600) * 1000);
-    if (spent.count > ask.daily_budget) {
-      return {
-        ok: false,
-        status: 429,
-        code: 'ask.daily_budget',
-        retryAfterSeconds,
-        message: `Ask AI has given all ${ask.daily_budget} answers these docs allow today (ai.ask.daily_budget). Try again tomorrow; search still works.`,
-      };
-    }
+  if (ask.daily_budget === null) return { ok: true, giveBack: async () => undefined };
+  const retryAfterSeconds = secondsToNextUtcDay(now);
+  // One key per set and UTC day: tomorrow's key starts at zero. It lives a little past its day.
+  const key = `ask-budget:${set}:${budgetDay(now)}`;
+  const spent = await store.hit(key, (retryAfterSeconds + 3600) * 1000);
+  if (spent.count > ask.daily_budget) {
+    await store.undo(key);
+    return {
+      ok: false,
+      status: 429,
+      code: 'ask.daily_budget',
+      retryAfterSeconds,
+      message: `Ask AI has given all ${ask.daily_budget} answers these docs allow today (ai.ask.daily_budget). Try again tomorrow; search still works.`,
+    };
   }
-  return { ok: true };
+  let given = false;
+  return {
+    ok: true,
+    giveBack: async () => {
+      if (given) return;
+      given = true;
+      await store.undo(key);
+    },
+  };
 }

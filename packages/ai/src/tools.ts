@@ -1,10 +1,12 @@
 import { type DocSet, isKitError, type Viewer, withoutContentHashLine } from '@kit/core';
-import { tool } from 'ai';
+import { type Tool, tool } from 'ai';
 import { z } from 'zod';
 
 /** A page the assistant read during one answer: what citations may point at. */
 export interface ReadPage {
   title: string;
+  version: string;
+  locale: string;
   path: string;
   /** Site URL of the page, without a fragment. */
   url: string;
@@ -20,8 +22,13 @@ export interface AskToolScope {
   /** The reader's version and locale: the tools' defaults. */
   version: string | undefined;
   locale: string | undefined;
-  /** Filled as the assistant reads; keyed by page URL. */
+  /** Filled as the assistant reads; keyed by {@link readPageKey}. */
   read: Map<string, ReadPage>;
+}
+
+/** The key of a page read: its version, locale and path, what a URL of the set resolves to. */
+export function readPageKey(ref: { version: string; locale: string; path: string }): string {
+  return `${ref.version}\u0000${ref.locale}\u0000${ref.path}`;
 }
 
 /** The names of the tools Ask AI offers, the read tools agents use over MCP. */
@@ -40,7 +47,7 @@ function failure(error: unknown): { error: string } {
  * reader as viewer, so private versions and pages reach it only when `viewKit` allows that reader.
  * `version` and `locale` default to the page the reader asked from.
  */
-export function askTools(scope: AskToolScope) {
+export function askTools(scope: AskToolScope): Record<(typeof ASK_TOOL_NAMES)[number], Tool> {
   const { set, viewer } = scope;
   const versionArg = z
     .string()
@@ -106,8 +113,10 @@ export function askTools(scope: AskToolScope) {
             viewer,
           );
           const sections = (view?.rendered.toc ?? []).map((entry) => ({ heading: entry.text, anchor: entry.id }));
-          scope.read.set(page.meta.url, {
+          scope.read.set(readPageKey(page.meta), {
             title: page.meta.title,
+            version: page.meta.version,
+            locale: page.meta.locale,
             path: page.meta.path,
             url: page.meta.url,
             markdownUrl: page.meta.markdown_url,

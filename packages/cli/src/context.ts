@@ -14,6 +14,11 @@ export interface CommandContext {
   io: CliIo;
   /** Exit code the binary ends with once the command returns. */
   exitCode: number;
+  /**
+   * The words after a command that takes a command line (`kit hook git push --force`), exactly as
+   * given: `runCli` keeps them from commander, which would read `--force` as an option.
+   */
+  commandLine?: readonly string[];
   globals(command: Command): GlobalOptions;
   /** Loads the kit of the working directory, or of `options.cwd` (a folder the command was given). */
   loadKit(command: Command, options?: Omit<LoadKitOptions, 'configFile' | 'env'>): Promise<LoadedKit>;

@@ -3,7 +3,7 @@ export { affectedFor, affectedPages, changeDiff, defaultBranch, sourcedPages } f
 export type { AffectedPage, SourcedPage } from './affected/match.js';
 export { matchAffectedPages, sourcesOf } from './affected/match.js';
 export { BLOCK_END, BLOCK_START, docsIndex, instructionsBlock, replaceBlock } from './agents/instructions.js';
-export { HOOK_BLOCK_EXIT_CODE } from './commands/hook.js';
+export { HOOK_BLOCK_EXIT_CODE } from './hook/pre-push-check.js';
 export type { CommandContext, GlobalOptions } from './context.js';
 export { createContext } from './context.js';
 export type { CompiledHooks } from './hook/hooks.js';

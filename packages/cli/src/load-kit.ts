@@ -310,6 +310,7 @@ async function createSource(
       dataDir: connection.url
         ? null
         : join(config.root, '.kit', connectionName === 'default' ? 'db' : `db-${connectionName}`),
+      ...(connection.schema ? { schema: connection.schema } : {}),
       ...(models && Object.keys(models).length > 0 ? { models } : {}),
     });
     databases.set(connectionName, opening);

@@ -44,7 +44,13 @@ describe('review commands', () => {
         { ...page, path: 'index', body: '# Home\n\nHello there.\n' },
         { status: 'draft', author: 'agent:claude', summary: 'Another welcome', basedOn: home.contentHash },
       );
-      const moved = await movePage(db, 'docs', { ...page, path: 'old' }, { ...page, path: 'new' }, { status: 'draft' });
+      const moved = await movePage(
+        db,
+        'docs',
+        { ...page, path: 'old' },
+        { ...page, path: 'new' },
+        { status: 'draft', author: 'agent:claude' },
+      );
       ids.first = first.revision!.id;
       ids.second = second.revision!.id;
       ids.move = moved.revision!.id;
@@ -56,7 +62,8 @@ describe('review commands', () => {
     await project?.cleanup();
   });
 
-  const kit = (...args: string[]) => runKitHere(args, { cwd: project.dir });
+  // The operator reviewing the agent's drafts, named by their account as the review rule reads it.
+  const kit = (...args: string[]) => runKitHere(args, { cwd: project.dir, env: { USER: 'editor' } });
 
   it('lists each draft with author, summary, age, page and a unified diff against the live content', async () => {
     const run = await kit('drafts');

@@ -1,5 +1,6 @@
 import { isKitError } from '@kit/core';
 import { CommanderError } from 'commander';
+import { splitCommandLine } from './command-line-args.js';
 import { createContext } from './context.js';
 import { type CliIo, processIo, writeLine } from './io.js';
 import { CLI_VERSION, createProgram } from './program.js';
@@ -19,8 +20,10 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
   }
   const context = createContext(io);
   const program = createProgram(context);
+  const split = splitCommandLine(program, argv);
+  if (split) context.commandLine = split.words;
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(split ? split.head : argv, { from: 'user' });
     return context.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

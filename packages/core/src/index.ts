@@ -2,6 +2,7 @@ export type { AccessDecision, AccessRefusal, AccessRequest } from './access/acce
 export {
   canAsk,
   canManage,
+  canReviewChanges,
   decideAccess,
   isSharedResponse,
   isSignedIn,
@@ -91,6 +92,7 @@ export { cacheStoreFor, defaultNames, resolveConfig } from './config/resolve.js'
 export type * from './config/types.js';
 export type { ConfigCheck, ConfigIssue } from './config/validate.js';
 export { checkConfig } from './config/validate.js';
+export { isPostgresSchemaName, POSTGRES_SCHEMA_NAME_RULE } from './config/postgres-name.js';
 export type { CreateDocSetOptions, RuntimeDocSet } from './docset/docset.js';
 export {
   createDocSet,
@@ -113,7 +115,7 @@ export {
 } from './docset/search-limit.js';
 export { searchSectionsOf } from './docset/search-sections.js';
 export type { KitErrorCode } from './errors/kit-error.js';
-export { isKitError, KitError } from './errors/kit-error.js';
+export { isKitError, isRequestError, KitError } from './errors/kit-error.js';
 export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './events/emitter.js';
 export { createEvents } from './events/emitter.js';
 export { KIT_EVENT_NAMES } from './events/names.js';
@@ -218,6 +220,8 @@ export type {
 } from './references/types.js';
 export type { DiffLine } from './review/diff.js';
 export { diffLines, unifiedDiff } from './review/diff.js';
+export type { SelfPublishQuestion } from './review/review-rule.js';
+export { reviewerIdentity, SELF_PUBLISH_RULE, selfPublishRefusal, userIdentity } from './review/review-rule.js';
 export type {
   DraftView,
   HistoryEntry,

@@ -7,6 +7,7 @@ import {
   type DocSet,
   isAllowedHost,
   isKitError,
+  isRequestError,
   isSharedResponse,
   isSignedIn,
   type Kit,
@@ -249,7 +250,7 @@ export function createKitApp(options: KitAppOptions): Hono<Env> {
       const stylesheet = set && shape === 'html' ? readerStylesheet(set, await assets) : null;
       return databaseUnavailableResponse(c, error, shape, stylesheet);
     }
-    if (isKitError(error)) {
+    if (isRequestError(error)) {
       const status = error.code === 'rate_limited' ? 429 : error.code.endsWith('not_found') ? 404 : 400;
       // A browser asking for a page gets the 404 page, never a JSON error body.
       const set = status === 404 && wantsHtml(c.req.header('accept')) ? findSet(c) : null;
@@ -446,7 +447,7 @@ function setApp(
         'widget',
       );
     } catch (error) {
-      if (isKitError(error) && error.code !== 'database.unavailable') {
+      if (isRequestError(error)) {
         const status = error.code === 'page.not_found' ? 404 : 400;
         return c.json({ error: error.code, message: error.message }, status);
       }
@@ -569,7 +570,7 @@ function setApp(
         headers: { Vary: PAGE_VARY },
       });
     } catch (error) {
-      if (isKitError(error) && error.code !== 'database.unavailable')
+      if (isRequestError(error))
         return c.json({ error: error.code, message: error.message }, error.code.endsWith('not_found') ? 404 : 400);
       throw error;
     }
@@ -579,9 +580,7 @@ function setApp(
     const locale = c.req.param('file')!.replace(/\.json$/, '');
     const index = await set
       .clientSearchIndex({ version: c.req.param('version')!, locale }, viewerFor(c))
-      .catch((error: unknown) =>
-        isKitError(error) && error.code !== 'database.unavailable' ? null : Promise.reject(error),
-      );
+      .catch((error: unknown) => (isRequestError(error) ? null : Promise.reject(error)));
     if (!index) return c.notFound();
     return sendCached(c, index.body, { contentType: index.contentType, isPrivate: isPrivateFor(set, c) });
   });
@@ -800,7 +799,7 @@ function setApp(
         headers: { Vary: PAGE_VARY },
       });
     } catch (error) {
-      if (!isKitError(error) || error.code === 'database.unavailable') throw error;
+      if (!isRequestError(error)) throw error;
       const status = error.code.endsWith('not_found') ? 404 : error.code === 'content.conflict' ? 409 : 400;
       return c.body(`# ${error.code}\n\n${error.message}\n`, status, {
         'Content-Type': 'text/markdown; charset=utf-8',

@@ -77,6 +77,20 @@ describe.skipIf(!redisUrl)('the Redis rate-limit store with a real Redis', () =>
     expect(resetAt).toBeLessThanOrEqual(Date.now() + WINDOW);
   });
 
+  it('takes back a hit for every store sharing it, never below zero and never making a key', async () => {
+    const first = store(redisUrl!, prefix);
+    const second = store(redisUrl!, prefix);
+    await first.hit('undo', WINDOW);
+    await second.hit('undo', WINDOW);
+    await first.undo('undo');
+    expect((await second.hit('undo', WINDOW)).count).toBe(2);
+    for (let i = 0; i < 4; i++) await second.undo('undo');
+    expect((await first.hit('undo', WINDOW)).count).toBe(1);
+    // An undo of a key no hit made leaves nothing behind: the next hit opens a window at one.
+    await first.undo('undo-unknown');
+    expect((await first.hit('undo-unknown', WINDOW)).count).toBe(1);
+  });
+
   it('counts in the process while Redis is down, warns once, and shares the count again once it is back', async () => {
     const target = new URL(redisUrl!);
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });

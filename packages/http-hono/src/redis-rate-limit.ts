@@ -94,6 +94,19 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
         return fallback.hit(key, windowMs);
       }
     },
+    async undo(key) {
+      const redis = await connecting;
+      if (!redis || closed || redis.status !== 'ready' || Date.now() < skipUntil) return fallback.undo(key);
+      try {
+        // Only a window that still exists is taken back from, and its expiry stays as it was.
+        await redis.eval(UNDO_SCRIPT, 1, prefix + key);
+        recovered();
+      } catch (error) {
+        outage(error);
+        skipUntil = Date.now() + RETRY_AFTER_FAILURE_MS;
+        await fallback.undo(key);
+      }
+    },
     async close() {
       closed = true;
       const redis = await connecting;
@@ -104,6 +117,10 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
     },
   };
 }
+
+/** Decrements a window's count when the window still exists and holds a hit; never creates a key. */
+const UNDO_SCRIPT =
+  "if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end return 0";
 
 /** How long counts skip a Redis whose last command failed while its connection stayed up. */
 const RETRY_AFTER_FAILURE_MS = 1000;

@@ -17,6 +17,7 @@ import {
   type ReviewCall,
   type ReviewResult,
   restorePageChange,
+  selfPublishRefusal,
   type Viewer,
 } from '@kit/core';
 import { escapeHtml } from '@kit/render';
@@ -49,25 +50,22 @@ const HEADERS = {
  * discard buttons, and a page's history with restore. Plain HTML forms that work without
  * JavaScript; each POST carries a token that must match the screen's cookie (double submit,
  * `SameSite=Strict`) and, when the browser sends one, an `Origin` of this site. Only a signed-in
- * reader the `manageKit` gate allows sees it: anyone else (and every reader of a repository set,
- * which has no drafts) gets the reader's 404. The decisions are core's review functions.
+ * reader the `reviewKit` gate allows sees it: anyone else (and every reader of a repository set,
+ * which has no drafts) gets the reader's 404. The decisions are core's review functions, the review
+ * rule included: a draft the reader wrote shows why they may not decide it instead of the buttons.
  */
 export function reviewScreen(options: ReviewScreenOptions): Hono {
   const { kit, set, viewerOf } = options;
   const app = new Hono();
   const base = `${normalizePrefix(set.config.route.prefix)}/_kit/review`;
 
-  const callOf = (c: Context): ReviewCall => {
-    const viewer = viewerOf(c);
-    const user = viewer.user as { id?: unknown; email?: unknown } | null;
-    const by =
-      user && (typeof user.id === 'string' || typeof user.id === 'number')
-        ? String(user.id)
-        : user && typeof user.email === 'string'
-          ? user.email
-          : undefined;
-    return { viewer, channel: 'web', source: 'screen', events: kit.events, ...(by ? { by } : {}) };
-  };
+  // Core names the reader from their user (id, else e-mail), as the review rule compares them.
+  const callOf = (c: Context): ReviewCall => ({
+    viewer: viewerOf(c),
+    channel: 'web',
+    source: 'screen',
+    events: kit.events,
+  });
 
   // Everything under the screen is for managers only; anyone else is told nothing exists here.
   app.use('*', async (c, next) => {
@@ -91,10 +89,19 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
     return c.body(html, status, HEADERS);
   };
 
-  const queue = async (c: Context, notice: ReviewResult | null, status: 200 | 409 | 400 = 200) => {
-    const { drafts } = await listDrafts(set, callOf(c));
+  const queue = async (c: Context, notice: ReviewResult | null, status: 200 | 403 | 409 | 400 = 200) => {
+    const call = callOf(c);
+    const { drafts } = await listDrafts(set, call);
     const rendered: string[] = [];
-    for (const draft of drafts) rendered.push(await draftHtml(set, base, draft));
+    for (const draft of drafts) {
+      const refusal = selfPublishRefusal({
+        draft,
+        decision: 'publish',
+        call,
+        selfPublish: set.config.review_self_publish,
+      });
+      rendered.push(await draftHtml(set, base, draft, refusal));
+    }
     const main =
       `<h1>Drafts waiting for review</h1>${noticeHtml(notice)}` +
       `<p>${drafts.length === 0 ? `No drafts wait for review in the "${escapeHtml(set.key)}" docs.` : `${drafts.length} draft${drafts.length === 1 ? '' : 's'} in the "${escapeHtml(set.key)}" docs, oldest first. Publishing makes a draft live for readers; discarding keeps it in the history only.`}</p>` +
@@ -180,7 +187,9 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
   return app;
 }
 
-function statusOf(result: ReviewResult): 200 | 409 | 400 {
+/** A refusal by the review rule is 403: understood, and not this reader's to decide. */
+function statusOf(result: ReviewResult): 200 | 403 | 409 | 400 {
+  if (result.rule) return 403;
   return result.outcome === 'conflicted' ? 409 : result.outcome === 'rejected' ? 400 : 200;
 }
 
@@ -237,7 +246,8 @@ async function readForm(c: Context): Promise<Record<string, string> | null> {
 function noticeHtml(result: ReviewResult | null): string {
   if (!result) return '<div role="status" class="kit-review-notice" hidden></div>';
   const role = result.outcome === 'conflicted' || result.outcome === 'rejected' ? 'alert' : 'status';
-  return `<div role="${role}" class="kit-review-notice kit-review-${result.outcome}" data-outcome="${result.outcome}"><strong>${escapeHtml(result.outcome[0]!.toUpperCase() + result.outcome.slice(1))}.</strong> ${escapeHtml(result.message)}</div>`;
+  const rule = result.rule ? ` data-rule="${escapeHtml(result.rule)}"` : '';
+  return `<div role="${role}" class="kit-review-notice kit-review-${result.outcome}" data-outcome="${result.outcome}"${rule}><strong>${escapeHtml(result.outcome[0]!.toUpperCase() + result.outcome.slice(1))}.</strong> ${escapeHtml(result.message)}</div>`;
 }
 
 function historyLookup(base: string): string {
@@ -293,7 +303,11 @@ function diffHtml(lines: DiffLine[]): string {
   return `<pre class="kit-review-diff"><code>${rows.join('\n')}</code></pre>`;
 }
 
-async function draftHtml(set: DocSet, base: string, draft: DraftView): Promise<string> {
+/**
+ * One draft of the queue. `refusal` is why the review rule keeps this reader from deciding it (they
+ * wrote it): it stands where the buttons would.
+ */
+async function draftHtml(set: DocSet, base: string, draft: DraftView, refusal: string | null): Promise<string> {
   const id = escapeHtml(draft.id);
   const titleId = `kit-draft-${id}`;
   const when = new Date(draft.created_at);
@@ -315,8 +329,10 @@ async function draftHtml(set: DocSet, base: string, draft: DraftView): Promise<s
     '</div>' +
     `<details><summary>Source changes (inline diff)</summary>${diffHtml(diffLines(draft.before, draft.after))}</details>` +
     '<div class="kit-review-actions">' +
-    `<form method="post" action="${escapeHtml(base)}/publish">${tokenField()}<input type="hidden" name="id" value="${id}"><button type="submit" aria-describedby="${titleId}">Publish</button></form>` +
-    `<form method="post" action="${escapeHtml(base)}/discard">${tokenField()}<input type="hidden" name="id" value="${id}"><button type="submit" class="kit-review-secondary" aria-describedby="${titleId}">Discard</button></form>` +
+    (refusal
+      ? `<p class="kit-review-own" role="note">${escapeHtml(refusal.replace(/^Draft \S+ was not published: /, 'You may not publish or discard this draft: '))}</p>`
+      : `<form method="post" action="${escapeHtml(base)}/publish">${tokenField()}<input type="hidden" name="id" value="${id}"><button type="submit" aria-describedby="${titleId}">Publish</button></form>` +
+        `<form method="post" action="${escapeHtml(base)}/discard">${tokenField()}<input type="hidden" name="id" value="${id}"><button type="submit" class="kit-review-secondary" aria-describedby="${titleId}">Discard</button></form>`) +
     historyLink +
     '</div></article></li>'
   );
@@ -381,7 +397,7 @@ const SCREEN_CSS = `
 .kit-review button:focus-visible,.kit-review a:focus-visible,.kit-review input:focus-visible,.kit-review summary:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
 .kit-review-notice{padding:.75rem 1rem;border-radius:.375rem;margin:1rem 0;border:1px solid #9bc59d;background:#eef8ee}
 .kit-review-conflicted,.kit-review-rejected{border-color:#d9a09a;background:#fdf0ee}
-.kit-review-stale{color:#7a4b00}
+.kit-review-stale,.kit-review-own{color:#7a4b00}
 .kit-review-table{overflow:auto}.kit-review table{border-collapse:collapse;width:100%}
 .kit-review th,.kit-review td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #e2e2e2;vertical-align:top}
 .kit-review caption{text-align:left;font-weight:600;padding:.5rem 0}

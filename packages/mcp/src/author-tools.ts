@@ -8,6 +8,7 @@ import {
   movePageTool,
   updateManifestTool,
   updateNavigationTool,
+  userIdentity,
   type ValidationIssue,
   writePageTool,
 } from '@kit/core';
@@ -71,11 +72,14 @@ export interface AuthorOffer {
   validate?: ValidateDocs | undefined;
 }
 
-/** Who makes a change through this server: the signed-in user's id or e-mail, else `agent:<client name>`. */
+/**
+ * Who makes a change through this server: the signed-in user's identity (core's `userIdentity`:
+ * their id, else e-mail), the one the review rule compares with a reviewer's; else
+ * `agent:<client name>`, a label for the history rather than an identity.
+ */
 export function authorOf(server: McpServer, context: McpContext): string {
-  const user = context.viewer.user as { id?: unknown; email?: unknown } | null;
-  if (user && (typeof user.id === 'string' || typeof user.id === 'number')) return String(user.id);
-  if (user && typeof user.email === 'string') return user.email;
+  const identity = userIdentity(context.viewer.user);
+  if (identity !== null) return identity;
   const client = server.server.getClientVersion()?.name;
   return `agent:${client ?? 'mcp'}`;
 }

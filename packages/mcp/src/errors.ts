@@ -6,12 +6,31 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 
+/** What a web caller gets for a `source.error`: its message names the set's files, which are the server's business. */
+const SOURCE_ERROR_ON_THE_WEB =
+  "The docs server cannot read some of its files right now; its log names them. Try again later, or tell the site's maintainers.";
+
+/**
+ * True for a `source.error` that a web caller must not read: it is logged here (naming the files
+ * the server cannot read), and the caller gets {@link SOURCE_ERROR_ON_THE_WEB}.
+ */
+function hiddenSourceError(error: unknown, exposeInternals: boolean): boolean {
+  if (exposeInternals || !isKitError(error, 'source.error')) return false;
+  console.error(error);
+  return true;
+}
+
 /**
  * The one place a failure becomes a tool error. A `KitError` already says what to send instead, so
- * its code and message go to the agent as they are. Anything else is a fault of the server: on the
- * web its message could expose internals, so the agent gets a generic line instead.
+ * its code and message go to the agent as they are, except a `source.error` on the web (files the
+ * server cannot read or write), which is logged and told without the file names. Anything else is a
+ * fault of the server: on the web its message could expose internals, so the agent gets a generic
+ * line instead.
  */
 export function toolError(error: unknown, exposeInternals: boolean): CallToolResult {
+  if (hiddenSourceError(error, exposeInternals)) {
+    return { isError: true, content: [{ type: 'text', text: `source.error: ${SOURCE_ERROR_ON_THE_WEB}` }] };
+  }
   if (isKitError(error)) {
     return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
   }
@@ -77,12 +96,18 @@ class KitRequestError extends McpError {
 /**
  * The one place a failure of `resources/read` or `prompts/get` becomes a JSON-RPC error. A
  * `KitError` keeps its code and message (`-32602`, the request named something that is not there
- * or not the caller's; `-32603` for `database.unavailable`, which is no fault of the request); anything else is `internal` (`-32603`), with its message only where
- * `exposeInternals` is set (the local server), never on the web.
+ * or not the caller's; `-32603` for `database.unavailable` and `source.error`, which are no fault of
+ * the request, a `source.error` on the web logged and told without the file names); anything else is
+ * `internal` (`-32603`), with its message only where `exposeInternals` is set (the local server),
+ * never on the web.
  */
 export function requestError(error: unknown, exposeInternals: boolean, failure: string): McpError {
   if (error instanceof KitRequestError) return error;
-  // The database being down is no fault of the request: -32603, and the agent is told to retry.
+  // A file the server cannot read and the database being down are no fault of the request: -32603.
+  if (isKitError(error, 'source.error')) {
+    const message = hiddenSourceError(error, exposeInternals) ? SOURCE_ERROR_ON_THE_WEB : error.message;
+    return new KitRequestError(ErrorCode.InternalError, error.code, message);
+  }
   if (isKitError(error, 'database.unavailable'))
     return new KitRequestError(ErrorCode.InternalError, error.code, error.message);
   if (isKitError(error)) return new KitRequestError(ErrorCode.InvalidParams, error.code, error.message);

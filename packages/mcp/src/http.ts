@@ -12,6 +12,7 @@ import { argumentExamples, type McpContext, type ValidateDocs } from './context.
 import { mcpInstructions } from './instructions.js';
 import { jsonResponse, StatelessJsonTransport } from './json-transport.js';
 import type { CacheScope } from './modern.js';
+import { offersReviewTools } from './review-tools.js';
 import { buildMcpServer, offersAuthorTools } from './server.js';
 
 /** Largest request body the web endpoint reads: 1 MiB. */
@@ -107,7 +108,7 @@ interface IdlePool {
 
 /**
  * Idle web servers per kit, keyed by everything that shapes a server: the set, whether the caller
- * gets `validate_docs` (and which check) and the result origin; a pool built with other instructions
+ * gets `validate_docs` (and which check), the author tools and the review tools, and the result origin; a pool built with other instructions
  * (the set's name changed) is replaced. Building an McpServer with its tools, resource and prompts
  * per request cost more than the docs call itself, and so did connecting a fresh SDK transport to
  * it: each server stays connected to its own {@link StatelessJsonTransport}.
@@ -144,6 +145,7 @@ async function acquireServer(
   // An author already passed manageKit: no second gate call for validate_docs.
   const authors = await offersAuthorTools({ kit, scope, viewer });
   const manages = options.validate !== undefined && (authors || (await docSet.canManage(viewer)));
+  const reviews = await offersReviewTools(kit, scope, viewer);
   // A caller who may read no version is not told whose docs these are.
   const named = await seesAnyVersion(docSet, viewer);
   const instructions = await mcpInstructions(kit, scope, {
@@ -153,7 +155,7 @@ async function acquireServer(
   });
   // Tool descriptions quote the versions this caller may see: callers who see other versions get other servers.
   const examples = await argumentExamples(kit, scope, viewer);
-  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${named ? 1 : 0}\u0000${origin}\u0000${examples.versions.join(',')}\u0000${examples.locales.join(',')}`;
+  const key = `${docSet.key}\u0000${manages ? validatorId(options.validate!) : 0}\u0000${authors ? 1 : 0}\u0000${reviews ? 1 : 0}\u0000${named ? 1 : 0}\u0000${origin}\u0000${examples.versions.join(',')}\u0000${examples.locales.join(',')}`;
   let byKey = idleServers.get(kit);
   if (!byKey) {
     byKey = new Map();
@@ -187,7 +189,8 @@ async function acquireServer(
   return {
     pooled: acquired,
     // Results carry the origin: one taken from an unvouched Host is never marked for shared caches.
-    cacheScope: options.originTrusted === false ? 'private' : cacheScopeOf(docSet, viewer, manages || authors),
+    cacheScope:
+      options.originTrusted === false ? 'private' : cacheScopeOf(docSet, viewer, manages || authors || reviews),
     release() {
       if (idle.length < MAX_IDLE_SERVERS) idle.push(acquired);
     },

@@ -1,4 +1,5 @@
 import {
+  canReview,
   type DocSet,
   type DraftView,
   discardDraft,
@@ -10,6 +11,8 @@ import {
   type ReviewResult,
   restorePageChange,
   reviewOutcomes,
+  SELF_PUBLISH_RULE,
+  type Viewer,
 } from '@kit/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
@@ -47,6 +50,7 @@ const reviewOutput = z.object({
   message: z.string(),
   draft: z.object({ id: z.string() }).passthrough().nullable(),
   revision: z.object({ content_hash: z.string() }).passthrough().nullable(),
+  rule: z.literal(SELF_PUBLISH_RULE).optional(),
 });
 
 const idArgument = z
@@ -59,12 +63,20 @@ const idArgument = z
   .describe('Draft id, as list_drafts shows it.');
 
 /**
- * Whether a server offers the review tools: where it offers the author tools and at least one of
- * its sets keeps drafts (a database set). A repository set's changes are reviewed in pull requests.
+ * Whether a server offers the review tools. The local server: to the local operator, when one of
+ * its sets keeps drafts (a database set; a repository set's changes are reviewed in pull requests).
+ * A web endpoint: on a database set with `mcp.web.author_tools` on, to a signed-in caller the
+ * `reviewKit` gate allows (core's `canReview`), whether or not `manageKit` lets them write.
  */
-export function offersReviewTools(kit: Kit, scope: McpContext['scope']): boolean {
-  const sets = scope.kind === 'local' ? [...kit.sets.values()] : [kit.set(scope.set)];
-  return sets.some((docSet) => docSet.source.kind === 'database' && docSet.source.review);
+export async function offersReviewTools(kit: Kit, scope: McpContext['scope'], viewer: Viewer): Promise<boolean> {
+  if (scope.kind === 'local') {
+    return (
+      viewer.local === true &&
+      [...kit.sets.values()].some((docSet) => docSet.source.kind === 'database' && docSet.source.review)
+    );
+  }
+  const docSet = kit.set(scope.set);
+  return docSet.config.mcp.web.author_tools && (await canReview(docSet, { viewer, channel: 'web' }));
 }
 
 function decisionText(result: ReviewResult): string {
@@ -87,8 +99,9 @@ function draftLine(draft: DraftView): string {
 
 /**
  * Registers `list_drafts`, `publish_draft`, `discard_draft`, `list_revisions` and `restore_page`:
- * thin doors onto core's review functions, which check access again on every call and fire the
- * review events on the kit's bus.
+ * thin doors onto core's review functions, which check access again on every call, apply the
+ * review rule (an author never decides their own draft) and fire the review events on the kit's
+ * bus. `authorOf` names the caller in the history when it has no identity of its own.
  */
 export function registerReviewTools(server: McpServer, context: McpContext, authorOf: () => string): void {
   const { kit, scope } = context;
@@ -144,7 +157,7 @@ export function registerReviewTools(server: McpServer, context: McpContext, auth
     {
       title: 'Publish a draft',
       description:
-        'Makes a drafted change live, all or nothing (a drafted move moves the page whole). Outcome: published; conflicted when the page changed since the draft was written (nothing is written); unchanged when it was published already; rejected for a discarded or unknown draft.',
+        "Makes a drafted change live, all or nothing (a drafted move moves the page whole). Someone other than the draft's author must publish it (rule review.self_publish). Outcome: published; conflicted when the page changed since the draft was written (nothing is written); unchanged when it was published already; rejected for a discarded or unknown draft, or one you wrote (`rule` says so).",
       inputSchema: toolArguments('publish_draft', { id: idArgument, set }),
       outputSchema: reviewOutput,
       annotations: DECIDE,
@@ -157,7 +170,7 @@ export function registerReviewTools(server: McpServer, context: McpContext, auth
     {
       title: 'Discard a draft',
       description:
-        'Throws a drafted change away: nothing live changes, and the draft stays in the history as discarded. Outcome: discarded; unchanged when it was discarded already; rejected for a published or unknown draft.',
+        "Throws a drafted change away: nothing live changes, and the draft stays in the history as discarded. Someone other than the draft's author must discard it (rule review.self_publish). Outcome: discarded; unchanged when it was discarded already; rejected for a published or unknown draft, or one you wrote (`rule` says so).",
       inputSchema: toolArguments('discard_draft', { id: idArgument, set }),
       outputSchema: reviewOutput,
       annotations: DECIDE,

@@ -258,7 +258,9 @@ export async function offersAuthorTools(
 /**
  * Builds the MCP server for one caller: the tools that caller may use (`submit_feedback` when
  * feedback is on, `validate_docs` when a check is handed in and, on the web, the caller passes
- * `manageKit`; the author tools where {@link offersAuthorTools} says, and beside them the review tools on a set that keeps drafts), the `docs-page` resource template, the two prompts and the connect instructions.
+ * `manageKit`; the author tools where {@link offersAuthorTools} says; the review tools where
+ * `offersReviewTools` says: on the web, to a caller the `reviewKit` gate allows), the `docs-page`
+ * resource template, the two prompts and the connect instructions.
  * Every tool call fires `McpToolCalled` on `kit.events`.
  *
  * @example
@@ -306,10 +308,10 @@ export async function buildMcpServer(
   // affected_pages reads the working tree: never on a web endpoint.
   const affected = scope.kind === 'local' ? options.affected : undefined;
   registerTools(server, context, { feedback, validate, affected });
-  if (authors) {
-    registerAuthorTools(server, context, { validate: options.validate });
-    // Review tools stand beside the author tools, on sets that keep drafts.
-    if (offersReviewTools(kit, scope)) registerReviewTools(server, context, () => authorOf(server, context));
+  if (authors) registerAuthorTools(server, context, { validate: options.validate });
+  // Reviewing is a right of its own (reviewKit on the web): a writer may have it or not.
+  if (await offersReviewTools(kit, scope, viewer)) {
+    registerReviewTools(server, context, () => authorOf(server, context));
   }
   registerResources(server, context);
   registerPrompts(server, context);

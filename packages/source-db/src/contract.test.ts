@@ -28,9 +28,20 @@ runSourceContract({
   cleanup: () => databases.dispose(),
 });
 
+runSourceContract({
+  name: 'the database source on PGlite outside public, its search_path leading elsewhere',
+  create: async (fixture) => {
+    const db = await databases.pgliteElsewhere();
+    const setKey = freshSetKey('contract_elsewhere');
+    await writeFixture(db, setKey, fixture);
+    return createDbSource({ db, setKey });
+  },
+  cleanup: () => databases.dispose(),
+});
+
 describe.skipIf(!databases.url)('on PostgreSQL (KIT_TEST_DATABASE_URL)', () => {
   runSourceContract({
-    name: 'the database source on PostgreSQL',
+    name: 'the database source on PostgreSQL outside public, its search_path leading elsewhere',
     create: async (fixture) => {
       const db = await databases.postgres();
       const setKey = freshSetKey('contract');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, type Dirent } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { createReadStream, type Dirent, type Stats } from 'node:fs';
+import { readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type {
   ContentChange,
@@ -25,6 +25,8 @@ import {
   pagePathProblem,
   showPagePath,
 } from '@kit/core';
+import { withFileSlot } from '@kit/core/node';
+import { problemsOf, readEvery, setFiles, unreadableError } from './file-reads.js';
 import { createGitHistory, type GitHistory, type HistoryWatcher, type LastChange, watchHistory } from './git.js';
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
 import { Readable } from 'node:stream';
@@ -120,6 +122,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     throw new KitError('argument.invalid', 'createFsSource needs `setKey`: the key of the set in the configuration.');
   }
   const root = resolve(options.root);
+  const disk = setFiles(options.setKey);
   const useGit = options.git !== false;
   const pageCache = new Map<string, CachedPage>();
   // Only trusted while the watcher keeps it honest.
@@ -152,7 +155,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   };
 
   const realRoot = (): Promise<string | null> => {
-    realRootPromise ??= realpath(root).catch(() => {
+    realRootPromise ??= withFileSlot(() => realpath(root)).catch(() => {
       realRootPromise = null;
       return null;
     });
@@ -165,21 +168,13 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
   const resolveInside = async (file: string): Promise<string | null> => {
     const base = await realRoot();
     if (!base) return null;
-    try {
-      const target = await realpath(join(base, file));
-      return isInside(base, target) ? target : null;
-    } catch {
-      return null;
-    }
+    const target = await disk.realpath(join(base, file), file);
+    return target !== null && isInside(base, target) ? target : null;
   };
 
-  const fingerprintOf = async (absolute: string): Promise<string | null> => {
-    try {
-      const info = await stat(absolute);
-      return info.isFile() ? `${info.mtimeMs}:${info.size}` : null;
-    } catch {
-      return null;
-    }
+  const fingerprintOf = async (absolute: string, file: string): Promise<string | null> => {
+    const info = await disk.stat(absolute, file);
+    return info?.isFile() ? `${info.mtimeMs}:${info.size}` : null;
   };
 
   const currentManifest = async (): Promise<ManifestState> => {
@@ -187,12 +182,12 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     const checkedAt = watchHealthy ? diskChanges : undefined;
     // A kit.json that links out of the set folder is as good as missing, like any other file.
     const absolute = await resolveInside(MANIFEST_FILE);
-    const fingerprint = (absolute && (await fingerprintOf(absolute))) ?? 'missing';
+    const fingerprint = (absolute && (await fingerprintOf(absolute, MANIFEST_FILE))) ?? 'missing';
     if (manifestState && manifestState.fingerprint === fingerprint) {
       manifestState.checkedAt = checkedAt;
       return manifestState;
     }
-    const text = absolute && fingerprint !== 'missing' ? await readFile(absolute, 'utf8').catch(() => null) : null;
+    const text = absolute && fingerprint !== 'missing' ? await disk.readText(absolute, MANIFEST_FILE) : null;
     // Manifest problems are the manifest's to report (kit validate parses readManifest() itself).
     const { manifest } =
       text === null ? normalizeManifest(undefined, options.setKey) : parseManifestText(text, options.setKey);
@@ -225,28 +220,35 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     const reserved = layout.reservedNames(version, locale);
     const visited = new Set<string>();
 
+    // What cannot be read is told as a `source.read` problem, which listPages turns into an error.
     const visit = async (dir: string, top: boolean): Promise<void> => {
-      let entries: Dirent[];
+      let entries: Dirent[] | null;
       try {
-        entries = await readdir(join(base, dir), { withFileTypes: true });
+        // None when the folder is gone: a version without its folder, or one deleted meanwhile.
+        entries = await disk.readdir(join(base, dir), dir || '.');
       } catch (error) {
-        if (!(top && (error as NodeJS.ErrnoException).code === 'ENOENT')) {
-          problems.push(readProblem(dir || '.', error));
-        }
+        problems.push(...problemsOf(error));
         return;
       }
-      for (const entry of entries) {
+      for (const entry of entries ?? []) {
         if (isIgnoredName(entry.name) || (top && reserved.has(entry.name))) continue;
         const file = dir ? `${dir}/${entry.name}` : entry.name;
         let isDirectory = entry.isDirectory();
         let isFile = entry.isFile();
         if (entry.isSymbolicLink()) {
-          const target = await resolveInside(file);
+          let target: string | null;
+          let info: Stats | null = null;
+          try {
+            target = await resolveInside(file);
+            if (target) info = await disk.stat(target, file);
+          } catch (error) {
+            problems.push(...problemsOf(error));
+            continue;
+          }
           if (!target) {
             problems.push(symlinkProblem(file));
             continue;
           }
-          const info = await stat(target).catch(() => null);
           isDirectory = info?.isDirectory() ?? false;
           isFile = info?.isFile() ?? false;
           if (isDirectory) {
@@ -276,8 +278,14 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     const key = scopeKey(version, locale);
     let listing = listingCache.get(key);
     if (!listing) {
-      listing = walkPages(layout, version, locale);
-      listingCache.set(key, listing);
+      const walking = walkPages(layout, version, locale);
+      listing = walking;
+      listingCache.set(key, walking);
+      // A listing that could not read everything is walked again next time, not kept as it is.
+      const forget = () => {
+        if (listingCache.get(key) === walking) listingCache.delete(key);
+      };
+      walking.then(({ problems }) => problems.some(isReadProblem) && forget(), forget);
     }
     return listing;
   };
@@ -328,24 +336,16 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
     const checkedAt = watchHealthy ? diskChanges : undefined;
     // Checked on every read the watch cannot vouch for, not only when listing: a listing kept while
     // watching may be older than the link that now stands where the page was.
+    // Absent is a page deleted meanwhile; a file that cannot be read throws, never drops the page.
     const absolute = await resolveInside(ref.file);
     if (!absolute) return null;
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(absolute);
-    } catch {
-      return null;
-    }
-    if (!info.isFile()) return null;
+    const info = await disk.stat(absolute, ref.file);
+    if (!info?.isFile()) return null;
     const fingerprint = `${info.mtimeMs}:${info.size}`;
     cached = pageCache.get(ref.file);
     if (!cached || cached.fingerprint !== fingerprint) {
-      let text: string;
-      try {
-        text = await readFile(absolute, 'utf8');
-      } catch {
-        return null;
-      }
+      const text = await disk.readText(absolute, ref.file);
+      if (text === null) return null;
       cached = { fingerprint, parsed: parsePageFile(text, ref.file) };
       pageCache.set(ref.file, cached);
     }
@@ -427,7 +427,11 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
           ignored: isIgnoredName,
           onEvent: (event, path) => {
             diskChanges += 1;
-            void onFileEvent(event, path);
+            // A file that cannot be read now fails the next read, which names it; listeners reload.
+            void onFileEvent(event, path).catch(() => {
+              listingCache.clear();
+              emit({ kind: 'manifest' });
+            });
           },
           onError: recordWatchError,
         });
@@ -472,9 +476,10 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
 
     async listPages(version, locale) {
       const state = await currentManifest();
-      const [{ files }, changes] = await Promise.all([pageFiles(state.layout, version, locale), lastChanges(state)]);
-      const pages = await Promise.all(files.map((ref) => readPage(state, ref, version, locale, changes)));
-      return pages.filter((page): page is SourcePage => page !== null);
+      const [listing, changes] = await Promise.all([pageFiles(state.layout, version, locale), lastChanges(state)]);
+      const unread = listing.problems.filter(isReadProblem);
+      if (unread.length > 0) throw unreadableError(options.setKey, unread);
+      return readEvery(options.setKey, listing.files, (ref) => readPage(state, ref, version, locale, changes));
     },
 
     async getPage(version, locale, path) {
@@ -494,38 +499,32 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       if (folder === null) return null;
       const file = folder ? `${folder}/${NAVIGATION_FILE}` : NAVIGATION_FILE;
       const absolute = await resolveInside(file);
-      if (!absolute) return null;
-      const text = await readFile(absolute, 'utf8').catch(() => null);
+      const text = absolute && (await disk.readText(absolute, file));
       return text === null ? null : { text, file };
     },
 
     async listSkills(): Promise<SkillFile[]> {
       const base = await realRoot();
       if (!base) return [];
-      const entries = await readdir(join(base, SKILLS_FOLDER)).catch(() => [] as string[]);
-      const names = entries.filter((name) => !isIgnoredName(name) && name.endsWith('.md') && name !== '.md').sort();
-      const skills = await Promise.all(
-        names.map(async (name) => {
-          const absolute = await resolveInside(`${SKILLS_FOLDER}/${name}`);
-          const text = absolute ? await readFile(absolute, 'utf8').catch(() => null) : null;
-          return text === null ? null : { name: name.slice(0, -'.md'.length), content: normalizeForHash(text) };
-        }),
-      );
-      return skills.filter((skill): skill is SkillFile => skill !== null);
+      const entries = (await disk.readdir(join(base, SKILLS_FOLDER), SKILLS_FOLDER)) ?? [];
+      const names = entries
+        .map((entry) => entry.name)
+        .filter((name) => !isIgnoredName(name) && name.endsWith('.md') && name !== '.md')
+        .sort();
+      return readEvery(options.setKey, names, async (name): Promise<SkillFile | null> => {
+        const file = `${SKILLS_FOLDER}/${name}`;
+        const absolute = await resolveInside(file);
+        const text = absolute && (await disk.readText(absolute, file));
+        return text === null ? null : { name: name.slice(0, -'.md'.length), content: normalizeForHash(text) };
+      });
     },
 
     async readAsset(name) {
       if (!isSafeAssetName(name)) return null;
       const absolute = await resolveInside(name);
       if (!absolute) return null;
-      try {
-        const info = await stat(absolute);
-        if (!info.isFile()) return null;
-        const bytes = await readFile(absolute);
-        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      } catch {
-        return null;
-      }
+      const info = await disk.stat(absolute, name);
+      return info?.isFile() ? disk.readBytes(absolute, name) : null;
     },
 
     async openFile(name): Promise<SourceFileContent | null> {
@@ -535,7 +534,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       if (!base || !absolute) return null;
       // A symlink inside the folder that points at a dotfile or a key is as refused as the file itself.
       if (!isServableFileName(relative(base, absolute).split(sep).join('/'))) return null;
-      const info = await stat(absolute).catch(() => null);
+      const info = await disk.stat(absolute, name);
       if (!info?.isFile()) return null;
       const fingerprint = `${info.ino}:${info.mtimeMs}:${info.size}`;
       const known = fileHashes.get(absolute);
@@ -545,7 +544,7 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
       };
       const small = info.size <= STREAM_THRESHOLD;
       const read = async () => {
-        const bytes = await readFile(absolute);
+        const bytes = await withFileSlot(() => readFile(absolute));
         return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       };
       if (known?.fingerprint === fingerprint) {
@@ -558,13 +557,14 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
         };
       }
       if (small) {
-        const bytes = await read().catch(() => null);
+        const bytes = await disk.readBytes(absolute, name);
         if (!bytes) return null;
         const hash = bytesHash(bytes);
         remember(hash);
         return { size: bytes.byteLength, contentHash: hash, open: async () => bytes };
       }
-      const hash = await streamHash(absolute);
+      const hash = await disk.streamHash(absolute, name);
+      if (hash === null) return null;
       remember(hash);
       return {
         size: info.size,
@@ -601,8 +601,14 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
         for (const locale of state.layout.locales) {
           const listing = await walkPages(state.layout, version, locale);
           problems.push(...listing.problems);
+          // Each file read as a page is, so validation names every file a reader would miss.
+          await readEvery(options.setKey, listing.files, (ref) => readPage(state, ref, version, locale, null)).catch(
+            (error: unknown) => problems.push(...problemsOf(error)),
+          );
+          await source.readNavigation(version, locale).catch((error: unknown) => problems.push(...problemsOf(error)));
         }
       }
+      await source.listSkills().catch((error: unknown) => problems.push(...problemsOf(error)));
       return problems;
     },
 
@@ -648,15 +654,8 @@ function symlinkProblem(file: string): SourceProblem {
   };
 }
 
-function readProblem(file: string, error: unknown): SourceProblem {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  return {
-    rule: 'source.read',
-    severity: 'error',
-    message: `The folder ${file} cannot be read${code ? ` (${code})` : ''}; its pages are left out.`,
-    file,
-    fix: 'Give the server read permission on the folder.',
-  };
+function isReadProblem(problem: SourceProblem): boolean {
+  return problem.rule === 'source.read';
 }
 
 /** A page path as the source accepts it: the page-path rule of every source (see `pagePathProblem`). */
@@ -671,16 +670,6 @@ const FILE_HASHES_KEPT = 4096;
 
 function bytesHash(bytes: Uint8Array): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-}
-
-function streamHash(absolute: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(absolute)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => resolvePromise(`sha256:${hash.digest('hex')}`));
-  });
 }
 
 function isSafeAssetName(name: string): boolean {

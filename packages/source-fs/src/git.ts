@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeFileAtomically } from '@kit/core/node';
+import { withFileSlot, writeFileAtomically } from '@kit/core/node';
 
 /** Where a folder sits in its git repository. */
 export interface GitLocation {
@@ -26,11 +26,16 @@ const GIT_ENV_TO_DROP = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREF
 function runGit(cwd: string, args: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
   for (const name of GIT_ENV_TO_DROP) delete env[name];
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout),
-    );
-  });
+  // A process start takes files (its pipes) like a read: a start refused for EMFILE or EAGAIN is
+  // tried again, rather than a set served without provenance until the next commit.
+  return withFileSlot(
+    () =>
+      new Promise((resolve, reject) => {
+        execFile('git', args, { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) =>
+          error ? reject(error) : resolve(stdout),
+        );
+      }),
+  );
 }
 
 /**

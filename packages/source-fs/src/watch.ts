@@ -1,6 +1,7 @@
 import { type Dirent, type FSWatcher, watch } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { withFileSlot } from '@kit/core/node';
 
 /** What happened to a path under a watched folder. */
 export type FolderEvent = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
@@ -96,7 +97,8 @@ export function watchFolder(root: string, options: WatchFolderOptions): FolderWa
     }
     let entries: Dirent[];
     try {
-      entries = await readdir(folder, { withFileTypes: true });
+      // Every folder of the tree is listed at once: the shared pool keeps the open folders few.
+      entries = await withFileSlot(() => readdir(folder, { withFileTypes: true }));
     } catch {
       return;
     }
@@ -120,7 +122,7 @@ export function watchFolder(root: string, options: WatchFolderOptions): FolderWa
   const rescan = async (folder: string) => {
     const watched = folders.get(folder);
     if (!watched) return;
-    const names = await readdir(folder).catch(() => [] as string[]);
+    const names = await withFileSlot(() => readdir(folder)).catch(() => [] as string[]);
     for (const name of new Set([...names, ...watched.entries.keys()])) {
       if (!options.ignored(name)) schedule(join(folder, name));
     }
@@ -143,7 +145,7 @@ export function watchFolder(root: string, options: WatchFolderOptions): FolderWa
     if (closed || !parent) return;
     const name = basename(path);
     const known = parent.entries.get(name);
-    const info = await lstat(path).catch(() => null);
+    const info = await withFileSlot(() => lstat(path)).catch(() => null);
     if (closed) return;
     if (!info) {
       if (known === undefined) return;

@@ -1,8 +1,8 @@
-import { stepCountIs, streamText, wrapLanguageModel } from 'ai';
+import { isStepCount, streamText, wrapLanguageModel } from 'ai';
 import type { LoadedModel } from '../providers.js';
 
-/** The provider model interface the AI SDK's middleware wraps. */
-type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
+/** The provider model interface the AI SDK's middleware wraps (specification v4 since AI SDK 7). */
+type LanguageModelV4 = Parameters<typeof wrapLanguageModel>[0]['model'];
 import type { RedactedDiff } from './diff.js';
 import type { SyncCodeReader, SyncDocsWriter, SyncPage, SyncWriteResult } from './ports.js';
 import { type PromptPage, SYNC_SYSTEM_PROMPT, syncTaskMessage } from './prompt.js';
@@ -94,18 +94,18 @@ export async function runSyncAgent(options: SyncAgentOptions): Promise<SyncAgent
   let wantedMore = false;
 
   if (pages.size > 0) {
-    const model = withRequestTimeout(options.model.model as LanguageModelV3, options.timeoutMs);
+    const model = withRequestTimeout(options.model.model as LanguageModelV4, options.timeoutMs);
     let failure: unknown;
     try {
       // Streamed, as every provider serves it; the loop ends when the model answers without tools.
       const result = streamText({
         model,
-        system: SYNC_SYSTEM_PROMPT,
+        instructions: SYNC_SYSTEM_PROMPT,
         messages: [
           { role: 'user', content: syncTaskMessage({ changed: options.changed, diff: options.diff, pages: prompt }) },
         ],
         tools: syncTools({ pages, docs: options.docs, code: options.code, writes }),
-        stopWhen: stepCountIs(options.maxSteps),
+        stopWhen: isStepCount(options.maxSteps),
         maxRetries: 0,
         maxOutputTokens: MAX_OUTPUT_TOKENS,
         ...(options.signal ? { abortSignal: options.signal } : {}),
@@ -174,7 +174,7 @@ export function pageIds(pages: readonly SyncPage[]): string[] {
 }
 
 /** The model with every provider request bounded by `timeoutMs` (tool calls in between are not counted). */
-function withRequestTimeout(model: LanguageModelV3, timeoutMs: number): LanguageModelV3 {
+function withRequestTimeout(model: LanguageModelV4, timeoutMs: number): LanguageModelV4 {
   const bounded = (signal: AbortSignal | undefined) => {
     const timer = AbortSignal.timeout(timeoutMs);
     const timeout = new AbortController();
@@ -190,7 +190,7 @@ function withRequestTimeout(model: LanguageModelV3, timeoutMs: number): Language
   return wrapLanguageModel({
     model,
     middleware: {
-      specificationVersion: 'v3',
+      specificationVersion: 'v4',
       transformParams: async ({ params }) => ({ ...params, abortSignal: bounded(params.abortSignal) }),
     },
   });

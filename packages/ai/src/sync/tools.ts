@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { type Tool, tool } from 'ai';
 import { z } from 'zod';
 import type { SyncCodeReader, SyncDocsWriter, SyncPage, SyncPageText, SyncWriteResult } from './ports.js';
 
@@ -27,7 +27,7 @@ export function changedPage(result: SyncWriteResult | undefined): boolean {
  * tools' rules, with `based_on`), and read the project's code inside the deny rules. A page that
  * conflicted is not written again in the same run: a person changed it, and their edit wins.
  */
-export function syncTools(scope: SyncToolScope) {
+export function syncTools(scope: SyncToolScope): Record<'read_page' | 'write_page' | 'read_file' | 'list_files', Tool> {
   const pageArg = z
     .string()
     .min(1)

@@ -19,10 +19,15 @@ const files: Record<string, string> = {
   'docs/kit.json': JSON.stringify({
     name: 'Acme Docs',
     versions: ['3.x', { id: '4.x', visibility: 'private' }],
+    // The landing page is served at the version root (`/docs`), not at `/docs/install`.
+    landing: 'install',
+    redirects: [{ from: '/docs/old-queues', to: '/docs/queues' }],
   }),
   'docs/3.x/navigation.json': JSON.stringify({
-    groups: [{ label: 'Guides', pages: ['index', 'queues', 'internal/roadmap'] }],
+    groups: [{ label: 'Guides', pages: ['install', 'index', 'queues', 'internal/roadmap'] }],
   }),
+  'docs/3.x/install.md':
+    '---\ntitle: Install\n---\n# Install\n\nRun npm install acme.\n\n## Configure\n\nSet ACME_QUEUE to the queue URL.\n',
   'docs/3.x/index.md': '---\ntitle: Welcome\n---\n# Welcome\n\nAcme is a queue runner.\n',
   'docs/3.x/queues.md':
     '---\ntitle: Queues\n---\n# Queues\n\nQueues run jobs.\n\n## Retrying Jobs\n\nFailed jobs retry three times with exponential backoff.\n',
@@ -46,8 +51,11 @@ function fixtureRoot(): string {
   return made;
 }
 
-/** A real kit over a small set with a private page and a private version; Ask AI on. */
-export function askFixtureKit(overrides: Partial<KitConfigInput> = {}): Kit {
+/**
+ * A real kit over a small set with a landing page (`install`, served at `/docs`), a redirect, a
+ * private page and a private version; Ask AI on. `origin` makes the set's page URLs absolute.
+ */
+export function askFixtureKit(overrides: Partial<KitConfigInput> = {}, options: { origin?: string } = {}): Kit {
   const config = resolveConfig(
     {
       default: 'docs',
@@ -71,6 +79,7 @@ export function askFixtureKit(overrides: Partial<KitConfigInput> = {}): Kit {
         search: createServerSearch(),
         events,
         gates: config.gates,
+        ...(options.origin ? { origin: options.origin } : {}),
       }),
     ),
   });

@@ -21,6 +21,8 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** Wait this long between chunks. */
   chunkDelayMs?: number;
+  /** Write only this many chunks of the stream, then cut the connection (a provider failing midway). */
+  cutAfterChunks?: number;
 }
 
 /** A request the server received. */
@@ -97,8 +99,14 @@ export async function startScriptedProvider(
     }
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     const events = protocol === 'openai' ? openAiEvents(turn, ++calls) : anthropicEvents(turn, ++calls);
-    for (const event of events) {
+    for (const [index, event] of events.entries()) {
       if (res.destroyed) return;
+      if (index === turn.cutAfterChunks) {
+        // What was written reaches the client first, then the connection drops.
+        await new Promise((resolve) => res.write('', resolve));
+        res.socket?.destroy();
+        return;
+      }
       res.write(event);
       if (turn.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, turn.chunkDelayMs));
     }

@@ -18,18 +18,47 @@ export interface KitRun {
   stderr: string;
 }
 
+/** How a `kit` process is started besides its arguments. */
+interface KitLaunch {
+  /** Run the command from its TypeScript sources (no build needed) instead of the built binary. */
+  fromSource?: boolean;
+  /** Start it with this open-file limit (`ulimit -n`), as a server with a low limit runs. */
+  openFiles?: number;
+}
+
+/** The program and arguments that start `kit ...args` as `launch` asks. */
+function kitCommand(args: string[], launch: KitLaunch): [string, string[]] {
+  const node = [...(launch.fromSource ? kitFromSource : [kitBin]), ...args];
+  if (launch.openFiles === undefined) return [process.execPath, node];
+  // The shell lowers its own limit, then becomes the command, which starts with that limit.
+  return ['sh', ['-c', `ulimit -n ${launch.openFiles} && exec "$0" "$@"`, process.execPath, ...node]];
+}
+
 /** Runs the built `kit` binary as a user would: `node packages/cli/bin/kit.js ...args` in `cwd`. */
 export function runKit(
   args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; input?: string },
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string } & KitLaunch,
 ): Promise<KitRun> {
-  if (!existsSync(join(repoRoot, 'packages/cli/dist/bin.js'))) {
+  if (!options.fromSource && !existsSync(join(repoRoot, 'packages/cli/dist/bin.js'))) {
     throw new Error('packages/cli/dist is missing: build first with pnpm --filter "@kit/*" build.');
   }
+  const [program, argv] = kitCommand(args, options);
+  return runProcess(program, argv, options);
+}
+
+/**
+ * Runs a program to its end with `input` on stdin (none: stdin closed at once) and collects what it
+ * wrote; `env` is added to this process's environment, an `undefined` value removing a variable.
+ */
+export function runProcess(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string },
+): Promise<KitRun> {
   return new Promise((resolvePromise, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...options.env };
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-    const child = spawn(process.execPath, [kitBin, ...args], { cwd: options.cwd, env, stdio: 'pipe' });
+    const child = spawn(file, args, { cwd: options.cwd, env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -100,9 +129,10 @@ const kitFromSource = [
  */
 export function startKit(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; fromSource?: boolean },
+  options: { cwd: string; env?: Record<string, string> } & KitLaunch,
 ): KitProcess {
-  const child = spawn(process.execPath, [...(options.fromSource ? kitFromSource : [kitBin]), ...args], {
+  const [program, argv] = kitCommand(args, options);
+  const child = spawn(program, argv, {
     cwd: options.cwd,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: 'pipe',

@@ -10,7 +10,7 @@ export function registerAgents(program: Command, context: CommandContext): void 
   program
     .command('agents')
     .description(
-      'Write the agent instructions block (docs tools, review mode, docs index) into instructions.file between <!-- kit:start --> and <!-- kit:end -->, replacing only that block, and compile hooks.push_commands into .kit/hooks.json for kit hook.',
+      'Write the agent instructions block (docs tools, review mode, docs index) into instructions.file between <!-- kit:start --> and <!-- kit:end -->, replacing only that block, and compile the hooks settings (push_commands, enabled, on_failure) into .kit/hooks.json for kit hook.',
     )
     .action(async (_options: unknown, command: Command) => {
       const kit = await context.loadKit(command, { git: false });

@@ -1,13 +1,12 @@
 import { basename } from 'node:path';
-import { KitError, type Viewer, warmKit } from '@kit/core';
+import { KitError, warmKit } from '@kit/core';
 import type { StdioServerOptions } from '@kit/mcp';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { localOperator } from '../operator.js';
 import { parseOrigin, schemaOrigin } from '../origin.js';
+import { warmErrorsTo } from '../warm-errors.js';
 import { projectOptions } from './project-options.js';
-
-/** Who calls the local server: the operator, who sees every set, version and page (as `runStdioServer`'s default). */
-const LOCAL_OPERATOR: Viewer = { user: null, local: true };
 
 export function registerMcp(program: Command, context: CommandContext): void {
   program
@@ -53,13 +52,21 @@ export function registerMcp(program: Command, context: CommandContext): void {
           stdin: context.io.stdin,
           stdout: context.io.stdout,
         };
-        const handle = await runStdioServer(kit, { ...serverOptions, viewer: LOCAL_OPERATOR });
+        // The operator, who sees every set, version and page, named by their account: the agent
+        // acts for them, so the review rule takes its decisions for theirs.
+        const operator = localOperator(context.io.env);
+        const handle = await runStdioServer(kit, { ...serverOptions, viewer: operator });
         // Every version's search index is prepared behind the first tool calls (stdout is the
-        // protocol, so nothing is printed about it); a search that comes first waits for its build.
+        // protocol: only a failure is told, on stderr); a search that comes first waits for its build.
         // The operator searches the private audience (every page), so that is the index prepared.
         // Agent Markdown never highlights code, so no grammar is loaded.
         let stopping = false;
-        void warmKit(kit, { stopped: () => stopping, highlight: false, viewer: LOCAL_OPERATOR });
+        const warming = warmKit(kit, {
+          stopped: () => stopping,
+          highlight: false,
+          viewer: operator,
+          onError: warmErrorsTo(context.io.stderr),
+        });
         const stop = () => void handle.close();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
@@ -69,6 +76,9 @@ export function registerMcp(program: Command, context: CommandContext): void {
           stopping = true;
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
+          // The step under way finishes before the kit closes: closing first would end the
+          // database pool under its query and report an outage on a normal exit.
+          await warming.catch(() => {});
         }
       } finally {
         await kit.close();

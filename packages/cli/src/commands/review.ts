@@ -15,6 +15,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { LoadedKit } from '../load-kit.js';
 import { writeLine } from '../io.js';
+import { localOperator } from '../operator.js';
 
 /** How long ago an ISO time was, in words: `just now`, `5 minutes ago`, `2 days ago`. */
 export function age(iso: string, now = Date.now()): string {
@@ -41,7 +42,10 @@ function what(draft: DraftView): string {
   return `${verb} page "${draft.path}" (${draft.version}/${draft.locale})`;
 }
 
-/** Runs `work` on the set the global `--set` names (default: the default set), as the local operator. */
+/**
+ * Runs `work` on the set the global `--set` names (default: the default set), as the local operator,
+ * named by their account (see {@link localOperator}) for the review rule and the history.
+ */
 async function withSet<T>(
   context: CommandContext,
   command: Command,
@@ -50,18 +54,24 @@ async function withSet<T>(
   const globals = context.globals(command);
   const kit = await context.loadKit(command, { git: false });
   try {
-    const user = context.io.env.USER ?? context.io.env.USERNAME;
     const call: ReviewCall = {
-      viewer: { user: null, local: true },
+      viewer: localOperator(context.io.env),
       channel: 'local',
       source: 'cli',
       events: kit.events,
-      ...(user ? { by: user } : {}),
     };
     return await work(kit.set(globals.set), call, kit);
   } finally {
     await kit.close();
   }
+}
+
+/**
+ * Whether `--json` was given to a subcommand of `kit drafts`: the parent declares the same option,
+ * and commander hands it to the parent wherever it stands on the line (`kit drafts publish 12 --json`).
+ */
+function wantsJson(options: { json?: boolean }, command: Command): boolean {
+  return options.json === true || command.parent?.opts<{ json?: boolean }>().json === true;
 }
 
 /** Prints one decision; a refusal (`conflicted`, `rejected`) makes the command end with exit code 1. */
@@ -116,7 +126,7 @@ export function registerReview(program: Command, context: CommandContext): void 
   drafts
     .command('publish')
     .description(
-      'Publish drafts: each goes live whole, or is refused as conflicted when its page changed since it was written.',
+      "Publish drafts: each goes live whole, or is refused as conflicted when its page changed since it was written. Someone other than a draft's author must publish it (rule review.self_publish): you are named by your account (USER), and a draft you wrote, or one that records no author, is rejected unless the set sets review_self_publish.",
     )
     .argument('[ids...]', 'draft ids, as `kit drafts` lists them')
     .option('--all', 'publish every waiting draft, oldest first')
@@ -131,11 +141,12 @@ export function registerReview(program: Command, context: CommandContext): void 
           'Name the drafts to publish (`kit drafts publish 12 14`) or pass --all. `kit drafts` lists them.',
         );
       }
+      const json = wantsJson(options, command);
       await withSet(context, command, async (docSet, call) => {
         const wanted = options.all ? (await listDrafts(docSet, call)).drafts.map((draft) => draft.id) : ids;
         const results: ReviewResult[] = [];
         for (const id of wanted) results.push(await publishDraft(docSet, id, call));
-        if (options.json) {
+        if (json) {
           writeLine(context.io.stdout, JSON.stringify(results, null, 2));
           if (results.some((result) => result.outcome === 'conflicted' || result.outcome === 'rejected')) {
             context.exitCode = 1;
@@ -149,14 +160,17 @@ export function registerReview(program: Command, context: CommandContext): void 
 
   drafts
     .command('discard')
-    .description('Discard drafts: nothing live changes, and each stays in the history as discarded.')
+    .description(
+      "Discard drafts: nothing live changes, and each stays in the history as discarded. As with publishing, someone other than a draft's author must discard it (rule review.self_publish).",
+    )
     .argument('<ids...>', 'draft ids, as `kit drafts` lists them')
     .option('--json', 'print the results as JSON')
     .action(async (ids: string[], options: { json?: boolean }, command: Command) => {
+      const json = wantsJson(options, command);
       await withSet(context, command, async (docSet, call) => {
         const results: ReviewResult[] = [];
         for (const id of ids) results.push(await discardDraft(docSet, id, call));
-        if (options.json) {
+        if (json) {
           writeLine(context.io.stdout, JSON.stringify(results, null, 2));
           if (results.some((result) => result.outcome === 'rejected')) context.exitCode = 1;
           return;

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { LoadedKit } from '../load-kit.js';
 import { writeLine } from '../io.js';
+import { warmErrorsTo } from '../warm-errors.js';
 import { projectOptions } from './project-options.js';
 
 export function registerServe(program: Command, context: CommandContext): void {
@@ -96,7 +97,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         // Code grammars and every version's search index load behind the first requests, not during
         // them; with the disk cache a restart reads the sections back instead of rendering.
         let stopping = false;
-        void warmKit(kit, { stopped: () => stopping });
+        const warming = warmKit(kit, { stopped: () => stopping, onError: warmErrorsTo(context.io.stderr) });
         const address = server.address() as AddressInfo;
         const origin = `http://${host}:${address.port}`;
         const out = context.io.stdout;
@@ -130,6 +131,8 @@ export function registerServe(program: Command, context: CommandContext): void {
         // Open live-reload streams would hold the server open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         await closing;
+        // As in kit mcp: the warm-up step under way ends before the databases close under it.
+        await warming.catch(() => {});
         await kit.close();
         await rateLimitStore?.close();
       },

@@ -69,7 +69,7 @@ A run stops cleanly at ai.sync.max_steps, at a provider request longer than ai.s
 
 Without the optional AI package it stops with the install steps: npm install --save-dev @kit/ai ai @ai-sdk/openai.
 
---queue records the run, with its flags and the project folder, on a job queue in PostgreSQL (pg-boss 10, an optional package) and returns; kit worker runs it there, retrying with backoff, one run per set and branch at a time. Enqueueing a run while the same one waits adds nothing (the waiting run's id is printed). --status lists the recent runs: queued, running, retrying, completed (with the result) or failed (with the error); with --json, { queue, runs }.`,
+--queue records the run, with its flags and the project folder, on a job queue in PostgreSQL (pg-boss 12, an optional package) and returns; kit worker runs it there, retrying with backoff, one run per set and branch at a time. Enqueueing a run while the same one waits adds nothing (the waiting run's id is printed). --status lists the recent runs: queued, running, retrying, completed (with the result) or failed (with the error); with --json, { queue, runs }.`,
   );
   sync.action(async (options: SyncCommandOptions, command: Command) => {
     const globals = context.globals(command);

@@ -30,7 +30,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
 | manifest.integrations | warning | a database set whose manifest has integrations (read from configuration only) |
 | config.ignored | warning | a key in kit.config.ts that has no effect where it is written (a set's \`ai.ask.rate_limit\`, \`mcp.web.author_tools\` on a repository set, \`html_input: 'allow'\` on a database set) |
 | ai.ask.setup | warning | a set with \`ai.ask.enabled\` on where Ask AI cannot answer: the optional package @kit/ai is not installed (so \`ai.ask\` has no effect; the fix names the install command), a provider package the failover order needs is missing, \`ai.ask.provider\` names an unknown provider, or a provider has no model to default to |
-| source.read | error | the set folder, or a folder in it, cannot be read |
+| source.read | error | the set folder, or a folder, page, navigation or skill file in it, cannot be read (named with the cause, such as EACCES; too many open files is tried again for seconds first): no page is checked until every file can be read, since a page the source cannot read would look missing |
 | source.missing_folder | warning | a version the manifest declares has no folder, so it has no pages |
 | locales.missing | warning | a locale the manifest declares that a version has no pages in (its folder, such as \`1.x/ar/\`, is missing or empty; in a database set, no page of that version and locale): readers of that locale who switch to the version land on its default-locale pages; the fix names the folder to create (ignore it for a version that is not translated) |
 | source.symlink | warning | a symbolic link leading outside the set folder (or nowhere), ignored |

@@ -30,7 +30,7 @@ export function registerWorker(program: Command, context: CommandContext, handle
     .option('--json', 'print one JSON object per event (ready, started, completed, failed, released, stopped)');
   addNotes(
     command,
-    `The queue lives in the PostgreSQL database of its connection (\`queues.<name>.connection\`, \`default\` unless set), in the schema \`kit_queue\`, run by pg-boss 10 (an optional package: \`npm install pg-boss@10\`); every worker and every \`kit sync --queue\` on that database share its jobs. A connection without a url (embedded PGlite) cannot hold a queue: kit worker stops and names the setting to add.
+    `The queue lives in the PostgreSQL database of its connection (\`queues.<name>.connection\`, \`default\` unless set), in the schema \`kit_queue\` (\`queues.<name>.schema\` names another), run by pg-boss 12 (an optional package: \`npm install pg-boss@12\`, on Node.js 22.12 or later); every worker and every \`kit sync --queue\` on that database share its jobs. A connection without a url (embedded PGlite) cannot hold a queue: kit worker stops and names the setting to add.
 
 A run that fails is retried after a backoff (3 attempts in all, the first retry after about a minute, each later one about twice as late); after the last it is recorded as failed with its error. One run per set and branch runs at a time.
 

@@ -1,42 +1,28 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ResolvedConfig } from '@kit/core';
+import type { HookFailurePolicy, ResolvedConfig } from '@kit/core';
+import { findPushCommand } from './push-commands.js';
 
 /** Where `kit agents` compiles the push commands for `kit hook`, relative to the project root. */
 export const HOOKS_CACHE_FILE = '.kit/hooks.json';
 
-/** The compiled hook settings `kit hook` reads. */
+/** The hook settings `kit agents` compiles, so `kit hook` answers without loading the config. */
 export interface CompiledHooks {
-  version: 1;
+  version: 2;
   enabled: boolean;
   push_commands: string[];
-  /** One regular expression source per push command, matched against each part of a shell command. */
-  patterns: string[];
+  on_failure: HookFailurePolicy;
 }
 
-/**
- * Compiles `hooks.push_commands` to patterns: words match as whole words separated by any
- * whitespace, so `git  push origin main` and `FOO=1 git push` match `git push`, while
- * `git push-docs` and `echo "git pushed"` do not.
- */
+/** The `hooks.*` settings of a config, as `kit hook` reads them. */
 export function compileHooks(config: Pick<ResolvedConfig, 'hooks'>): CompiledHooks {
   return {
-    version: 1,
+    version: 2,
     enabled: config.hooks.enabled,
     push_commands: [...config.hooks.push_commands],
-    patterns: config.hooks.push_commands.map(commandPattern),
+    on_failure: config.hooks.on_failure,
   };
-}
-
-function commandPattern(command: string): string {
-  const words = command.trim().split(/\s+/).filter(Boolean).map(escapeRegExp);
-  // Optional env assignments and `command`/`exec` wrappers may come first.
-  return `^(?:[A-Za-z_][A-Za-z0-9_]*=\\S*\\s+)*(?:(?:command|exec|sudo)\\s+)?${words.join('\\s+')}(?:\\s|$)`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Writes the compiled hooks into `<root>/.kit/hooks.json`. Returns the file written. */
@@ -47,29 +33,37 @@ export async function writeHooksCache(root: string, hooks: CompiledHooks): Promi
   return file;
 }
 
-/** The compiled hooks, or null when `kit agents` has not written them (or the file is unreadable). */
+/**
+ * The compiled hooks, or null when `kit agents` has not written them, or wrote them in an older
+ * shape, or the file is unreadable: then `kit hook` loads the config instead.
+ */
 export async function readHooksCache(root: string): Promise<CompiledHooks | null> {
   const file = join(root, HOOKS_CACHE_FILE);
   if (!existsSync(file)) return null;
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as CompiledHooks;
-    return parsed && parsed.version === 1 && Array.isArray(parsed.patterns) ? parsed : null;
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<CompiledHooks> | null;
+    const valid =
+      parsed?.version === 2 &&
+      typeof parsed.enabled === 'boolean' &&
+      Array.isArray(parsed.push_commands) &&
+      parsed.push_commands.every((command) => typeof command === 'string') &&
+      (parsed.on_failure === 'block' || parsed.on_failure === 'allow');
+    return valid ? (parsed as CompiledHooks) : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Whether a shell command runs one of the push commands: each part of a command line
- * (split at `&&`, `||`, `;`, `|` and newlines) is matched on its own.
+ * Whether a shell command may run one of the push commands, however it is spelled (see
+ * {@link findPushCommand}); a part of it that cannot be read counts as a push, so it is checked.
  *
  * @example
- * isPushCommand('npm test && git push origin HEAD', compileHooks(config)); // true
+ * isPushCommand('npm test && git -C app push --force', compileHooks(config)); // true
  */
-export function isPushCommand(command: string, hooks: Pick<CompiledHooks, 'patterns'>): boolean {
-  const patterns = hooks.patterns.map((source) => new RegExp(source));
-  return command
-    .split(/&&|\|\||[;|\n]/)
-    .map((part) => part.trim().replace(/^\(+\s*/, ''))
-    .some((part) => patterns.some((pattern) => pattern.test(part)));
+export function isPushCommand(
+  command: string | readonly string[],
+  hooks: Pick<CompiledHooks, 'push_commands'>,
+): boolean {
+  return findPushCommand(command, hooks.push_commands) !== null;
 }

@@ -29,7 +29,7 @@ export interface ResolvedQueue {
  * `ai.sync.queue` (env `KIT_SYNC_QUEUE`), else `default`; then its connection's URL. A queue on a
  * connection without a URL is refused with the setting to add: without one Kit runs on embedded
  * PGlite, which one process holds alone, so no worker could share its jobs. `schema` names the
- * PostgreSQL schema of the queue's tables (default `kit_queue`).
+ * PostgreSQL schema of the queue's tables; without it `queues.<name>.schema`, else `kit_queue`.
  *
  * @example
  * const { name, connection } = resolveQueue(config); // { name: 'default', connection: { url: 'postgres://…' } }
@@ -67,7 +67,8 @@ export function resolveQueue(config: ResolvedConfig, name?: string, schema?: str
       `Queue \`${queueName}\` needs a PostgreSQL server, and connection \`${queue.connection}\` has the url ${describeUrl(url)}, which is not a postgres:// URL. Point \`connections.${queue.connection}.url\` at a PostgreSQL server.`,
     );
   }
-  return { name: queueName, connection: schema === undefined ? { url } : { url, schema } };
+  const queueSchema = schema ?? queue.schema;
+  return { name: queueName, connection: queueSchema === undefined ? { url } : { url, schema: queueSchema } };
 }
 
 /** A URL fit for an error message: the scheme and host, never the password. */

@@ -1,6 +1,6 @@
-import { isKitError, KitError } from '@kit/core';
+import { isKitError, isPostgresSchemaName, KitError, POSTGRES_SCHEMA_NAME_RULE } from '@kit/core';
 import { loadOptionalPeer } from '@kit/core/node';
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { DEFAULT_QUEUE_SCHEMA, describeUrl, type QueueConnection } from './connection.js';
 
 /** The kinds of job a Kit queue carries; each has its own handler in `kit worker`. */
@@ -19,9 +19,9 @@ export function engineQueueName(queue: string, kind: JobKind): string {
 
 /** How an engine handle is opened: a worker supervises (expires stalled jobs), a client does not. */
 export interface OpenEngineOptions {
-  /** Run pg-boss's maintenance: fail jobs whose worker went silent past their expiry, archive old ones. */
+  /** Run pg-boss's supervision: fail jobs whose worker went silent past their expiry, delete old ones. */
   supervise?: boolean;
-  /** Seconds between maintenance runs (pg-boss runs one at a time across all workers). @default 30 */
+  /** Seconds between looks for expired jobs (pg-boss runs one at a time across all workers). @default 30 */
   maintenanceIntervalSeconds?: number;
 }
 
@@ -37,7 +37,10 @@ export async function openEngine(
   options: OpenEngineOptions = {},
 ): Promise<PgBoss> {
   const schema = queueSchema(connection);
-  const { default: PgBossClass } = await loadPgBoss();
+  const { PgBoss: PgBossClass } = await loadPgBoss();
+  // pg-boss 12 fails expired jobs in its monitor pass, run every supervise interval for queues not
+  // monitored within the monitor interval (its `maintenanceIntervalSeconds` only deletes old jobs).
+  const superviseSeconds = options.maintenanceIntervalSeconds ?? 30;
   const boss = new PgBossClass({
     connectionString: connection.url,
     schema,
@@ -45,7 +48,8 @@ export async function openEngine(
     max: 4,
     schedule: false,
     supervise: options.supervise === true,
-    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+    superviseIntervalSeconds: superviseSeconds,
+    monitorIntervalSeconds: superviseSeconds,
   });
   // An EventEmitter without an 'error' listener throws; the caller attaches its own after opening.
   boss.on('error', () => {});
@@ -53,10 +57,12 @@ export async function openEngine(
   let policy: string | undefined;
   try {
     await boss.start();
-    await boss.createQueue(name, { name, policy: 'stately' });
+    await boss.createQueue(name, { policy: 'stately' });
     policy = (await boss.getQueue(name))?.policy;
   } catch (error) {
-    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+    await boss.stop({ graceful: false }).catch(() => {});
+    const older = olderEngineSchema(error);
+    if (older !== null) throw olderSchemaError(queue, schema, older, error);
     throw new KitError(
       'database.unavailable',
       `Cannot open queue \`${queue}\` on ${describeUrl(connection.url)}: ${error instanceof Error ? error.message : String(error)}. Check that PostgreSQL runs there and that the queue's connection url is right.`,
@@ -64,7 +70,7 @@ export async function openEngine(
     );
   }
   if (policy !== 'stately') {
-    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+    await boss.stop({ graceful: false }).catch(() => {});
     // Made by something other than Kit: its jobs could overlap, so Kit will not use it.
     throw new KitError(
       'config.invalid',
@@ -74,21 +80,45 @@ export async function openEngine(
   return boss;
 }
 
+/** pg-boss 10's schema version, the last before pg-boss 11 rebuilt its tables without a migration. */
+const PG_BOSS_10_SCHEMA_VERSION = 24;
+
+/**
+ * The schema version pg-boss refused to migrate from, when that is why it did not start. pg-boss
+ * 11 and later cannot upgrade pg-boss 10's tables, and say so only in the error's text.
+ */
+function olderEngineSchema(error: unknown): number | null {
+  const message = error instanceof Error ? error.message : '';
+  const match = /Cannot migrate pg-boss schema from version (\d+)/.exec(message);
+  return match ? Number(match[1]) : null;
+}
+
+/** What to do with a queue schema an older pg-boss made: finish its runs and drop it, or move on. */
+function olderSchemaError(queue: string, schema: string, version: number, cause: unknown): KitError {
+  const maker = version <= PG_BOSS_10_SCHEMA_VERSION ? 'pg-boss 10 or older' : 'an older pg-boss';
+  return new KitError(
+    'config.invalid',
+    `Queue \`${queue}\` keeps its jobs in the schema \`${schema}\`, which ${maker} made (schema version ${version}); the pg-boss 12 that Kit now runs cannot upgrade it in place. Either let \`kit worker\` of your previous Kit release finish the runs waiting there and drop the schema (\`DROP SCHEMA ${schema} CASCADE\`; Kit creates it anew), or keep it as it is and give the queue a new schema in kit.config.ts (\`queues.${queue}.schema\`, e.g. \`'${schema}_v12'\`).`,
+    { cause, details: { queue, schema, version } },
+  );
+}
+
 /** Closes an engine handle opened by {@link openEngine}; active jobs are left to the caller. */
 export async function closeEngine(boss: PgBoss): Promise<void> {
-  await boss.stop({ graceful: false, wait: true, close: true });
+  // pg-boss 12 resolves stop() once its pool is closed and its timers are gone.
+  await boss.stop({ graceful: false, close: true });
 }
 
 /**
  * The schema of a queue connection, checked: pg-boss writes it into its SQL unquoted, so it must
- * be a plain lower-case identifier.
+ * be a plain lower-case name (the rule `queues.*.schema` follows in the config).
  */
 export function queueSchema(connection: QueueConnection): string {
   const schema = connection.schema ?? DEFAULT_QUEUE_SCHEMA;
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+  if (!isPostgresSchemaName(schema)) {
     throw new KitError(
       'config.invalid',
-      `The queue schema must be a lower-case SQL name of letters, digits and underscores (got ${JSON.stringify(schema)}).`,
+      `The queue schema must be ${POSTGRES_SCHEMA_NAME_RULE} (got ${JSON.stringify(schema)}). Fix \`queues.<name>.schema\`.`,
     );
   }
   return schema;
@@ -96,16 +126,16 @@ export function queueSchema(connection: QueueConnection): string {
 
 /**
  * pg-boss, an optional peer of `@kit/cli`: a project that queues no sync run installs neither it
- * nor its PostgreSQL driver. Version 10 is named because it is the last that runs on Node 20.
+ * nor its PostgreSQL driver.
  */
-async function loadPgBoss(): Promise<{ default: typeof PgBoss }> {
+async function loadPgBoss(): Promise<{ PgBoss: typeof PgBoss }> {
   try {
     return await loadOptionalPeer(() => import('pg-boss'), 'pg-boss', 'A queued sync run');
   } catch (error) {
     if (!isKitError(error, 'config.invalid')) throw error;
     throw new KitError(
       'config.invalid',
-      'Queued sync runs (kit sync --queue, kit sync --status, kit worker) need the package pg-boss 10, which is not installed. Add it to your project (npm install pg-boss@10, or pnpm add pg-boss@10) and start again.',
+      'Queued sync runs (kit sync --queue, kit sync --status, kit worker) need the package pg-boss 12, which is not installed. Add it to your project (npm install pg-boss@12, or pnpm add pg-boss@12) and start again.',
       { cause: error },
     );
   }

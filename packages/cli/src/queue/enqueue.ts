@@ -1,5 +1,5 @@
 import { KitError } from '@kit/core';
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { QueueConnection } from './connection.js';
 import { closeEngine, engineQueueName, openEngine, queueSchema } from './engine.js';
 import { type RetryPolicy, SYNC_RUN_DEFAULTS, type SyncJobData, type SyncRunPayload, syncRunKey } from './sync-run.js';

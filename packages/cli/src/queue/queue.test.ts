@@ -530,6 +530,59 @@ describe.skipIf(!databaseUrl)('queued sync runs on PostgreSQL (KIT_TEST_DATABASE
   });
 });
 
+describe.skipIf(!databaseUrl)('a queue schema an earlier Kit made with pg-boss 10 (KIT_TEST_DATABASE_URL)', () => {
+  const schema = `s8queue_v10_${process.pid}_${Date.now().toString(36)}`;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    // What an earlier Kit left: pg-boss 10's tables, with a run waiting in Kit's queue.
+    const { default: PgBoss10 } = await import('pg-boss-10');
+    const boss = new PgBoss10({ connectionString: databaseUrl, schema });
+    boss.on('error', () => {});
+    await boss.start();
+    await boss.createQueue('kit/default/sync', { name: 'kit/default/sync', policy: 'stately' });
+    await boss.send(
+      'kit/default/sync',
+      { set: 'docs', branch: 'main', payload: { cwd: '/projects/shop' } },
+      { singletonKey: '["docs","main"]' },
+    );
+    await boss.stop({ graceful: false, wait: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema}_v12 CASCADE`);
+    await pool.end();
+  });
+
+  it('is refused with the two ways on, its waiting run left as it was, and a new schema beside it works', async () => {
+    const payload: SyncRunPayload = { cwd: '/projects/shop', set: 'docs' };
+    const error = await enqueueSyncRun({
+      connection: { url: databaseUrl!, schema },
+      queue: 'default',
+      payload,
+      set: 'docs',
+      branch: 'main',
+    }).catch((caught: unknown) => caught);
+    expect(isKitError(error, 'config.invalid')).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain(`the schema \`${schema}\`, which pg-boss 10 or older made (schema version 24)`);
+    expect(message).toContain(`DROP SCHEMA ${schema} CASCADE`);
+    expect(message).toContain(`\`queues.default.schema\`, e.g. \`'${schema}_v12'\``);
+    const { rows } = await pool.query(`SELECT state::text AS state FROM ${schema}.job WHERE name = 'kit/default/sync'`);
+    expect(rows).toEqual([{ state: 'created' }]);
+    const { rows: version } = await pool.query(`SELECT version FROM ${schema}.version`);
+    expect(version).toEqual([{ version: 24 }]);
+
+    const moved = { url: databaseUrl!, schema: `${schema}_v12` };
+    const run = await enqueueSyncRun({ connection: moved, queue: 'default', payload, set: 'docs', branch: 'main' });
+    expect(await syncRunStatus({ connection: moved, queue: 'default' })).toMatchObject([
+      { id: run.id, state: 'queued' },
+    ]);
+  });
+});
+
 describe.skipIf(!databaseUrl)('kit worker and kit sync --queue on a project’s own database', () => {
   const database = `s8queue_cli_${process.pid}`;
   let admin: pg.Pool;
@@ -627,6 +680,35 @@ describe.skipIf(!databaseUrl)('kit worker and kit sync --queue on a project’s 
         `^Sync runs on queue \`default\`, newest first:\\ncompleted  handbook@main  attempt 1/3  \\d+s ago  job ${run.id}\\n {11}result: synced the default set in ${project}\\n$`,
       ),
     );
+  });
+
+  it('keeps the queue in queues.<name>.schema when the config names one', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 's8queue-project-'));
+    try {
+      await writeFile(
+        join(elsewhere, 'kit.config.json'),
+        JSON.stringify({
+          connections: { default: { url: projectUrl } },
+          queues: { default: { driver: 'postgres', connection: 'default', schema: 'docs_jobs' } },
+          sets: { handbook: { source: { path: 'docs' } } },
+        }),
+      );
+      const queued = await runKitHere(['sync', '--queue'], { cwd: elsewhere });
+      expect(queued.stderr).toBe('');
+      const id = /^Queued sync run (\S+) /.exec(queued.stdout)?.[1];
+      const projectDb = new pg.Client({ connectionString: projectUrl });
+      await projectDb.connect();
+      try {
+        const { rows } = await projectDb.query(`SELECT id::text FROM docs_jobs.job WHERE name = 'kit/default/sync'`);
+        expect(rows).toEqual([{ id }]);
+      } finally {
+        await projectDb.end();
+      }
+      const status = await runKitHere(['sync', '--status', '--json'], { cwd: elsewhere });
+      expect(JSON.parse(status.stdout).runs).toMatchObject([{ id, state: 'queued' }]);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('kit sync --queue enqueues the run with its flags, and kit sync --status lists it', async () => {

@@ -61,8 +61,8 @@ interface JobRow {
 }
 
 /**
- * The most recent sync runs of a Kit queue, newest first: those still in pg-boss's job table and
- * those it has archived (completed runs move there after 12 hours and are deleted after 7 days).
+ * The most recent sync runs of a Kit queue, newest first, from pg-boss's job table (pg-boss
+ * deletes a finished run 7 days after it ends).
  *
  * @example
  * const runs = await syncRunStatus({ connection: { url }, queue: 'default', limit: 10 });
@@ -75,14 +75,12 @@ export async function syncRunStatus(options: SyncRunStatusOptions): Promise<Sync
   try {
     const columns =
       'id, state::text AS state, data, output, retry_count, retry_limit, created_on, started_on, completed_on, start_after';
-    const { rows } = await boss.getDb().executeSql(
-      `SELECT * FROM (
-         SELECT ${columns} FROM ${schema}.job WHERE name = $1
-         UNION ALL
-         SELECT ${columns} FROM ${schema}.archive WHERE name = $1
-       ) runs ORDER BY created_on DESC, id LIMIT $2`,
-      [engineQueueName(options.queue, 'sync'), limit],
-    );
+    const { rows } = await boss
+      .getDb()
+      .executeSql(`SELECT ${columns} FROM ${schema}.job WHERE name = $1 ORDER BY created_on DESC, id LIMIT $2`, [
+        engineQueueName(options.queue, 'sync'),
+        limit,
+      ]);
     return (rows as JobRow[]).map((row) => toRecord(row, options.queue));
   } finally {
     await closeEngine(boss);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KitError } from '@kit/core';
-import type PgBoss from 'pg-boss';
+import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { QueueConnection } from './connection.js';
 import { closeEngine, engineQueueName, openEngine, queueSchema } from './engine.js';
 import type { JobHandler, SyncJobData } from './sync-run.js';
@@ -127,7 +127,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
   if (options.signal?.aborted) stopGracefully();
   if (options.forceSignal?.aborted) stopNow();
 
-  const runOne = async (job: PgBoss.JobWithMetadata<SyncJobData>) => {
+  const runOne = async (job: JobWithMetadata<SyncJobData>) => {
     const ref = refOf(job);
     const controller = new AbortController();
     running.set(job.id, controller);
@@ -177,7 +177,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
 
   const slot = async () => {
     while (!fetching.signal.aborted) {
-      let job: PgBoss.JobWithMetadata<SyncJobData> | undefined;
+      let job: JobWithMetadata<SyncJobData> | undefined;
       try {
         [job] = await boss.fetch<SyncJobData>(name, { batchSize: 1, includeMetadata: true });
       } catch (error) {
@@ -218,7 +218,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
 }
 
 /** A job as the worker's events name it: the attempt this fetch started, of how many. */
-function refOf(job: PgBoss.JobWithMetadata<SyncJobData>): WorkerJobRef {
+function refOf(job: JobWithMetadata<SyncJobData>): WorkerJobRef {
   return {
     job: job.id,
     set: job.data.set,

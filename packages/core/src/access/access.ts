@@ -140,6 +140,19 @@ export async function canManage(user: KitUser | null, gates: Gates, subject: Gat
 }
 
 /**
+ * May this user review drafts on the web: the review screen and the MCP review tools (list, publish
+ * and discard drafts, page history, restore)? Only what the `reviewKit` gate allows: `manageKit`
+ * does not stand in for it, so an application can let agents write without letting them publish.
+ * Without a `reviewKit` gate nobody reviews on the web; local commands do not ask.
+ *
+ * @example
+ * await canReviewChanges(user, config.gates, { set: 'docs' });
+ */
+export async function canReviewChanges(user: KitUser | null, gates: Gates, subject: GateSubject): Promise<boolean> {
+  return passes(gates.reviewKit, user, subject);
+}
+
+/**
  * May this reader use Ask AI? When the application defines an `askKit` gate only readers it allows
  * may ask; without one every reader (whom the set admits) may.
  */

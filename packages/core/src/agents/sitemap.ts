@@ -1,3 +1,4 @@
+import { isRequestError } from '../errors/kit-error.js';
 import type { DocSet, Viewer } from '../ports/docset.js';
 import { pageUrl } from '../urls/set-urls.js';
 import { type AgentFile, cleanOrigin, layoutOf, setFilePath } from './scope.js';
@@ -54,7 +55,9 @@ export async function buildSitemap(set: DocSet, options: { origin: string; maxUr
       let pages: Awaited<ReturnType<DocSet['visiblePages']>>;
       try {
         pages = await set.visiblePages({ version: version.id, locale: locale.code }, GUEST);
-      } catch {
+      } catch (error) {
+        // A locale the guest cannot see has no URLs; a source that cannot read its pages fails the sitemap.
+        if (!isRequestError(error)) throw error;
         continue;
       }
       byLocale.set(locale.code, new Map(pages.map((page) => [page.path, page.updatedAt])));

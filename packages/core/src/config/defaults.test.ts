@@ -55,6 +55,7 @@ describe('configuration defaults', () => {
     expect(config.hooks).toEqual({
       enabled: true,
       push_commands: ['git push', 'gh pr create', 'glab mr create', 'hub pull-request'],
+      on_failure: 'block',
     });
     expect(config.instructions).toEqual({
       file: '/app/AGENTS.md',

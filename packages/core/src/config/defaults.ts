@@ -24,6 +24,9 @@ export interface ConfigDefaults extends SharedSettings {
 
 export const reviewDefaults: SharedSettings['review'] = 'required';
 
+/** An author never decides their own draft unless a set opts in. */
+export const reviewSelfPublishDefault: SharedSettings['review_self_publish'] = false;
+
 export const cacheDefaults: SharedSettings['cache'] = { store: null };
 
 export const searchDefaults: SharedSettings['search'] = { driver: 'client', budget_kb: 300 };
@@ -86,6 +89,8 @@ export const migrationsDefaults: SharedSettings['migrations'] = { path: 'migrati
 export const hooksDefaults: ResolvedConfig['hooks'] = {
   enabled: true,
   push_commands: ['git push', 'gh pr create', 'glab mr create', 'hub pull-request'],
+  // A check that fails must not let the push it exists to check through unless the operator says so.
+  on_failure: 'block',
 };
 
 /** No proxy is trusted until the config names it: a caller cannot pick its address by a header. */
@@ -159,6 +164,7 @@ export const DEFAULT_QUEUE = 'default';
 export const configDefaults: Readonly<ConfigDefaults> = deepFreeze({
   default: DEFAULT_SET_KEY,
   review: reviewDefaults,
+  review_self_publish: reviewSelfPublishDefault,
   cache: cacheDefaults,
   search: searchDefaults,
   snippets: snippetsDefaults,

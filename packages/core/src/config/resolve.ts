@@ -40,6 +40,7 @@ type Written = Record<string, unknown>;
 
 const SHARED_GROUPS = [
   'review',
+  'review_self_publish',
   'cache',
   'search',
   'snippets',
@@ -84,6 +85,7 @@ export function resolveConfig(input: KitConfigInput = {}, options: ResolveConfig
   const base = {
     default: configDefaults.default,
     review: configDefaults.review,
+    review_self_publish: configDefaults.review_self_publish,
     cache: configDefaults.cache,
     search: configDefaults.search,
     snippets: configDefaults.snippets,

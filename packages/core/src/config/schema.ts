@@ -2,6 +2,7 @@ import { isPlainObject } from '../util/deep-merge.js';
 import { invalidProxyEntries } from '../http/client-address.js';
 import { KIT_EVENT_NAMES } from '../events/names.js';
 import { INSTRUCTIONS_INDEX_MIN_BYTES } from './defaults.js';
+import { explainPostgresSchemaName, isPostgresSchemaName, POSTGRES_SCHEMA_NAME_RULE } from './postgres-name.js';
 
 /**
  * The shape of the written config, as data: every known key, what it accepts, and where a set's
@@ -67,6 +68,10 @@ const oneOf = (...values: string[]) => {
   const expected = quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
   return leaf(expected, (value) => values.includes(value as string));
 };
+const schemaName: LeafNode = {
+  ...leaf(POSTGRES_SCHEMA_NAME_RULE, isPostgresSchemaName),
+  explain: explainPostgresSchemaName,
+};
 const httpsUrl = leaf('an https URL', (value) => isString(value) && /^https:\/\/[^\s]+$/.test(value));
 
 const TOP_ONLY_IN_SET = 'only the top-level value is read';
@@ -77,6 +82,7 @@ function sharedGroups(inSet: boolean): Record<string, SchemaNode> {
   const topOnly = <T extends SchemaNode>(node: T): T => (inSet ? noEffect(node) : node);
   return {
     review: oneOf('required', 'auto'),
+    review_self_publish: boolean,
     cache: group({
       store: inSet
         ? noEffect(
@@ -208,7 +214,7 @@ export const configSchema: GroupNode = group({
     expected: 'letters, digits, `-` and `_`, starting with a letter or digit',
   }),
   ...sharedGroups(false),
-  hooks: group({ enabled: boolean, push_commands: stringList }),
+  hooks: group({ enabled: boolean, push_commands: stringList, on_failure: oneOf('block', 'allow') }),
   http: group({
     trusted_proxies: {
       ...leaf(
@@ -257,6 +263,7 @@ export const configSchema: GroupNode = group({
         'a `postgres://` or `postgresql://` URL',
         (value) => isString(value) && /^postgres(ql)?:\/\/\S+$/.test(value),
       ),
+      schema: schemaName,
     }),
   ),
   stores: map(
@@ -271,10 +278,13 @@ export const configSchema: GroupNode = group({
     group({
       driver: oneOf('postgres', 'redis'),
       connection: nonEmptyString,
+      schema: schemaName,
       url: leaf('a `redis://` or `rediss://` URL', (value) => isString(value) && /^rediss?:\/\/\S+$/.test(value)),
     }),
+    // A queue's name goes into pg-boss's queue name (`kit/<name>/sync`), which pg-boss 12 limits so.
+    { pattern: /^[A-Za-z0-9_.-]+$/, expected: 'letters, digits, underscores, hyphens or periods' },
   ),
-  gates: group({ viewKit: func, manageKit: func, askKit: func }),
+  gates: group({ viewKit: func, manageKit: func, askKit: func, reviewKit: func }),
   resolveUser: func,
   middleware: map(func),
   events: group(

@@ -26,6 +26,11 @@ export interface Gates {
   viewKit?: Gate;
   manageKit?: Gate;
   askKit?: Gate;
+  /**
+   * Who may review drafts on the web: the review screen and the MCP review tools. Never falls back
+   * to `manageKit`: give both keys the same function to let every writer review (others' drafts).
+   */
+  reviewKit?: Gate;
 }
 
 export type AccessMode = 'public' | 'auth' | 'gate';
@@ -42,6 +47,7 @@ export interface AnalyticsConfig {
 /** Settings merged into every set (the set's own value wins where the specification allows). */
 export interface SharedSettings {
   review: ReviewMode;
+  review_self_publish: boolean;
   cache: { store: string | null };
   search: { driver: string; budget_kb: number };
   snippets: { root: string | null };
@@ -120,19 +126,22 @@ export interface ResolvedSetConfig extends SharedSettings, SetOwnSettings {
   key: string;
 }
 
+/** What `kit hook` does when its check fails: stop the push, or let it run unchecked. */
+export type HookFailurePolicy = 'block' | 'allow';
+
 /** The whole resolved configuration. */
 export interface ResolvedConfig extends SharedSettings {
   /** Folder of the config file, or the working directory; `<root>` in the docs. */
   root: string;
   default: string;
   sets: Record<string, ResolvedSetConfig>;
-  hooks: { enabled: boolean; push_commands: string[] };
+  hooks: { enabled: boolean; push_commands: string[]; on_failure: HookFailurePolicy };
   /** How the HTTP doors see their callers. */
   http: { trusted_proxies: TrustedProxies };
   instructions: { file: string; index: boolean; index_max_bytes: number; default_branch: string | null };
   ui: { fresh_days: number; dev_server: string | null };
   models: Record<'page' | 'navigation' | 'manifest' | 'revision' | 'asset' | 'docs_migration', unknown>;
-  connections: Record<string, { url?: string }>;
+  connections: Record<string, ConnectionConfig>;
   stores: Record<string, { driver: 'memory' | 'redis' | 'array' | 'null'; url?: string; max_entries?: number }>;
   gates: Gates;
   /** Filesystem disks for database-set assets; `local` always exists. Filled by `resolveConfig`. */
@@ -159,8 +168,24 @@ export interface DiskConfig {
   root: string;
 }
 
-/** A queue backend: PostgreSQL through a named connection, or Redis at a URL. */
-export type QueueConfig = { driver: 'postgres'; connection: string } | { driver: 'redis'; url: string };
+/** A database connection (`connections.{name}`): PostgreSQL at a URL, or embedded PGlite without one. */
+export interface ConnectionConfig {
+  /** A `postgres://` or `postgresql://` URL; absent: embedded PGlite under `<root>/.kit/`. */
+  url?: string;
+  /**
+   * The PostgreSQL schema holding Kit's docs tables (`kit_pages`, ...), created when missing. Every
+   * statement names it, so the connection's `search_path` does not matter. @default 'public'
+   */
+  schema?: string;
+}
+
+/**
+ * A queue backend: PostgreSQL through a named connection (pg-boss's tables in `schema`, default
+ * `kit_queue`), or Redis at a URL.
+ */
+export type QueueConfig =
+  | { driver: 'postgres'; connection: string; schema?: string }
+  | { driver: 'redis'; url: string };
 
 /**
  * A named middleware in the shape of a Hono `MiddlewareHandler` (`(c, next) => ...`). Core does not
@@ -270,6 +295,13 @@ export interface SearchInput {
 /** Keys a set may give its own value (the top-level value is the default). */
 export interface SetSharedInput {
   review?: ReviewInput;
+  /**
+   * Let the author of a draft publish or discard it themselves. Off, a draft is decided by someone
+   * other than the user, token or operator who wrote it (rule `review.self_publish`); on, a caller
+   * who may both write and review publishes their own changes with nobody else looking.
+   * @default false
+   */
+  review_self_publish?: boolean;
   search?: SearchInput;
   snippets?: {
     /** Folder snippet includes (`<<< @/...`) resolve in; null: `<root>` for repository sets, nothing for database sets. @default null */
@@ -361,6 +393,12 @@ export interface KitConfigInput extends SetSharedInput {
     enabled?: boolean;
     /** Shell commands that trigger the check. @default ['git push', 'gh pr create', 'glab mr create', 'hub pull-request'] */
     push_commands?: string[];
+    /**
+     * What `kit hook` does when the check itself fails (the config does not load, git cannot tell
+     * what changed) for a command that may push: `'block'` stops it and tells the agent why,
+     * `'allow'` lets it run unchecked with a warning. @default 'block'
+     */
+    on_failure?: HookFailurePolicy;
   };
   instructions?: {
     /** File holding the instructions block, relative to `<root>`. @default 'AGENTS.md' */
@@ -395,14 +433,14 @@ export interface KitConfigInput extends SetSharedInput {
   /** Drizzle tables replacing Kit's own (compatible columns). @default null each (Kit's tables) */
   models?: Partial<Record<'page' | 'navigation' | 'manifest' | 'revision' | 'asset' | 'docs_migration', unknown>>;
   /** Database connections by name; `default` is used when a set names none. No URL: embedded PGlite under `<root>/.kit/`. */
-  connections?: Record<string, { url?: string }>;
+  connections?: Record<string, ConnectionConfig>;
   /** Cache stores by name: `memory` (built in), `redis` (needs `url`); `array`/`null` only in tests. */
   stores?: Record<string, { driver: 'memory' | 'redis' | 'array' | 'null'; url?: string; max_entries?: number }>;
   /** Filesystem disks by name; `local` defaults to `<root>/.kit/assets`. */
   disks?: Record<string, { driver?: 'local'; root: string }>;
   /** Queues by name; `default` uses PostgreSQL through the `default` connection. */
   queues?: Record<string, QueueConfig>;
-  /** `viewKit`, `manageKit`, `askKit`. */
+  /** `viewKit`, `manageKit`, `askKit`, `reviewKit`. */
   gates?: Gates;
   /** The signed-in user for a request (e.g. from a session cookie or bearer token); null is a guest. */
   resolveUser?: UserResolver;

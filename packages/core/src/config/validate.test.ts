@@ -99,6 +99,12 @@ describe('mistyped values', () => {
     );
   });
 
+  it('refuse a hook failure policy other than block or allow', () => {
+    expect(messageOf({ hooks: { on_failure: 'ignore' } })).toMatchInlineSnapshot(
+      `"config.invalid: \`hooks.on_failure\` must be 'block' or 'allow'; got "ignore" (a string)"`,
+    );
+  });
+
   it('refuse a source driver other than repository or database', () => {
     expect(messageOf({ sets: { docs: { source: { driver: 'git' } } } })).toMatchInlineSnapshot(
       `"config.invalid: \`sets.docs.source.driver\` must be 'repository' or 'database'; got "git" (a string)"`,
@@ -208,6 +214,30 @@ describe('mistyped values', () => {
     );
   });
 
+  it('take a schema for a connection and a queue, refusing a name that is not plain lower case and a queue name pg-boss refuses', () => {
+    const config = resolve({
+      connections: { default: { url: 'postgres://db/app', schema: 'docs' } },
+      queues: { default: { driver: 'postgres', connection: 'default', schema: 'docs_queue' } },
+    });
+    expect(config.connections.default).toEqual({ url: 'postgres://db/app', schema: 'docs' });
+    expect(config.queues!.default).toEqual({ driver: 'postgres', connection: 'default', schema: 'docs_queue' });
+    expect(
+      messageOf({
+        connections: { default: { schema: 'docs; DROP TABLE kit_pages' }, main: { schema: 'Docs' } },
+        queues: {
+          default: { driver: 'postgres', connection: 'default', schema: 'pg_queue' },
+          'nightly sync': { driver: 'postgres', connection: 'default' },
+        },
+      }),
+    ).toMatchInlineSnapshot(`
+      "config.invalid: 4 problems in the config:
+      - \`connections.default.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "docs; DROP TABLE kit_pages" (a string)
+      - \`connections.main.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "Docs" (a string): write it in lower case ('docs')
+      - \`queues.default.schema\` must be a PostgreSQL schema name: lower-case letters, digits and underscores, not starting with a digit or \`pg_\`, at most 63 characters; got "pg_queue" (a string): names starting with \`pg_\` are reserved by PostgreSQL
+      - \`queues.nightly sync\`: the name \`nightly sync\` must be letters, digits, underscores, hyphens or periods"
+    `);
+  });
+
   it('report every problem at once', () => {
     expect(messageOf({ review: 'x', search: { budget_kb: 0 }, agents: { llm_txt: true } })).toMatchInlineSnapshot(`
       "config.invalid: 3 problems in the config:
@@ -236,7 +266,7 @@ describe('checkConfig', () => {
       mcp: { web: { middleware: ['auth:token'] }, local: false },
       agents: { llms_full: false },
       feedback: { enabled: false, rate_limit: '5,1' },
-      hooks: { push_commands: ['git push'] },
+      hooks: { push_commands: ['git push'], on_failure: 'allow' },
       instructions: { file: 'CLAUDE.md' },
       references: { routes: { allow: ['api.*'] } },
       ui: { dev_server: 'http://localhost:5173' },

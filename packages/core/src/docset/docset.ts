@@ -4,6 +4,7 @@ import {
   decideAccess,
   decideAccessWithoutGates,
   canManage as gateAllowsManage,
+  canReviewChanges as gateAllowsReview,
   visibilityOf,
 } from '../access/access.js';
 import type { Gates, ResolvedSetConfig } from '../config/types.js';
@@ -1375,6 +1376,11 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     async canManage(viewer) {
       if (viewer.local === true) return true;
       return gateAllowsManage(viewerOf(viewer), gates, { set: key });
+    },
+
+    async canReviewChanges(viewer) {
+      if (viewer.local === true) return true;
+      return gateAllowsReview(viewerOf(viewer), gates, { set: key });
     },
 
     renderForAgents(page) {

@@ -65,3 +65,24 @@ export class KitError extends Error {
 export function isKitError(error: unknown, code?: KitErrorCode): error is KitError {
   return error instanceof KitError && (code === undefined || error.code === code);
 }
+
+/** Failures on the server's side: nothing in the request is wrong, and nothing in it can fix them. */
+const SERVER_FAULTS: ReadonlySet<KitErrorCode> = new Set<KitErrorCode>([
+  'source.error',
+  'database.unavailable',
+  'internal',
+]);
+
+/**
+ * True when `error` is a {@link KitError} that says what is wrong with the request (a bad argument,
+ * a page that is not there, access denied), so its code and message are the answer. False for a
+ * server fault (`source.error`: a file or database the server cannot read or write;
+ * `database.unavailable`; `internal`) and anything else: those are the server's to log and report
+ * as its own failure, without details a caller should not see (such as the files of the set).
+ *
+ * @example
+ * if (isRequestError(error)) return c.json({ error: error.code, message: error.message }, 400);
+ */
+export function isRequestError(error: unknown): error is KitError {
+  return error instanceof KitError && !SERVER_FAULTS.has(error.code);
+}

@@ -88,8 +88,14 @@ export interface KitEventMap {
     locale: string | null;
     /** Page path (for a move, where the page went); null for navigation and the manifest. */
     path: string | null;
-    /** Who wrote the draft (a user id, or `agent:<client name>`). */
+    /** Who wrote the draft: the signed-in user's id (else e-mail), or `agent:<client name>` for a user with neither; null when it records no author. */
     author: string | null;
+    /**
+     * Who published it, as the review rule compared them with `author`: the signed-in user's id (else
+     * e-mail), or the local operator's account name (`kit drafts publish`, `kit mcp`). Differs from
+     * `author` unless the set sets `review_self_publish`.
+     */
+    publisher: string | null;
     /** The draft's one-line summary. */
     summary: string | null;
     /** The user who published it, as the application's user resolver returned them; null for the local operator. */
@@ -115,6 +121,8 @@ export interface KitEventMap {
     path: string | null;
     /** Who wrote the draft. */
     author: string | null;
+    /** Who discarded it, as `publisher` of `DraftPublished` names who published. */
+    discarder: string | null;
     /** The draft's one-line summary. */
     summary: string | null;
     /** The user who discarded it; null for the local operator. */

@@ -3,6 +3,8 @@ export { hashCodeFiles } from './code-files.js';
 export type { DiskCacheStoreOptions } from './disk-cache-store.js';
 export { createDiskCacheStore, diskCacheStoreDir } from './disk-cache-store.js';
 export { parseDotenv } from './dotenv.js';
+export type { FileSlots, FileSlotsOptions } from './file-slots.js';
+export { createFileSlots, FILE_SLOTS, isTransientFileError, mapConcurrently, withFileSlot } from './file-slots.js';
 export type { FailFastRedisOptions, RedisConnectionEvents } from './fail-fast-redis.js';
 export { connectFailFastRedis, redactedRedisUrl } from './fail-fast-redis.js';
 export type { LoadConfigOptions } from './load-config.js';

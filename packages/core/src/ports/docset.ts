@@ -22,6 +22,11 @@ export interface Viewer {
    * every set with all tools, so access decisions admit it. Never set from an HTTP request.
    */
   local?: boolean;
+  /**
+   * The local operator's account name on the machine (`USER`, `USERNAME`), set by the CLI with
+   * `local`: who the review rule takes the operator for. Read only when `local` is true.
+   */
+  operator?: string;
 }
 
 /** A page's address inside a set. */
@@ -208,6 +213,8 @@ export interface DocSet {
   canView(viewer: Viewer, subject: { version?: string; locale?: string; path?: string }): Promise<boolean>;
   /** May the viewer use the `manageKit` tools? */
   canManage(viewer: Viewer): Promise<boolean>;
+  /** May the viewer review drafts on the web (the review screen, the MCP review tools)? The `reviewKit` gate. */
+  canReviewChanges(viewer: Viewer): Promise<boolean>;
   /** Problems the source and renderer found (for validation). */
   problems(): Promise<SourceProblem[]>;
   /**

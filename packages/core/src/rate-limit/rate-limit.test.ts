@@ -38,6 +38,22 @@ describe('checkRateLimit with the memory store', () => {
     expect((await checkRateLimit(store, 'ip:1', rule, clock)).retryAfterSeconds).toBe(15);
   });
 
+  it('takes back one hit in the current window, never below zero and never once the window ended', async () => {
+    let clock = 0;
+    const store = createMemoryRateLimitStore({ now: () => clock });
+    await store.hit('k', 60_000);
+    await store.hit('k', 60_000);
+    await store.undo('k');
+    expect((await store.hit('k', 60_000)).count).toBe(2);
+    for (let i = 0; i < 3; i++) await store.undo('k');
+    expect((await store.hit('k', 60_000)).count).toBe(1);
+    await store.undo('never-hit');
+    expect((await store.hit('never-hit', 60_000)).count).toBe(1);
+    clock += 60_000;
+    await store.undo('k');
+    expect((await store.hit('k', 60_000)).count).toBe(1);
+  });
+
   it('opens a new window once the old one ends', async () => {
     let clock = 0;
     const store = createMemoryRateLimitStore({ now: () => clock });

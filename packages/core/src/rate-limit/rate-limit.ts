@@ -7,6 +7,12 @@ import { KitError } from '../errors/kit-error.js';
 export interface RateLimitStore {
   /** Counts one request for `key` in its current fixed window and returns the count so far. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
+  /**
+   * Takes back one hit of `key` in its current window, for a request that turned out not to use
+   * what was counted (Ask AI gives back the daily-budget place of a question no provider
+   * answered). Nothing happens once the window has ended, or when the count is already zero.
+   */
+  undo(key: string): Promise<void>;
 }
 
 /** A parsed `requests,minutes` limit. */
@@ -97,6 +103,10 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions 
       }
       windows.set(key, window);
       return { ...window };
+    },
+    async undo(key) {
+      const window = windows.get(key);
+      if (window && window.resetAt > now() && window.count > 0) window.count -= 1;
     },
   };
 }

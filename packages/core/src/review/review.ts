@@ -5,6 +5,7 @@ import type { DocSet, KitEvents, Viewer } from '../ports/docset.js';
 import type { DraftChange, ReviewStore, RevisionEntry } from '../ports/review-store.js';
 import { cleanPagePath, createUrlLayout } from '../urls/set-urls.js';
 import { unifiedDiff } from './diff.js';
+import { reviewerIdentity, SELF_PUBLISH_RULE, selfPublishRefusal } from './review-rule.js';
 
 /**
  * The outcome of a review decision. `published`, `conflicted`, `unchanged` and `rejected` mean what
@@ -22,17 +23,24 @@ export const reviewOutcomes: readonly ReviewOutcome[] = [
 
 /** Who reviews, and through which door. */
 export interface ReviewCall {
+  /** Who asks: on the web the signed-in user; locally `{ user: null, local: true, operator }`. */
   viewer: Viewer;
   /**
-   * `local`: the local operator (CLI commands, `kit mcp`), admitted on every database set.
-   * `web`: the review screen or a set's MCP endpoint: a signed-in user the `manageKit` gate allows.
+   * `local`: the local operator (CLI commands, `kit mcp`), admitted on every database set and
+   * identified by `viewer.operator`. `web`: the review screen or a set's MCP endpoint: a signed-in
+   * user the `reviewKit` gate allows, identified by their `id` (else `email`).
    */
   channel: 'local' | 'web';
   /** Where the decision is made, for the events. */
   source: 'cli' | 'screen' | 'mcp';
   /** The kit's event bus, which hears `DraftPublished`, `DraftDiscarded` and `PageRestored`. */
   events?: KitEvents;
-  /** Who decides: recorded as the author of a restore. A published draft keeps its own author. */
+  /**
+   * A name for the history when the caller has no identity of its own (the local server's
+   * `agent:<client name>` when the operator has no account name). The identity wins: it is what
+   * the review rule compares with a draft's author, and the author of the revisions a publish or a
+   * restore records.
+   */
   by?: string;
 }
 
@@ -101,12 +109,15 @@ export interface ReviewResult {
   draft: DraftView | null;
   /** The revision the decision recorded (`content_hash` to chain on); for `conflicted`, the live hash. */
   revision: AuthorRevision | null;
+  /** The rule that refused a `rejected` decision: `review.self_publish` when the caller may not decide this draft. */
+  rule?: typeof SELF_PUBLISH_RULE;
 }
 
 /**
  * The review store of a set when the caller may review it; throws `review.unavailable` on a set
  * that keeps no drafts (a repository set: its changes are files, reviewed in pull requests) and
- * `access.denied` for a web caller who is not signed in or whom `manageKit` does not allow.
+ * `access.denied` for a web caller who is not signed in or whom the `reviewKit` gate does not allow
+ * (`manageKit` never stands in for it: writing a change and publishing it are separate rights).
  */
 export async function reviewAccess(docSet: DocSet, call: Pick<ReviewCall, 'viewer' | 'channel'>): Promise<ReviewStore> {
   const store = docSet.source.review;
@@ -123,8 +134,8 @@ export async function reviewAccess(docSet: DocSet, call: Pick<ReviewCall, 'viewe
   if (call.viewer.user === null || call.viewer.user === undefined) {
     throw new KitError('access.denied', 'Sign in to review changes.');
   }
-  if (!(await docSet.canManage(call.viewer))) {
-    throw new KitError('access.denied', `The manageKit gate does not allow you to review the set "${docSet.key}".`);
+  if (!(await docSet.canReviewChanges(call.viewer))) {
+    throw new KitError('access.denied', `The reviewKit gate does not allow you to review the set "${docSet.key}".`);
   }
   return store;
 }
@@ -166,7 +177,9 @@ export async function showDraft(docSet: DocSet, id: string, call: ReviewCall): P
  * Publishes a draft: its change goes live, all or nothing (a drafted move moves the page or leaves
  * both places as they are). A draft written against content that changed since is `conflicted`
  * and nothing is written; one published already (by another editor, a moment before) is
- * `unchanged`; a discarded or unknown one is `rejected`. Fires `DraftPublished`.
+ * `unchanged`; a discarded or unknown one is `rejected`, and so is one the caller may not decide
+ * under the review rule (`rule: 'review.self_publish'`: its author, unless the set sets
+ * `review_self_publish`). Fires `DraftPublished`, naming the author and the publisher.
  */
 export async function publishDraft(docSet: DocSet, id: string, call: ReviewCall): Promise<ReviewResult> {
   const store = await reviewAccess(docSet, call);
@@ -175,9 +188,11 @@ export async function publishDraft(docSet: DocSet, id: string, call: ReviewCall)
   if (!change) return refused(`The set "${docSet.key}" has no draft ${wanted}. List the drafts to find its id.`);
   const draft = await draftView(store, change);
   if (draft.status !== 'draft') return decidedAlready(docSet, draft, 'publish');
+  const refusal = refusedByRule(docSet, draft, call, 'publish');
+  if (refusal) return refusal;
   let outcome: Awaited<ReturnType<ReviewStore['publish']>>;
   try {
-    outcome = await store.publish(change.id, call.by ?? null);
+    outcome = await store.publish(change.id, decider(call));
   } catch (error) {
     if (isKitError(error, 'content.conflict') || isKitError(error, 'page.exists')) {
       const currentHash = (error.details as { currentHash?: string | null } | undefined)?.currentHash ?? null;
@@ -199,6 +214,7 @@ export async function publishDraft(docSet: DocSet, id: string, call: ReviewCall)
   const main = outcome.published[0] ?? null;
   call.events?.emit('DraftPublished', {
     ...draftEvent(docSet, draft, call),
+    publisher: decider(call),
     revisions: outcome.published.map((revision) => revision.id),
   });
   if (!main) {
@@ -218,7 +234,11 @@ export async function publishDraft(docSet: DocSet, id: string, call: ReviewCall)
 }
 
 /** What `DraftPublished` and `DraftDiscarded` both say of the draft a person decided on. */
-function draftEvent(docSet: DocSet, draft: DraftView, call: ReviewCall): KitEventMap['DraftDiscarded'] {
+function draftEvent(
+  docSet: DocSet,
+  draft: DraftView,
+  call: ReviewCall,
+): Omit<KitEventMap['DraftDiscarded'], 'discarder'> {
   return {
     set: docSet.key,
     draft: draft.id,
@@ -234,10 +254,27 @@ function draftEvent(docSet: DocSet, draft: DraftView, call: ReviewCall): KitEven
   };
 }
 
+/** Who decides, as the history and the events record them: the caller's identity, else its `by`. */
+function decider(call: ReviewCall): string | null {
+  return reviewerIdentity(call) ?? call.by ?? null;
+}
+
+/** The review rule's refusal of this decision, as a result; null when the caller may decide the draft. */
+function refusedByRule(
+  docSet: DocSet,
+  draft: DraftView,
+  call: ReviewCall,
+  decision: 'publish' | 'discard',
+): ReviewResult | null {
+  const message = selfPublishRefusal({ draft, decision, call, selfPublish: docSet.config.review_self_publish });
+  return message ? { outcome: 'rejected', message, draft, revision: null, rule: SELF_PUBLISH_RULE } : null;
+}
+
 /**
  * Discards a draft: nothing live changes and the draft stays in the history as `discarded`.
- * Discarding one discarded already is `unchanged`; a published or unknown draft is `rejected`.
- * Fires `DraftDiscarded`.
+ * Discarding one discarded already is `unchanged`; a published or unknown draft is `rejected`, and
+ * so is one the caller may not decide under the review rule (as {@link publishDraft}). Fires
+ * `DraftDiscarded`, naming the author and who discarded it.
  */
 export async function discardDraft(docSet: DocSet, id: string, call: ReviewCall): Promise<ReviewResult> {
   const store = await reviewAccess(docSet, call);
@@ -246,9 +283,11 @@ export async function discardDraft(docSet: DocSet, id: string, call: ReviewCall)
   if (!change) return refused(`The set "${docSet.key}" has no draft ${wanted}. List the drafts to find its id.`);
   const draft = await draftView(store, change);
   if (draft.status !== 'draft') return decidedAlready(docSet, draft, 'discard');
+  const refusal = refusedByRule(docSet, draft, call, 'discard');
+  if (refusal) return refusal;
   const outcome = await store.discard(change.id);
   if (outcome.outcome === 'decided') return decidedAlready(docSet, { ...draft, status: outcome.status }, 'discard');
-  call.events?.emit('DraftDiscarded', draftEvent(docSet, draft, call));
+  call.events?.emit('DraftDiscarded', { ...draftEvent(docSet, draft, call), discarder: decider(call) });
   return {
     outcome: 'discarded',
     message: `Discarded draft ${draft.id} (${describe(draft)}); nothing live changed. It stays in the history as discarded.`,
@@ -398,7 +437,7 @@ export async function restorePageChange(
     result = await store.restore(scope, {
       ...(revisionId === undefined ? {} : { revisionId }),
       ...(input.based_on ? { basedOn: input.based_on } : {}),
-      ...(call.by ? { author: call.by } : {}),
+      ...(decider(call) ? { author: decider(call) } : {}),
     });
   } catch (error) {
     if (isKitError(error, 'content.conflict')) {

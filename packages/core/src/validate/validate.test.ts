@@ -357,6 +357,24 @@ describe('validateDocSet', () => {
     const docSet = docSetWith([page('2.x', 'index', '# Home'), page('2.x', 'other', '# Other')]);
     await expect(validateDocSet({ docSet, renderer: failing })).rejects.toThrow('cannot render');
   });
+
+  it('reports the files the source cannot read and checks no page until they can be read', async () => {
+    const docSet = docSetWith([page('2.x', 'index', '# Home\n\n[Setup](/docs/2.x/setup)')]);
+    const unreadable = {
+      rule: 'source.read',
+      severity: 'error' as const,
+      message: 'The file 2.x/setup.md cannot be read (EACCES: permission denied).',
+      file: '2.x/setup.md',
+      fix: 'Give the server read permission on 2.x/setup.md (e.g. chmod a+rX), or move it out of the set folder.',
+    };
+    docSet.source.problems = async () => [unreadable];
+    docSet.source.listPages = async () => {
+      throw new Error('a source that cannot read a page fails its listing');
+    };
+    const report = await validateDocSet({ docSet });
+    expect(report.ok).toBe(false);
+    expect(report.issues).toEqual([expect.objectContaining({ ...unreadable, set: 'docs' })]);
+  });
 });
 
 describe('validateDocSet with the other sets of the site', () => {

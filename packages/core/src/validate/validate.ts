@@ -205,6 +205,11 @@ export async function validateDocSet(options: ValidateDocSetOptions): Promise<Va
   }
   if (options.components) checkInserts(manifest, options.components, manifestFile?.text, manifestName, add);
   if (source.problems) for (const problem of await source.problems()) add(problem);
+  // Pages the source cannot read would be checked as missing (every link to them broken): until
+  // they can be read, the read errors are the report.
+  if (issues.some((issue) => issue.rule === 'source.read' && issue.severity === 'error')) {
+    return buildReport(dedupe(issues), { set: docSet.key, version: options.version ?? null });
+  }
 
   const layout = createUrlLayout(docSet.config.route.prefix, manifest, {
     linkPrefix: docSet.config.route.link_prefix,

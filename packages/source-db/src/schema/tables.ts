@@ -11,9 +11,8 @@ import {
   integer,
   json,
   jsonb,
+  PgSchema,
   type PgTable,
-  pgSchema,
-  pgTable,
   text,
   timestamp,
   uniqueIndex,
@@ -75,7 +74,10 @@ function checkIdentifier(name: string, what: string): string {
 
 // Built per schema and name so a test run or an application can place Kit's tables anywhere.
 function defineTables(schemaName: string, names: Record<ModelName, string>) {
-  const table = (schemaName === 'public' ? pgTable : pgSchema(schemaName).table) as typeof pgTable;
+  // Every statement names the schema, `public` included: a connection whose search_path looks
+  // elsewhere must still find the tables where the migration made them. (drizzle's pgSchema()
+  // refuses 'public' only to steer drizzle-kit users to pgTable; the class itself takes it.)
+  const table = new PgSchema(schemaName).table;
 
   const pages = table(
     names.page,
