@@ -54,6 +54,12 @@ export type {
   UpdateNavigationArguments,
   WritePageArguments,
 } from './authoring/author-tools.js';
+export type {
+  DeleteAssetArguments,
+  WriteAssetArguments,
+  WriteAssetFileArguments,
+} from './authoring/asset-tools.js';
+export { assetNameOf, deleteAssetTool, writeAssetFile, writeAssetTool } from './authoring/asset-tools.js';
 export {
   authorAccess,
   deletePageTool,
@@ -118,8 +124,26 @@ export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './even
 export { createEvents } from './events/emitter.js';
 export { KIT_EVENT_NAMES } from './events/names.js';
 export type * from './events/types.js';
-export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';
-export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
+export type { DecodedAsset } from './files/asset-content.js';
+export { assetDataUrl, dataUrlSize, decodeAssetContent, readAssetDataUrl } from './files/asset-content.js';
+export type { AssetCandidate, AssetRefusal, AssetRule, AssetVerdict } from './files/asset-rules.js';
+export {
+  ASSET_EXTENSIONS,
+  assetNameRefusal,
+  assetRefusal,
+  checkAsset,
+  isTextAssetName,
+  MAX_ASSET_BYTES,
+} from './files/asset-rules.js';
+export {
+  fileContentType,
+  fileExtension,
+  inlineFileType,
+  isSecretSegment,
+  isServableFileName,
+  looksLikeFile,
+} from './files/file-names.js';
+export { bytesContentHash, contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
 export { isAllowedHost } from './http/allowed-hosts.js';
 export type { BoundedBody } from './http/bounded-body.js';
 export { readBoundedText } from './http/bounded-body.js';
@@ -217,6 +241,8 @@ export type {
   SchemaField,
 } from './references/types.js';
 export type { DiffLine } from './review/diff.js';
+export type { DraftFile } from './review/draft-file.js';
+export { draftFile } from './review/draft-file.js';
 export { diffLines, unifiedDiff } from './review/diff.js';
 export type {
   DraftView,

@@ -78,8 +78,8 @@ export interface KitEventMap {
     draft: string;
     /** Ids of the published revisions the change recorded (two for a drafted move). */
     revisions: string[];
-    /** What the draft changes: `page`, `navigation` or `manifest`. */
-    kind: 'page' | 'navigation' | 'manifest';
+    /** What the draft changes: `page`, `navigation`, `manifest` or `asset` (a file of the set). */
+    kind: 'page' | 'navigation' | 'manifest' | 'asset';
     /** `write`, `delete`, `move` or `restore`. */
     action: 'write' | 'delete' | 'move' | 'restore';
     /** Version of the page or navigation file; null for the manifest. */
@@ -103,8 +103,8 @@ export interface KitEventMap {
     set: string;
     /** Id of the discarded draft (the first revision of the change). */
     draft: string;
-    /** What the draft would have changed: `page`, `navigation` or `manifest`. */
-    kind: 'page' | 'navigation' | 'manifest';
+    /** What the draft would have changed: `page`, `navigation`, `manifest` or `asset` (a file of the set). */
+    kind: 'page' | 'navigation' | 'manifest' | 'asset';
     /** `write`, `delete`, `move` or `restore`. */
     action: 'write' | 'delete' | 'move' | 'restore';
     /** Version of the page or navigation file; null for the manifest. */
