@@ -13,7 +13,8 @@ import { appliedDocsMigrations, applyDocsMigration, isDocsMigrationApplied } fro
 import { createKitTables } from './schema/tables.js';
 import { runInChildProcess } from './testing/child-process.js';
 import { freshSetKey, testDatabases } from './testing/fixture.js';
-import { deleteAsset, writeAsset, writePage } from './writes.js';
+import { deleteAsset, writeAsset } from './asset-writes.js';
+import { writePage } from './writes.js';
 
 const folders: string[] = [];
 const temporaryFolder = () => {

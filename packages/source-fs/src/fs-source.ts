@@ -29,6 +29,7 @@ import { createGitHistory, type GitHistory, type HistoryWatcher, type LastChange
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
 import { Readable } from 'node:stream';
 import { type FolderWatcher, watchFolder } from './watch.js';
+import { listSetFiles } from './files.js';
 import { createFsWriter } from './writer.js';
 
 /** Options of {@link createFsSource}. */
@@ -571,6 +572,10 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
         contentHash: hash,
         open: async () => Readable.toWeb(createReadStream(absolute)) as ReadableStream<Uint8Array>,
       };
+    },
+
+    async listFiles() {
+      return listSetFiles(await realRoot());
     },
 
     async problems() {

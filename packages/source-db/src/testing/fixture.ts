@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { KitDatabase } from '../database.js';
 import { openDatabase } from '../database.js';
-import { writeAsset, writeManifest, writeNavigation, writePage } from '../writes.js';
+import { writeAsset } from '../asset-writes.js';
+import { writeManifest, writeNavigation, writePage } from '../writes.js';
 
 /** Stores a contract fixture as a database set through the public write functions. */
 export async function writeFixture(db: KitDatabase, setKey: string, fixture: SourceFixture): Promise<void> {
