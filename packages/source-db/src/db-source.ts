@@ -78,6 +78,8 @@ export interface DbContentSource extends ContentSource {
   readonly writer: ContentWriter;
   /** Drafts, revision history and restores (see `createDbReview`); changes that go live reach watch listeners like the writer's. */
   readonly review: ReviewStore;
+  /** The disk new files go on (`DbSourceOptions.assetDisk`); null keeps them in their rows. */
+  readonly assetDisk: AssetDisk | null;
 }
 
 const SKILL_PREFIX = 'skills/';
@@ -177,6 +179,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     db,
     writer,
     review,
+    assetDisk: options.assetDisk ?? null,
 
     async readManifest(): Promise<SourceFile | null> {
       const [row] = await db.orm

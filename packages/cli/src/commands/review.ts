@@ -34,6 +34,8 @@ export function age(iso: string, now = Date.now()): string {
 function what(draft: DraftView): string {
   if (draft.kind === 'manifest') return 'the manifest (kit.json)';
   if (draft.kind === 'navigation') return `the navigation of ${draft.version}/${draft.locale}`;
+  if (draft.kind === 'asset')
+    return `${draft.action === 'delete' ? 'deletion of' : 'change to'} the file "${draft.path}"`;
   if (draft.action === 'move' && draft.from) {
     return `move of page "${draft.from.path}" (${draft.from.version}/${draft.from.locale}) to "${draft.path}" (${draft.version}/${draft.locale})`;
   }
