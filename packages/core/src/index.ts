@@ -46,6 +46,12 @@ export {
 } from './agents/skills.js';
 export { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts } from './agents/split.js';
 export type {
+  DeleteAssetArguments,
+  WriteAssetArguments,
+  WriteAssetFileArguments,
+} from './authoring/asset-tools.js';
+export { assetNameOf, deleteAssetTool, writeAssetFile, writeAssetTool } from './authoring/asset-tools.js';
+export type {
   AuthorArguments,
   AuthorCall,
   DeletePageArguments,
@@ -54,12 +60,6 @@ export type {
   UpdateNavigationArguments,
   WritePageArguments,
 } from './authoring/author-tools.js';
-export type {
-  DeleteAssetArguments,
-  WriteAssetArguments,
-  WriteAssetFileArguments,
-} from './authoring/asset-tools.js';
-export { assetNameOf, deleteAssetTool, writeAssetFile, writeAssetTool } from './authoring/asset-tools.js';
 export {
   authorAccess,
   deletePageTool,
@@ -241,9 +241,9 @@ export type {
   SchemaField,
 } from './references/types.js';
 export type { DiffLine } from './review/diff.js';
+export { diffLines, unifiedDiff } from './review/diff.js';
 export type { DraftFile } from './review/draft-file.js';
 export { draftFile } from './review/draft-file.js';
-export { diffLines, unifiedDiff } from './review/diff.js';
 export type {
   DraftView,
   HistoryEntry,

@@ -12,8 +12,7 @@ import { connectClient, fixtureKitFactory, textOf, writeFixtureFolder } from './
 // write_asset and delete_asset on the local server over a repository set: the file is written in
 // the working tree, under the same rules as on a database set.
 const createFixtureKit = fixtureKitFactory({ createRenderer, createServerSearch, createFsSource });
-const PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const PNG = Buffer.from(PNG_BASE64, 'base64');
 
 async function localClient(): Promise<{ client: Client; root: string }> {
@@ -77,13 +76,21 @@ describe('write_asset and delete_asset on a repository set (local server)', () =
   });
 
   it.each([
-    ['a path that climbs out of the set', { path: '../../outside.png', content: PNG_BASE64 }, 'not a plain relative path'],
+    [
+      'a path that climbs out of the set',
+      { path: '../../outside.png', content: PNG_BASE64 },
+      'not a plain relative path',
+    ],
     ['a page file', { path: 'installation.md', content: btoa('# Hacked\n') }, 'Markdown files are pages'],
     ['an environment file', { path: '/.env', content: btoa('KEY=1\n') }, 'secrets'],
     ['an HTML page', { path: 'evil.html', content: btoa('<script>alert(1)</script>') }, '.html file'],
     ['an SVG with script', { path: 'x.svg', content: btoa('<svg><script>alert(1)</script></svg>') }, '<script>'],
     ['a mislabelled type', { path: 'x.png', content: `data:image/png;base64,${btoa('<html></html>')}` }, 'not a PNG'],
-    ['a secret in a text file', { path: 'notes.txt', content: btoa('aws_access_key_id = AKIAZ3MSJV4WWNK6TQ7H\n') }, 'AWS'],
+    [
+      'a secret in a text file',
+      { path: 'notes.txt', content: btoa('aws_access_key_id = AKIAZ3MSJV4WWNK6TQ7H\n') },
+      'AWS',
+    ],
     ['content that is not base64', { path: 'x.png', content: 'not base64!' }, 'not base64'],
   ])('rejects %s and writes nothing', async (_what, args, message) => {
     const { client, root } = await localClient();

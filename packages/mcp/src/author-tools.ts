@@ -261,7 +261,9 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
   );
 
   const assetPath = (what: string) =>
-    pathArgument(`${what}, e.g. "images/flow.png" (beside the pages of the version), or "/brand/logo.svg" (beside kit.json).`).describe(
+    pathArgument(
+      `${what}, e.g. "images/flow.png" (beside the pages of the version), or "/brand/logo.svg" (beside kit.json).`,
+    ).describe(
       'File path beside the pages of the version and locale (e.g. "images/flow.png", linked from a page as ./images/flow.png); start it with "/" to name it from the set folder, beside kit.json (e.g. "/brand/logo.svg").',
     );
   const assetBasedOn = basedOnArgument(

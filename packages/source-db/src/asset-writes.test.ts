@@ -184,8 +184,16 @@ function assetSuite(name: string, open: () => Promise<KitDatabase>, openTarget: 
   });
 }
 
-assetSuite('PGlite', () => databases.pglite(), () => targets.pglite());
+assetSuite(
+  'PGlite',
+  () => databases.pglite(),
+  () => targets.pglite(),
+);
 
 describe.skipIf(!databases.url)('on PostgreSQL (KIT_TEST_DATABASE_URL)', () => {
-  assetSuite('PostgreSQL', () => databases.postgres(), () => targets.postgres());
+  assetSuite(
+    'PostgreSQL',
+    () => databases.postgres(),
+    () => targets.postgres(),
+  );
 });

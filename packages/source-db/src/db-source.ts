@@ -3,26 +3,26 @@ import {
   type ContentChange,
   type ContentSource,
   type ContentWriter,
-  type ReviewStore,
   contentHash,
   isServableFileName,
   KitError,
   pagePathProblem,
-  showPagePath,
+  type ReviewStore,
   type SkillFile,
   type SourceFile,
   type SourceFileContent,
   type SourcePage,
   type SourceProblem,
+  showPagePath,
 } from '@kit/core';
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
+import { safeAssetName } from './asset-writes.js';
 import type { KitDatabase } from './database.js';
 import { databaseAnswered, databaseFailure, guardDatabaseCalls } from './database-errors.js';
 import { createDbReview } from './db-review.js';
 import { createDbWriter, type DocsMigrationOptions } from './db-writer.js';
 import type { AssetDisk } from './disk.js';
 import type { KitTables } from './schema/tables.js';
-import { safeAssetName } from './asset-writes.js';
 import { navigationText, type RevisionRecord } from './writes.js';
 
 /** Options of {@link createDbSource}. */

@@ -10,7 +10,9 @@ import type {
 } from '@kit/core';
 import { isKitError, KitError } from '@kit/core';
 import { writeFileAtomically } from '@kit/core/node';
+import { deleteAsset, writeAsset } from './asset-writes.js';
 import type { KitDatabase } from './database.js';
+import type { AssetDisk } from './disk.js';
 import {
   DOCS_MIGRATION_SCHEMA_URL,
   type DocsMigrationChange,
@@ -21,8 +23,6 @@ import {
   migrationText,
   parseMigrationText,
 } from './docs-migration-file.js';
-import { deleteAsset, writeAsset } from './asset-writes.js';
-import type { AssetDisk } from './disk.js';
 import {
   ABSENT,
   type ChangeOptions,

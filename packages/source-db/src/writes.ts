@@ -9,8 +9,8 @@ import {
   parsePageFile,
 } from '@kit/core';
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { KitDatabase } from './database.js';
 import { applyAssetDraft } from './asset-writes.js';
+import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
 import { checkPagePath } from './page-path.js';
 import {
@@ -832,4 +832,3 @@ export async function livePage(tx: Executor, t: KitTables, setKey: string, ref: 
     .for('update');
   return row ?? null;
 }
-

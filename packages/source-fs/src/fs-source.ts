@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, type Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import type {
   ContentChange,
   ContentSource,
@@ -20,16 +21,15 @@ import {
   normalizeForHash,
   normalizeManifest,
   type ParsedPageFile,
+  pagePathProblem,
   parseManifestText,
   parsePageFile,
-  pagePathProblem,
   showPagePath,
 } from '@kit/core';
+import { listSetFiles } from './files.js';
 import { createGitHistory, type GitHistory, type HistoryWatcher, type LastChange, watchHistory } from './git.js';
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
-import { Readable } from 'node:stream';
 import { type FolderWatcher, watchFolder } from './watch.js';
-import { listSetFiles } from './files.js';
 import { createFsWriter } from './writer.js';
 
 /** Options of {@link createFsSource}. */

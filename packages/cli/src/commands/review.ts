@@ -13,8 +13,8 @@ import {
 } from '@kit/core';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { LoadedKit } from '../load-kit.js';
 import { writeLine } from '../io.js';
+import type { LoadedKit } from '../load-kit.js';
 
 /** How long ago an ISO time was, in words: `just now`, `5 minutes ago`, `2 days ago`. */
 export function age(iso: string, now = Date.now()): string {

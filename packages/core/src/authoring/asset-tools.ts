@@ -1,7 +1,7 @@
+import { isKitError } from '../errors/kit-error.js';
 import { decodeAssetContent } from '../files/asset-content.js';
 import { assetNameRefusal, assetRefusal, isTextAssetName, MAX_ASSET_BYTES } from '../files/asset-rules.js';
 import { inlineFileType } from '../files/file-names.js';
-import { isKitError } from '../errors/kit-error.js';
 import { bytesContentHash } from '../hash/content-hash.js';
 import {
   type AuthorToolResult,
@@ -122,11 +122,7 @@ export async function writeAssetTool(
     if (isKitError(error, 'argument.invalid')) return rejected(`Nothing was written: ${error.message}`);
     throw error;
   }
-  return writeAssetFile(
-    docSet,
-    { ...input, bytes: decoded.bytes, declaredType: decoded.declaredType },
-    call,
-  );
+  return writeAssetFile(docSet, { ...input, bytes: decoded.bytes, declaredType: decoded.declaredType }, call);
 }
 
 /**
@@ -155,7 +151,8 @@ export async function writeAssetFile(
   const refusal = assetRefusal({ name, bytes: input.bytes, declaredType: input.declaredType ?? null, previous });
   if (refusal) return rejected(`Nothing was written: ${refusal.message}`);
   const hash = bytesContentHash(input.bytes);
-  if (hash === currentHash) return unchanged(`The file "${name}" already holds exactly these bytes; nothing was written.`, hash);
+  if (hash === currentHash)
+    return unchanged(`The file "${name}" already holds exactly these bytes; nothing was written.`, hash);
 
   const outcome = await written(
     () => writeAsset(name, input.bytes, currentHash, changeRecord(call, 'write_asset', input.summary, draft)),
@@ -190,7 +187,8 @@ export async function deleteAssetTool(
   if (badName) return rejected(badName.message);
   const current = await docSet.source.openFile(name);
   if (!current) {
-    if (input.based_on) return conflicted(`The file "${name}" no longer exists; it was removed after you saw it.`, null);
+    if (input.based_on)
+      return conflicted(`The file "${name}" no longer exists; it was removed after you saw it.`, null);
     return rejected(
       `No file "${name}" to delete. A path names a file beside the pages of the version and locale (default: the default ones); start it with "/" to name it from the set folder.`,
     );

@@ -50,7 +50,7 @@ function decodeDataUrl(url: string): DecodedAsset {
   const header = url.slice('data:'.length, comma).trim();
   const parts = header.split(';').map((part) => part.trim());
   const base64 = parts.length > 1 && parts[parts.length - 1]!.toLowerCase() === 'base64';
-  const type = parts[0] && parts[0].includes('/') ? parts[0].toLowerCase() : null;
+  const type = parts[0]?.includes('/') ? parts[0].toLowerCase() : null;
   const data = url.slice(comma + 1);
   if (base64) return { bytes: decodeBase64(data, 'The data URL in `content`'), declaredType: type };
   let text: string;

@@ -5,7 +5,7 @@ import { assetRefusal, checkAsset, MAX_ASSET_BYTES } from './asset-rules.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 /** A real 1x1 PNG. */
-export const PNG = Uint8Array.from(
+const PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
   (char) => char.charCodeAt(0),
 );
@@ -15,7 +15,8 @@ describe('the rules a file must pass to be added to a set', () => {
   it('accept an image, a clean SVG drawing, a stylesheet and JSON', () => {
     expect(assetRefusal({ name: '13.x/images/flow.png', bytes: PNG })).toBeNull();
     expect(assetRefusal({ name: 'images/photo.JPG', bytes: Uint8Array.of(0xff, 0xd8, 0xff, 0xe0, 0, 16) })).toBeNull();
-    const svg = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" style="fill:#09f"/><text>Turn it on</text></svg>';
+    const svg =
+      '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" style="fill:#09f"/><text>Turn it on</text></svg>';
     expect(assetRefusal({ name: 'brand/logo.svg', bytes: encode(svg) })).toBeNull();
     expect(assetRefusal({ name: 'theme.css', bytes: encode('body { color: #111 }\n') })).toBeNull();
     expect(assetRefusal({ name: 'data/sample.json', bytes: encode('{"ok": true}') })).toBeNull();
@@ -26,7 +27,10 @@ describe('the rules a file must pass to be added to a set', () => {
     ['a <script> element', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>'],
     ['an event handler', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect/></svg>'],
     ['an event handler behind a ">" in a quoted value', '<svg><a title=">" onclick="alert(1)">x</a></svg>'],
-    ['a javascript: link spelled with character references', '<svg><a href="jav&#x61;script&colon;alert(1)">x</a></svg>'],
+    [
+      'a javascript: link spelled with character references',
+      '<svg><a href="jav&#x61;script&colon;alert(1)">x</a></svg>',
+    ],
     ['a javascript: link split by a tab', '<svg><a xlink:href="java\tscript:alert(1)">x</a></svg>'],
     ['embedded HTML', '<svg><foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject></svg>'],
     ['an entity declaration', '<!DOCTYPE svg [<!ENTITY lol "lol">]><svg>&lol;</svg>'],

@@ -48,7 +48,11 @@ const ascii = (bytes: Bytes, offset: number, text: string) =>
 /** ISO base media (MP4, AVIF): an `ftyp` box whose major or compatible brands include one of `brands`. */
 function hasBrand(bytes: Bytes, brands: readonly string[]): boolean {
   if (!ascii(bytes, 4, 'ftyp')) return false;
-  const size = Math.min(((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0, bytes.length, 256);
+  const size = Math.min(
+    ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0,
+    bytes.length,
+    256,
+  );
   for (let offset = 8; offset + 4 <= size; offset += offset === 8 ? 8 : 4) {
     const brand = String.fromCharCode(...bytes.subarray(offset, offset + 4));
     if (brands.includes(brand)) return true;

@@ -25,7 +25,7 @@ export interface DraftFile {
 export async function draftFile(docSet: DocSet, id: string, call: ReviewCall): Promise<DraftFile | null> {
   const store = await reviewAccess(docSet, call);
   const revision = /^[1-9][0-9]{0,15}$/.test(String(id).trim()) ? await store.revision(String(id).trim()) : null;
-  if (!revision || revision.kind !== 'asset' || revision.action === 'delete') return null;
+  if (revision?.kind !== 'asset' || revision.action === 'delete') return null;
   const stored = readAssetDataUrl(revision.snapshot);
   if (!stored) return null;
   if (stored.bytes.byteLength !== dataUrlSize(revision.snapshot)) {

@@ -2,9 +2,9 @@ import { KitError } from '@kit/core';
 import type { SourceFixture } from '@kit/core/testing';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { writeAsset } from '../asset-writes.js';
 import type { KitDatabase } from '../database.js';
 import { openDatabase } from '../database.js';
-import { writeAsset } from '../asset-writes.js';
 import { writeManifest, writeNavigation, writePage } from '../writes.js';
 
 /** Stores a contract fixture as a database set through the public write functions. */
