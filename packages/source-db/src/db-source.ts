@@ -78,6 +78,8 @@ export interface DbContentSource extends ContentSource {
   readonly writer: ContentWriter;
   /** Drafts, revision history and restores (see `createDbReview`); changes that go live reach watch listeners like the writer's. */
   readonly review: ReviewStore;
+  /** The names of the set's servable assets, sorted (see `ContentSource.listFiles`). */
+  listFiles(): Promise<string[]>;
   /** The disk new files go on (`DbSourceOptions.assetDisk`); null keeps them in their rows. */
   readonly assetDisk: AssetDisk | null;
 }

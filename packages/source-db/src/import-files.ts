@@ -11,20 +11,26 @@ export interface ImportSkip {
 
 /**
  * The files beside a source's pages that an import copies, read whole, and the ones it leaves
- * out with the reason. A file under the folder of a version the import leaves out is not looked at
- * (`versions`: every version folder of a versioned set; `imported`: those imported); `except`
- * names files copied already (the manifest's stylesheets).
+ * out with the reason. In a versioned set only the folders of the imported versions (`imported`)
+ * are looked at, plus the files the manifest names beside it (`named`: logo, favicon), as no other
+ * file outside a version folder is ever served; an unversioned set's folder is its pages' folder.
+ * `except` names files copied already (the manifest's stylesheets).
  */
 export async function readSourceFiles(
   source: ContentSource,
-  scope: { versions: readonly string[]; imported: readonly string[]; except: ReadonlySet<string> },
+  scope: {
+    versioned: boolean;
+    imported: readonly string[];
+    named: ReadonlySet<string>;
+    except: ReadonlySet<string>;
+  },
 ): Promise<{ accepted: Array<{ name: string; bytes: Uint8Array }>; skipped: ImportSkip[] }> {
   const accepted: Array<{ name: string; bytes: Uint8Array }> = [];
   const skipped: ImportSkip[] = [];
   if (!source.listFiles) return { accepted, skipped };
   for (const name of await source.listFiles()) {
-    const top = name.split('/')[0]!;
-    if (scope.except.has(name) || (scope.versions.includes(top) && !scope.imported.includes(top))) continue;
+    if (scope.except.has(name)) continue;
+    if (scope.versioned && !scope.imported.includes(name.split('/')[0]!) && !scope.named.has(name)) continue;
     const file = await source.openFile(name);
     if (!file) {
       skipped.push({ name, rule: 'asset.unreadable', reason: `The source lists "${name}" but could not open it.` });

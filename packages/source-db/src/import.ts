@@ -53,8 +53,9 @@ export interface ImportReport {
 /**
  * Copies a content source (a repository set, another database set) into a database set: manifest,
  * every page and navigation file of every declared version and locale, skills, the manifest's
- * stylesheets, and the files beside the pages (images, PDFs, downloads: those the source lists,
- * outside the folders of versions left out) that pass the file rules of `write_asset`; the others
+ * stylesheets, and the files beside the pages (images, PDFs, downloads in the folders of the
+ * imported versions) and the logo and favicon the manifest names, those that pass the file rules
+ * of `write_asset`; the others
  * are listed in `skipped` with the reason. All in one transaction, so a failed import leaves the
  * set as it was; running it again writes only what changed. Files are read before the transaction
  * starts, each at most `MAX_ASSET_BYTES`.
@@ -112,8 +113,9 @@ export async function importFromSource(
     if (bytes) assets.push({ name, bytes });
   }
   const files = await readSourceFiles(source, {
-    versions: manifest.versioned ? manifest.versions.map((version) => version.id) : [],
+    versioned: manifest.versioned,
     imported: versions.map((version) => version.id),
+    named: new Set([manifest.logo?.light, manifest.logo?.dark, manifest.favicon].filter((name) => name !== undefined)),
     except: new Set(assets.map((asset) => asset.name)),
   });
   assets.push(...files.accepted);
