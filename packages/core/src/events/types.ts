@@ -86,7 +86,7 @@ export interface KitEventMap {
     version: string | null;
     /** Locale of the page or navigation file; null for the manifest. */
     locale: string | null;
-    /** Page path (for a move, where the page went); null for navigation and the manifest. */
+    /** Page path (for a move, where the page went), or the name of the file in the set for an asset; null for navigation and the manifest. */
     path: string | null;
     /** Who wrote the draft (a user id, or `agent:<client name>`). */
     author: string | null;
@@ -111,7 +111,7 @@ export interface KitEventMap {
     version: string | null;
     /** Locale of the page or navigation file; null for the manifest. */
     locale: string | null;
-    /** Page path (for a move, where the page would have gone); null for navigation and the manifest. */
+    /** Page path (for a move, where the page would have gone), or the name of the file in the set for an asset; null for navigation and the manifest. */
     path: string | null;
     /** Who wrote the draft. */
     author: string | null;
