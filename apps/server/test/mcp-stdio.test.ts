@@ -85,6 +85,7 @@ describe('the local MCP server, `kit mcp` spawned over stdio, with the SDK clien
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'affected_pages',
+      'delete_asset',
       'delete_page',
       'list_pages',
       'move_page',
@@ -94,6 +95,7 @@ describe('the local MCP server, `kit mcp` spawned over stdio, with the SDK clien
       'update_manifest',
       'update_navigation',
       'validate_docs',
+      'write_asset',
       'write_page',
     ]);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('set');

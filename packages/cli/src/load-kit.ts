@@ -7,6 +7,7 @@ import {
   createDocSet,
   createEvents,
   createKit,
+  defaultNames,
   type Kit,
   type KitEnv,
   KitError,
@@ -319,10 +320,13 @@ async function createSource(
   const disks = Object.fromEntries(
     Object.entries(config.disks ?? {}).map(([name, disk]) => [name, createLocalDisk({ root: disk.root, name })]),
   );
+  // New files go on the set's disk (`source.disk`; null is the default disk), as the docs say.
+  const assetDisk = disks[setConfig.source.disk ?? defaultNames.disk];
   return createDbSource({
     db,
     setKey: setConfig.key,
     disks,
+    ...(assetDisk ? { assetDisk } : {}),
     ...(cache ? { cache } : {}),
     ...(options.docsMigrations
       ? {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAffected } from './commands/affected.js';
 import { registerAgents } from './commands/agents.js';
+import { registerAssets } from './commands/assets.js';
 import { registerHook } from './commands/hook.js';
 import { registerInit } from './commands/init.js';
 import { registerMcp } from './commands/mcp.js';
@@ -64,6 +65,7 @@ export function createProgram(context: CommandContext, handlers: WorkerHandlers 
   registerSearch(program, context);
   registerMigrate(program, context);
   registerReview(program, context);
+  registerAssets(program, context);
   registerWorker(program, context, handlers);
   for (const command of program.commands) {
     command.exitOverride().configureOutput(program.configureOutput());

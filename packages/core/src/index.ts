@@ -47,6 +47,12 @@ export {
 } from './agents/skills.js';
 export { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts } from './agents/split.js';
 export type {
+  DeleteAssetArguments,
+  WriteAssetArguments,
+  WriteAssetFileArguments,
+} from './authoring/asset-tools.js';
+export { assetNameOf, deleteAssetTool, writeAssetFile, writeAssetTool } from './authoring/asset-tools.js';
+export type {
   AuthorArguments,
   AuthorCall,
   DeletePageArguments,
@@ -120,8 +126,26 @@ export type { CreateEventsOptions, KitEventEmitter, KitEventError } from './even
 export { createEvents } from './events/emitter.js';
 export { KIT_EVENT_NAMES } from './events/names.js';
 export type * from './events/types.js';
-export { fileContentType, isSecretSegment, isServableFileName, looksLikeFile } from './files/file-names.js';
-export { contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
+export type { DecodedAsset } from './files/asset-content.js';
+export { assetDataUrl, dataUrlSize, decodeAssetContent, readAssetDataUrl } from './files/asset-content.js';
+export type { AssetCandidate, AssetRefusal, AssetRule, AssetVerdict } from './files/asset-rules.js';
+export {
+  ASSET_EXTENSIONS,
+  assetNameRefusal,
+  assetRefusal,
+  checkAsset,
+  isTextAssetName,
+  MAX_ASSET_BYTES,
+} from './files/asset-rules.js';
+export {
+  fileContentType,
+  fileExtension,
+  inlineFileType,
+  isSecretSegment,
+  isServableFileName,
+  looksLikeFile,
+} from './files/file-names.js';
+export { bytesContentHash, contentHash, isContentHash, normalizeForHash } from './hash/content-hash.js';
 export { isAllowedHost } from './http/allowed-hosts.js';
 export type { BoundedBody } from './http/bounded-body.js';
 export { readBoundedText } from './http/bounded-body.js';
@@ -220,6 +244,8 @@ export type {
 } from './references/types.js';
 export type { DiffLine } from './review/diff.js';
 export { diffLines, unifiedDiff } from './review/diff.js';
+export type { DraftFile } from './review/draft-file.js';
+export { draftFile } from './review/draft-file.js';
 export type { SelfPublishQuestion } from './review/review-rule.js';
 export { reviewerIdentity, SELF_PUBLISH_RULE, selfPublishRefusal, userIdentity } from './review/review-rule.js';
 export type {

@@ -6,6 +6,7 @@ import {
   type DraftView,
   diffLines,
   discardDraft,
+  draftFile,
   isKitError,
   type Kit,
   listDrafts,
@@ -34,6 +35,8 @@ export interface ReviewScreenOptions {
 }
 
 const CSRF_COOKIE = 'kit_review_csrf';
+/** A drafted file opened on its own runs nothing: no script, no loads, sandboxed (SVG can carry script). */
+const FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const CSRF_FIELD = 'csrf';
 /** Largest form body read: an id, a path, a hash and the token, with room to spare. */
 const MAX_FORM_BYTES = 8 * 1024;
@@ -111,6 +114,21 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
   };
 
   app.get('/', (c) => queue(c, null));
+
+  // The bytes a drafted file would make live, so a reviewer sees the image before publishing it.
+  app.get('/file/:id', async (c) => {
+    const file = await draftFile(set, c.req.param('id'), callOf(c));
+    if (!file) return c.notFound();
+    const name = file.name.slice(file.name.lastIndexOf('/') + 1);
+    return c.body(new Uint8Array(file.bytes), 200, {
+      'Content-Type': file.download ? 'application/octet-stream' : file.contentType,
+      'Content-Disposition': `${file.download ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(name)}`,
+      'Content-Security-Policy': FILE_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Cache-Control': 'private, no-store',
+    });
+  });
 
   app.get('/history', async (c) => {
     const path = c.req.query('path') ?? '';
@@ -264,13 +282,25 @@ function historyLookup(base: string): string {
 function describeDraft(draft: DraftView): string {
   if (draft.kind === 'manifest') return 'Change to the manifest (kit.json)';
   if (draft.kind === 'navigation') return `Change to the navigation of ${draft.version}/${draft.locale}`;
+  if (draft.kind === 'asset')
+    return `${draft.action === 'delete' ? 'Deletion of' : 'Change to'} the file “${draft.path}”`;
   if (draft.action === 'move' && draft.from) return `Move of page “${draft.from.path}” to “${draft.path}”`;
   const verb = draft.action === 'delete' ? 'Deletion of' : draft.action === 'restore' ? 'Restore of' : 'Change to';
   return `${verb} page “${draft.path}”`;
 }
 
+/** The drafted file itself: the image, or a link to open it (a download for types a browser would run). */
+function draftFileSide(base: string, draft: DraftView): string {
+  if (draft.after === null) return '<p class="kit-review-empty">No file: the draft deletes it.</p>';
+  const url = escapeHtml(`${base}/file/${encodeURIComponent(draft.id)}`);
+  const shown = /\.(?:png|jpe?g|gif|webp|avif|svg|ico|bmp)$/i.test(draft.path ?? '')
+    ? `<p><img src="${url}" alt="The drafted file ${escapeHtml(draft.path ?? '')}" class="kit-review-image"></p>`
+    : '';
+  return `${shown}<pre><code>${escapeHtml(draft.after)}</code></pre><p><a href="${url}">Open the drafted file</a></p>`;
+}
+
 async function renderedSide(set: DocSet, draft: DraftView, text: string | null): Promise<string> {
-  if (text === null) return '<p class="kit-review-empty">No page.</p>';
+  if (text === null) return `<p class="kit-review-empty">No ${draft.kind === 'asset' ? 'file' : 'page'}.</p>`;
   if (draft.kind !== 'page' || !set.renderForAgents) return `<pre><code>${escapeHtml(text)}</code></pre>`;
   const parsed = parsePageFile(text);
   try {
@@ -325,7 +355,7 @@ async function draftHtml(set: DocSet, base: string, draft: DraftView, refusal: s
       : '') +
     '<div class="kit-review-sides">' +
     `<section aria-label="Live, draft ${id}"><h3>Live</h3>${await renderedSide(set, draft, draft.before)}</section>` +
-    `<section aria-label="Draft ${id}"><h3>Draft</h3>${await renderedSide(set, draft, draft.after)}</section>` +
+    `<section aria-label="Draft ${id}"><h3>Draft</h3>${draft.kind === 'asset' ? draftFileSide(base, draft) : await renderedSide(set, draft, draft.after)}</section>` +
     '</div>' +
     `<details><summary>Source changes (inline diff)</summary>${diffHtml(diffLines(draft.before, draft.after))}</details>` +
     '<div class="kit-review-actions">' +
@@ -403,4 +433,5 @@ const SCREEN_CSS = `
 .kit-review caption{text-align:left;font-weight:600;padding:.5rem 0}
 .kit-review-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .kit-review input{font:inherit;padding:.3rem .5rem}
+.kit-review-image{max-width:100%;max-height:24rem;background:repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/1rem 1rem}
 `;

@@ -34,6 +34,7 @@ const files: Record<string, string | Uint8Array> = {
   'site/3.x/downloads/guide.pdf': '%PDF-1.4\n%fake but typed\n',
   'site/3.x/downloads/tool.bin': new Uint8Array([0, 1, 2, 3]),
   'site/3.x/downloads/widget.html': '<script>alert(1)</script>',
+  'site/3.x/downloads/feed.xml': '<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>',
   'site/3.x/downloads/large.bin': large,
   'site/3.x/.env': 'TOKEN=hunter2\n',
   'site/3.x/.git/config': '[core]\n',
@@ -136,6 +137,12 @@ describe('files beside the pages', () => {
     const svg = await app.request(logoUrl);
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
     expect(svg.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  });
+
+  it('serves XML, which a browser runs as XHTML, with the same policy', async () => {
+    const xml = await app.request('/docs/downloads/feed.xml');
+    expect(xml.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(xml.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
   });
 
   it('streams a large file whole', async () => {

@@ -6,8 +6,9 @@ import { matchesEtag, sendableBytes } from './http-cache.js';
 /** How long a content-hashed file URL may be kept: a year, never revalidated. */
 const IMMUTABLE = 'max-age=31536000, immutable';
 /**
- * SVG runs script when opened as a document, and an author's SVG is served from the site's own
- * origin: no script, no loads, no forms, sandboxed. Inline styles stay, as drawings use them.
+ * SVG runs script when opened as a document, and so does XML holding XHTML; an author's file is
+ * served from the site's own origin: no script, no loads, no forms, sandboxed. Inline styles stay,
+ * as drawings use them.
  */
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const HASH_LENGTH = 12;
@@ -46,7 +47,7 @@ export async function sendFile(
     const name = view.name.slice(view.name.lastIndexOf('/') + 1);
     headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(name)}`;
   }
-  if (view.contentType.startsWith('image/svg+xml')) headers['Content-Security-Policy'] = SVG_POLICY;
+  if (/^(?:image\/svg\+xml|application\/xml)\b/.test(view.contentType)) headers['Content-Security-Policy'] = SVG_POLICY;
   const body = await view.file.open();
   return c.body(body instanceof Uint8Array ? sendableBytes(body) : body, 200, headers);
 }

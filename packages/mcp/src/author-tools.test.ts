@@ -41,17 +41,19 @@ describe('author tools on the local server', () => {
       expect(instructions).toContain(step);
   });
 
-  it('lists the five author tools after the read tools, annotated as destructive', async () => {
+  it('lists the seven author tools after the read tools, annotated as destructive', async () => {
     const { client } = await localClient();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).slice(-5)).toEqual([
+    expect(tools.map((tool) => tool.name).slice(-7)).toEqual([
       'write_page',
       'move_page',
       'delete_page',
       'update_navigation',
       'update_manifest',
+      'write_asset',
+      'delete_asset',
     ]);
-    for (const tool of tools.slice(-5)) {
+    for (const tool of tools.slice(-7)) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     }
     const manifestTool = tools.find((tool) => tool.name === 'update_manifest')!;

@@ -91,9 +91,11 @@ function draftLine(draft: DraftView): string {
       ? 'manifest'
       : draft.kind === 'navigation'
         ? `navigation ${draft.version}/${draft.locale}`
-        : draft.action === 'move'
-          ? `move ${draft.from?.path} → ${draft.path} (${draft.version}/${draft.locale})`
-          : `${draft.action} ${draft.path} (${draft.version}/${draft.locale})`;
+        : draft.kind === 'asset'
+          ? `${draft.action} file ${draft.path}`
+          : draft.action === 'move'
+            ? `move ${draft.from?.path} → ${draft.path} (${draft.version}/${draft.locale})`
+            : `${draft.action} ${draft.path} (${draft.version}/${draft.locale})`;
   return `- draft ${draft.id}: ${what} by ${draft.author ?? 'unknown'} at ${draft.created_at}${draft.summary ? ` — ${draft.summary}` : ''}${draft.stale ? ' [stale: the live content changed since; publishing would conflict]' : ''}`;
 }
 

@@ -6,6 +6,7 @@ import { isKitError } from '@kit/core';
 import { sql } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { deleteAsset, writeAsset } from './asset-writes.js';
 import { attachDatabase, openDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { createLocalDisk } from './disk.js';
@@ -13,7 +14,7 @@ import { appliedDocsMigrations, applyDocsMigration, isDocsMigrationApplied } fro
 import { createKitTables } from './schema/tables.js';
 import { runInChildProcess } from './testing/child-process.js';
 import { freshSetKey, testDatabases } from './testing/fixture.js';
-import { deleteAsset, writeAsset, writePage } from './writes.js';
+import { writePage } from './writes.js';
 
 const folders: string[] = [];
 const temporaryFolder = () => {

@@ -2,6 +2,7 @@ import type { DraftChange, ReviewStore, RevisionEntry } from '@kit/core';
 import { isKitError } from '@kit/core';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
+import type { AssetDisk } from './disk.js';
 import {
   ABSENT,
   discardRevision,
@@ -22,8 +23,10 @@ export function createDbReview(input: {
   db: KitDatabase;
   setKey: string;
   announce: (revisions: RevisionRecord[]) => void;
+  /** Where a published file draft goes (the set's `source.disk`); without one, into its row. */
+  disk?: AssetDisk;
 }): ReviewStore {
-  const { db, setKey, announce } = input;
+  const { db, setKey, announce, disk } = input;
   const r = db.tables.revisions;
 
   const decided = (error: unknown): { outcome: 'decided'; status: 'applied' | 'discarded' } | null => {
@@ -61,7 +64,10 @@ export function createDbReview(input: {
 
     async publish(id, by) {
       try {
-        const result = await publishRevision(db, setKey, id, by === null ? {} : { author: by });
+        const result = await publishRevision(db, setKey, id, {
+          ...(by === null ? {} : { author: by }),
+          ...(disk ? { disk } : {}),
+        });
         if (result.published.length > 0) announce(result.published);
         return { outcome: 'published', published: result.published.map(entry), drafts: result.drafts.map(entry) };
       } catch (error) {

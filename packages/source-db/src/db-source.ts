@@ -3,26 +3,27 @@ import {
   type ContentChange,
   type ContentSource,
   type ContentWriter,
-  type ReviewStore,
   contentHash,
   isServableFileName,
   KitError,
   pagePathProblem,
-  showPagePath,
+  type ReviewStore,
   type SkillFile,
   type SourceFile,
   type SourceFileContent,
   type SourcePage,
   type SourceProblem,
+  showPagePath,
 } from '@kit/core';
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
+import { safeAssetName } from './asset-writes.js';
 import type { KitDatabase } from './database.js';
 import { databaseAnswered, databaseFailure, guardDatabaseCalls } from './database-errors.js';
 import { createDbReview } from './db-review.js';
 import { createDbWriter, type DocsMigrationOptions } from './db-writer.js';
 import type { AssetDisk } from './disk.js';
 import type { KitTables } from './schema/tables.js';
-import { navigationText, type RevisionRecord, safeAssetName } from './writes.js';
+import { navigationText, type RevisionRecord } from './writes.js';
 
 /** Options of {@link createDbSource}. */
 export interface DbSourceOptions {
@@ -31,6 +32,12 @@ export interface DbSourceOptions {
   setKey: string;
   /** Disks by name, for assets stored on a disk rather than in their row. */
   disks?: Record<string, AssetDisk>;
+  /**
+   * The disk the writer and the review store put new files on (the set's `source.disk`, else the
+   * `local` disk): content-addressed under `<set>/<hash>`. Without one they are kept in their rows.
+   * Several servers sharing the database must share this disk's folder too.
+   */
+  assetDisk?: AssetDisk;
   /** How often `watch` looks for new revisions, in milliseconds. @default 1000 */
   pollInterval?: number;
   /**
@@ -71,6 +78,10 @@ export interface DbContentSource extends ContentSource {
   readonly writer: ContentWriter;
   /** Drafts, revision history and restores (see `createDbReview`); changes that go live reach watch listeners like the writer's. */
   readonly review: ReviewStore;
+  /** The names of the set's servable assets, sorted (see `ContentSource.listFiles`). */
+  listFiles(): Promise<string[]>;
+  /** The disk new files go on (`DbSourceOptions.assetDisk`); null keeps them in their rows. */
+  readonly assetDisk: AssetDisk | null;
 }
 
 const SKILL_PREFIX = 'skills/';
@@ -116,9 +127,14 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     db,
     setKey,
     ...(options.migrations ? { migrations: options.migrations } : {}),
+    ...(options.assetDisk ? { disk: options.assetDisk } : {}),
     announce,
   });
-  const review = guardDatabaseCalls(db, createDbReview({ db, setKey, announce }), warn);
+  const review = guardDatabaseCalls(
+    db,
+    createDbReview({ db, setKey, announce, ...(options.assetDisk ? { disk: options.assetDisk } : {}) }),
+    warn,
+  );
   const writer = guardDatabaseCalls(db, unguardedWriter, warn);
   // The last list read of each version and locale, with the digest it was read under.
   const lists = new Map<string, { digest: string; pages: SourcePage[] }>();
@@ -165,6 +181,7 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
     db,
     writer,
     review,
+    assetDisk: options.assetDisk ?? null,
 
     async readManifest(): Promise<SourceFile | null> {
       const [row] = await db.orm
@@ -288,6 +305,15 @@ export function createDbSource(options: DbSourceOptions): DbContentSource {
           return new Uint8Array(stored.bytes);
         },
       };
+    },
+
+    async listFiles() {
+      const a = t.assets;
+      const rows = await db.orm.select({ name: a.name }).from(a).where(eq(a.setKey, setKey));
+      return rows
+        .map((row) => row.name)
+        .filter(isServableFileName)
+        .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
     },
 
     async problems() {

@@ -10,7 +10,9 @@ import type {
 } from '@kit/core';
 import { isKitError, KitError } from '@kit/core';
 import { writeFileAtomically } from '@kit/core/node';
+import { deleteAsset, writeAsset } from './asset-writes.js';
 import type { KitDatabase } from './database.js';
+import type { AssetDisk } from './disk.js';
 import {
   DOCS_MIGRATION_SCHEMA_URL,
   type DocsMigrationChange,
@@ -73,9 +75,11 @@ export function createDbWriter(input: {
   db: KitDatabase;
   setKey: string;
   migrations?: DocsMigrationOptions;
+  /** Where new files go (`writeAsset`); without one they are kept in their rows. */
+  disk?: AssetDisk;
   announce: (revisions: RevisionRecord[]) => void;
 }): ContentWriter {
-  const { db, setKey, migrations, announce } = input;
+  const { db, setKey, migrations, announce, disk } = input;
   // Changes to one migration file are read, appended and written one at a time in this process.
   let queue: Promise<unknown> = Promise.resolve();
   const serialize = <T>(work: () => Promise<T>): Promise<T> => {
@@ -204,6 +208,42 @@ export function createDbWriter(input: {
             based_on: revision.basedOn,
             content_hash: result.contentHash,
           },
+        };
+      });
+    },
+
+    writeAsset(name, bytes, expected, change) {
+      const basedOn = expectedBase(expected, 'writeAsset');
+      return perform(change, { kind: 'asset', path: name }, async (tx, options) => {
+        const result = await writeAsset(
+          tx,
+          setKey,
+          { name, content: bytes },
+          { ...options, basedOn, ...(disk ? { disk } : {}) },
+        );
+        const revision = result.revision;
+        return {
+          result,
+          revisions: revision ? [revision] : [],
+          entry: revision && {
+            op: 'write_asset',
+            name,
+            content: Buffer.from(bytes).toString('base64'),
+            based_on: revision.basedOn,
+            content_hash: result.contentHash,
+          },
+        };
+      });
+    },
+
+    deleteAsset(name, expected, change) {
+      const basedOn = requiredBase(expected, 'deleteAsset');
+      return perform(change, { kind: 'asset', path: name }, async (tx, options) => {
+        const result = await deleteAsset(tx, setKey, name, { ...options, basedOn });
+        return {
+          result,
+          revisions: result.revision ? [result.revision] : [],
+          entry: { op: 'delete_asset', name, based_on: basedOn, content_hash: result.contentHash },
         };
       });
     },

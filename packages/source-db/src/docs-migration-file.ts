@@ -30,7 +30,10 @@ export type DocsMigrationChange =
   | (ChangeCommon & { op: 'move_page'; from: DocsMigrationPage; to: DocsMigrationPage })
   | (ChangeCommon & DocsMigrationPage & { op: 'delete_page' })
   | (ChangeCommon & { op: 'write_navigation'; version: string; locale: string; text: string })
-  | (ChangeCommon & { op: 'write_manifest'; text: string });
+  | (ChangeCommon & { op: 'write_manifest'; text: string })
+  /** A file of the set (`name` relative to the set folder), its bytes as standard base64. */
+  | (ChangeCommon & { op: 'write_asset'; name: string; content: string })
+  | (ChangeCommon & { op: 'delete_asset'; name: string });
 
 /**
  * A docs migration file: the published changes one branch made to one database set, committed
@@ -53,7 +56,15 @@ export interface DocsMigrationFile {
   document: DocsMigrationDocument;
 }
 
-const OPS = ['write_page', 'move_page', 'delete_page', 'write_navigation', 'write_manifest'] as const;
+const OPS = [
+  'write_page',
+  'move_page',
+  'delete_page',
+  'write_navigation',
+  'write_manifest',
+  'write_asset',
+  'delete_asset',
+] as const;
 
 /**
  * A name part made of lower-case letters, digits and dashes (`feature/New Nav` → `feature-new-nav`);
@@ -151,6 +162,12 @@ export function parseMigrationText(text: string, file: string): DocsMigrationDoc
       for (const end of ['from', 'to']) {
         if (!isObject(change[end])) throw invalid(`${at}.${end} must be a page ({version, locale, path})`);
         page(change[end] as Record<string, unknown>, `${at}.${end}`);
+      }
+    } else if (op === 'write_asset' || op === 'delete_asset') {
+      text('name');
+      if (op === 'write_asset') {
+        text('content');
+        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(change.content as string)) throw invalid(`${at}.content must be base64`);
       }
     } else if (op !== 'write_manifest') {
       text('version');

@@ -51,7 +51,8 @@ describe('importing a repository set into a database set', () => {
     const db = await databases.pglite();
     const from = freshSetKey('from');
     await writeManifest(db, from, { manifest: { name: 'From', assets: { css: ['theme.css'] } } });
-    const { writeAsset, writePage } = await import('./writes.js');
+    const { writePage } = await import('./writes.js');
+    const { writeAsset } = await import('./asset-writes.js');
     const ref = { version: 'current', locale: 'en' };
     await writePage(db, from, { ...ref, path: 'plain', text: '# Plain\n' });
     await writePage(db, from, { ...ref, path: 'styled', text: "---\ntitle:   'Styled'\n---\n# Styled\n" });

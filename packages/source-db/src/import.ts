@@ -1,13 +1,14 @@
 import type { ContentSource, SourcePage } from '@kit/core';
 import { composePageFile, contentHash, KitError, parseManifestText } from '@kit/core';
+import { writeAssetIn } from './asset-writes.js';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
+import { type ImportSkip, readSourceFiles } from './import-files.js';
 import {
   type ChangeOptions,
   type InnerOptions,
   manifestDocument,
   navigationDocument,
-  writeAssetIn,
   writeManifestIn,
   writeNavigationIn,
   writePageIn,
@@ -32,8 +33,15 @@ export interface ImportReport {
   pages: number;
   navigations: number;
   skills: number;
+  /** Stylesheets the manifest names and the files beside the pages (images, PDFs, ...) written. */
   assets: number;
   unchanged: number;
+  /**
+   * Files of the source left out, each with the rule that refused it and why: the same rules as
+   * `write_asset` and `kit assets add` (`@kit/core`'s `assetRefusal`: name, type, size, active
+   * content in SVG or XML, secrets), or `asset.unreadable` for a file the source could not read.
+   */
+  skipped: ImportSkip[];
   /**
    * Pages whose stored file differs from the source's: a source hands over parsed frontmatter, so a
    * page with frontmatter is stored with it written out again (same keys and values, maybe other
@@ -44,9 +52,13 @@ export interface ImportReport {
 
 /**
  * Copies a content source (a repository set, another database set) into a database set: manifest,
- * every page and navigation file of every declared version and locale, skills, and the manifest's
- * stylesheets. All in one transaction, so a failed import leaves the set as it was; running it
- * again writes only what changed.
+ * every page and navigation file of every declared version and locale, skills, the manifest's
+ * stylesheets, and the files beside the pages (images, PDFs, downloads in the folders of the
+ * imported versions) and the logo and favicon the manifest names, those that pass the file rules
+ * of `write_asset`; the others
+ * are listed in `skipped` with the reason. All in one transaction, so a failed import leaves the
+ * set as it was; running it again writes only what changed. Files are read before the transaction
+ * starts, each at most `MAX_ASSET_BYTES`.
  *
  * @example
  * const report = await importFromSource(createFsSource({ root: 'docs', setKey: 'docs' }), db, 'docs');
@@ -66,6 +78,7 @@ export async function importFromSource(
     assets: 0,
     unchanged: 0,
     rewritten: [],
+    skipped: [],
   };
   const count = (outcome: string, key: 'pages' | 'navigations' | 'skills' | 'assets') => {
     if (outcome === 'unchanged') report.unchanged++;
@@ -99,6 +112,14 @@ export async function importFromSource(
     const bytes = await source.readAsset(name);
     if (bytes) assets.push({ name, bytes });
   }
+  const files = await readSourceFiles(source, {
+    versioned: manifest.versioned,
+    imported: versions.map((version) => version.id),
+    named: new Set([manifest.logo?.light, manifest.logo?.dark, manifest.favicon].filter((name) => name !== undefined)),
+    except: new Set(assets.map((asset) => asset.name)),
+  });
+  assets.push(...files.accepted);
+  report.skipped.push(...files.skipped);
 
   // With a manifest written below, every scope comes from it: no write reads it again.
   const inner: InnerOptions = manifestFile

@@ -1,12 +1,14 @@
+export type { AssetWrite } from './asset-writes.js';
+export { deleteAsset, writeAsset } from './asset-writes.js';
 export type { CacheStoreConfig, CreateCacheStoreOptions } from './cache/create-cache-store.js';
 export { createCacheStore } from './cache/create-cache-store.js';
 export type { RedisCacheStoreOptions } from './cache/redis-cache-store.js';
 export { createRedisCacheStore } from './cache/redis-cache-store.js';
 export type { KitDatabase, OpenDatabaseOptions } from './database.js';
 export { attachDatabase, openDatabase } from './database.js';
+export { createDbReview } from './db-review.js';
 export type { DbContentSource, DbSourceOptions } from './db-source.js';
 export { createDbSource } from './db-source.js';
-export { createDbReview } from './db-review.js';
 export type { DocsMigrationOptions } from './db-writer.js';
 export type { AssetDisk } from './disk.js';
 export { createLocalDisk } from './disk.js';
@@ -19,6 +21,7 @@ export type { DocsMigrationRecord } from './docs-migrations.js';
 export { appliedDocsMigrations, applyDocsMigration, isDocsMigrationApplied } from './docs-migrations.js';
 export type { ImportOptions, ImportReport } from './import.js';
 export { importFromSource } from './import.js';
+export type { ImportSkip } from './import-files.js';
 export type { DocsMigrationRun, DocsMigrationRunEntry } from './run-docs-migrations.js';
 export { runDocsMigrations } from './run-docs-migrations.js';
 export { migrateKitTables, migrationStatements } from './schema/migrate.js';
@@ -34,7 +37,6 @@ export type {
 } from './schema/tables.js';
 export { createKitTables, DEFAULT_TABLE_NAMES, MODEL_NAMES, REVISION_STATUSES } from './schema/tables.js';
 export type {
-  AssetWrite,
   ChangeOptions,
   ChangeResult,
   ManifestWrite,
@@ -47,7 +49,6 @@ export type {
   RevisionRecord,
 } from './writes.js';
 export {
-  deleteAsset,
   deletePage,
   discardRevision,
   listRevisions,
@@ -55,7 +56,6 @@ export {
   publishRevision,
   restorePage,
   toAuthorRevision,
-  writeAsset,
   writeManifest,
   writeNavigation,
   writePage,

@@ -1,6 +1,8 @@
 import { isKitError, KitError } from '@kit/core';
 import { and, eq } from 'drizzle-orm';
+import { deleteAsset, writeAsset } from './asset-writes.js';
 import type { KitDatabase } from './database.js';
+import type { AssetDisk } from './disk.js';
 import type { DocsMigrationChange, DocsMigrationPage } from './docs-migration-file.js';
 import { setMigrationFiles } from './docs-migration-file.js';
 import { appliedDocsMigrations, applyDocsMigration } from './docs-migrations.js';
@@ -40,7 +42,8 @@ export interface DocsMigrationRun {
  * change and what to do. A change whose target already holds exactly its `content_hash` (a delete:
  * whose page is already gone) is skipped, so applying a migration twice changes nothing. A file
  * Kit cannot read is refused with `argument.invalid` naming the file and the problem.
- * `dryRun` lists what would be applied and applies nothing.
+ * `dryRun` lists what would be applied and applies nothing. Files a migration adds go to `disk`
+ * (the set's `source.disk`) when given, else into their rows.
  *
  * Migration files are written by a database set's writer when the source has `migrations` (the
  * local server, `kit mcp`); `kit migrate` runs this for every database set.
@@ -53,7 +56,7 @@ export async function runDocsMigrations(
   db: KitDatabase,
   setKey: string,
   folder: string,
-  options: { dryRun?: boolean } = {},
+  options: { dryRun?: boolean; disk?: AssetDisk } = {},
 ): Promise<DocsMigrationRun> {
   const dryRun = options.dryRun === true;
   const files = await setMigrationFiles(folder, setKey);
@@ -77,7 +80,7 @@ export async function runDocsMigrations(
     const ran = await applyDocsMigration(db, setKey, name, async (tx) => {
       for (const [index, change] of document.changes.entries()) {
         try {
-          if (await applyChange(tx, setKey, change)) skipped += 1;
+          if (await applyChange(tx, setKey, change, options.disk)) skipped += 1;
         } catch (error) {
           throw migrationError(error, file, index, change);
         }
@@ -92,7 +95,12 @@ export async function runDocsMigrations(
 }
 
 /** Applies one change; returns true when it was skipped because its target already holds it. */
-async function applyChange(tx: KitDatabase, setKey: string, change: DocsMigrationChange): Promise<boolean> {
+async function applyChange(
+  tx: KitDatabase,
+  setKey: string,
+  change: DocsMigrationChange,
+  disk: AssetDisk | undefined,
+): Promise<boolean> {
   const options = {
     ...(change.summary === undefined ? {} : { summary: change.summary }),
     ...(change.author === undefined ? {} : { author: change.author }),
@@ -138,7 +146,27 @@ async function applyChange(tx: KitDatabase, setKey: string, change: DocsMigratio
       await writeManifest(tx, setKey, { text: change.text }, { ...options, basedOn });
       return false;
     }
+    case 'write_asset': {
+      if ((await assetHash(tx, setKey, change.name)) === change.content_hash) return true;
+      const content = Buffer.from(change.content, 'base64');
+      await writeAsset(tx, setKey, { name: change.name, content }, { ...options, basedOn, ...(disk ? { disk } : {}) });
+      return false;
+    }
+    case 'delete_asset': {
+      if ((await assetHash(tx, setKey, change.name)) === null) return true;
+      await deleteAsset(tx, setKey, change.name, { ...options, basedOn });
+      return false;
+    }
   }
+}
+
+async function assetHash(tx: KitDatabase, setKey: string, name: string): Promise<string | null> {
+  const a = tx.tables.assets;
+  const [row] = await tx.orm
+    .select({ hash: a.contentHash })
+    .from(a)
+    .where(and(eq(a.setKey, setKey), eq(a.name, name)));
+  return row?.hash ?? null;
 }
 
 function page(address: DocsMigrationPage): DocsMigrationPage {
@@ -160,6 +188,9 @@ function describeChange(change: DocsMigrationChange): string {
       return `write_navigation of ${change.version}/${change.locale}`;
     case 'write_manifest':
       return 'write_manifest';
+    case 'write_asset':
+    case 'delete_asset':
+      return `${change.op} of the file "${change.name}"`;
   }
 }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { PathScope, RevisionEntry } from '@kit/core';
 import {
   composePageFile,
@@ -10,11 +9,24 @@ import {
   parsePageFile,
 } from '@kit/core';
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { applyAssetDraft } from './asset-writes.js';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
 import { checkPagePath } from './page-path.js';
-import type { AnyPgDatabase } from './schema/migrate.js';
+import {
+  ABSENT,
+  checkBase,
+  checkChange,
+  checkText,
+  type Executor,
+  guardUnique,
+  type RevisionRow,
+  recordRevision,
+  toRecord,
+} from './records.js';
 import type { KitTables, RevisionAction, RevisionKind, RevisionStatus } from './schema/tables.js';
+
+export { ABSENT, bytesHash, toRecord } from './records.js';
 
 /** How a change is recorded: who made it, why, against which content, published or as a draft. */
 export interface ChangeOptions {
@@ -60,8 +72,6 @@ export interface PageRef {
   locale: string;
   path: string;
 }
-
-type Executor = AnyPgDatabase;
 
 /**
  * Creates or replaces one page, in one transaction with its revision. Refuses a stale `basedOn`
@@ -265,65 +275,6 @@ export async function writeManifest(
   return db.orm.transaction((tx) => writeManifestIn(tx, db.tables, setKey, document, options));
 }
 
-/** An asset to write, named relative to the manifest (`theme.css`, `images/logo.png`, `skills/deploy.md`). */
-export interface AssetWrite {
-  name: string;
-  content: string | Uint8Array;
-}
-
-/**
- * Stores an asset: on `disk` when given (content-addressed, so a rolled-back write leaves no wrong
- * file), else in the row itself. Skills are assets named `skills/<name>.md`.
- */
-export async function writeAsset(
-  db: KitDatabase,
-  setKey: string,
-  input: AssetWrite,
-  options: ChangeOptions & { disk?: AssetDisk } = {},
-): Promise<ChangeResult> {
-  checkChange(setKey, options);
-  const name = checkAssetName(input.name);
-  const bytes = typeof input.content === 'string' ? new TextEncoder().encode(input.content) : input.content;
-  return db.orm.transaction((tx) => writeAssetIn(tx, db.tables, setKey, name, bytes, options));
-}
-
-/** Removes an asset, recording the removal; `argument.invalid` when the set has no asset of that name. */
-export async function deleteAsset(
-  db: KitDatabase,
-  setKey: string,
-  name: string,
-  options: Omit<ChangeOptions, 'status'> = {},
-): Promise<ChangeResult> {
-  checkChange(setKey, options);
-  const t = db.tables;
-  if (safeAssetName(name) === null) {
-    throw new KitError('argument.invalid', `Set "${setKey}" has no asset "${name}" to delete. Check the name.`);
-  }
-  return db.orm.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ id: t.assets.id, contentHash: t.assets.contentHash })
-      .from(t.assets)
-      .where(and(eq(t.assets.setKey, setKey), eq(t.assets.name, name)))
-      .for('update');
-    if (!current) {
-      throw new KitError('argument.invalid', `Set "${setKey}" has no asset "${name}" to delete. Check the name.`);
-    }
-    checkBase(options.basedOn, current.contentHash, `asset "${name}"`);
-    await tx.delete(t.assets).where(eq(t.assets.id, current.id));
-    const revision = await recordRevision(tx, t, {
-      setKey,
-      kind: 'asset',
-      action: 'delete',
-      path: name,
-      contentHash: current.contentHash,
-      snapshot: null,
-      basedOn: current.contentHash,
-      options,
-    });
-    return { outcome: 'published', contentHash: current.contentHash, revision };
-  });
-}
-
 /** What {@link publishRevision} did: the change made live, with every revision it recorded. */
 export interface PublishResult extends ChangeResult {
   outcome: 'published' | 'unchanged';
@@ -411,13 +362,14 @@ async function markDrafts(
  * nothing written), and each draft becomes `applied` while the change is recorded again as
  * published revisions (new ids, the draft's summary, `author` or else the draft's author). A
  * drafted move publishes as one change: both halves or neither. Two callers publishing the same
- * draft at once: one publishes, the other gets `review.decided`.
+ * draft at once: one publishes, the other gets `review.decided`. A drafted file goes to `disk`
+ * when given (the set's `source.disk`), else into its row.
  */
 export async function publishRevision(
   db: KitDatabase,
   setKey: string,
   revisionId: string | number,
-  options: { author?: string | null } = {},
+  options: { author?: string | null; disk?: AssetDisk } = {},
 ): Promise<PublishResult> {
   checkChange(setKey, options);
   const t = db.tables;
@@ -465,7 +417,7 @@ async function applyDraft(
   t: KitTables,
   setKey: string,
   draft: RevisionRow,
-  options: { author?: string | null },
+  options: { author?: string | null; disk?: AssetDisk },
 ): Promise<ChangeResult> {
   const change: ChangeOptions = {
     // A draft recorded where nothing existed (older rows hold null) creates its record only if
@@ -486,7 +438,7 @@ async function applyDraft(
   if (draft.kind === 'page') return writePageIn(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
   if (draft.kind === 'navigation') return writeNavigationIn(tx, t, setKey, ref, draft.snapshot ?? '', change);
   if (draft.kind === 'manifest') return writeManifestIn(tx, t, setKey, draft.snapshot ?? '', change);
-  throw new KitError('argument.invalid', `Revision ${draft.id} changes an asset; asset changes are never drafts.`);
+  return applyAssetDraft(tx, t, setKey, draft, change, options.disk);
 }
 
 /** Filters of {@link listRevisions}; every field narrows the list. */
@@ -699,52 +651,6 @@ export async function writeManifestIn(
   return { outcome: status === 'draft' ? 'drafted' : 'published', contentHash: hash, revision };
 }
 
-export async function writeAssetIn(
-  tx: Executor,
-  t: KitTables,
-  setKey: string,
-  name: string,
-  bytes: Uint8Array,
-  options: ChangeOptions & { disk?: AssetDisk },
-): Promise<ChangeResult> {
-  if (options.status === 'draft') {
-    throw new KitError('argument.invalid', 'Asset changes publish at once; drop `status: "draft"`.');
-  }
-  const a = t.assets;
-  const hash = bytesHash(bytes);
-  const [current] = await tx
-    .select({ id: a.id, contentHash: a.contentHash })
-    .from(a)
-    .where(and(eq(a.setKey, setKey), eq(a.name, name)))
-    .for('update');
-  checkBase(options.basedOn, current?.contentHash ?? null, `asset "${name}"`);
-  if (current?.contentHash === hash) return { outcome: 'unchanged', contentHash: hash, revision: null };
-  let stored: { bytes: Uint8Array | null; disk: string | null; diskPath: string | null } = {
-    bytes,
-    disk: null,
-    diskPath: null,
-  };
-  if (options.disk) {
-    const diskPath = `${setKey}/${hash.slice('sha256:'.length)}`;
-    await options.disk.write(diskPath, bytes);
-    stored = { bytes: null, disk: options.disk.name, diskPath };
-  }
-  const values = { contentHash: hash, size: bytes.byteLength, ...stored, updatedAt: sql`now()` };
-  if (current) await tx.update(a).set(values).where(eq(a.id, current.id));
-  else await guardUnique(() => tx.insert(a).values({ setKey, name, ...values }), `asset "${name}"`);
-  const revision = await recordRevision(tx, t, {
-    setKey,
-    kind: 'asset',
-    action: 'write',
-    path: name,
-    contentHash: hash,
-    snapshot: null,
-    basedOn: current?.contentHash ?? ABSENT,
-    options,
-  });
-  return { outcome: 'published', contentHash: hash, revision };
-}
-
 /** The JSON text a navigation tree is served and hashed as. */
 export function navigationText(tree: unknown): string {
   return `${JSON.stringify(tree, null, 2)}\n`;
@@ -788,32 +694,6 @@ export function manifestDocument(input: ManifestWrite): string {
     );
   }
   return document;
-}
-
-/** A relative asset name, or null when it could reach outside the set (`..`, absolute, backslashes). */
-export function safeAssetName(name: string): string | null {
-  if (name === '' || name.startsWith('/') || /[\\\u0000]/.test(name)) return null;
-  const segments = name.split('/');
-  return segments.some((segment) => segment === '' || segment === '.' || segment === '..') ? null : name;
-}
-
-/**
- * Refuses a string PostgreSQL cannot store in a text column: a NUL character (U+0000). Checked up
- * front so the caller gets a KitError naming the field, never a driver error quoting the query.
- */
-function checkText(value: unknown, what: string): void {
-  if (typeof value === 'string' && value.includes('\u0000')) {
-    throw new KitError(
-      'argument.invalid',
-      `${what} holds a NUL character (U+0000), which the database cannot store. Remove it; it is never visible text.`,
-    );
-  }
-}
-
-function checkChange(setKey: string, options: { summary?: string | null; author?: string | null }): void {
-  checkText(setKey, 'The set key');
-  checkText(options.summary, 'The summary');
-  checkText(options.author, 'The author');
 }
 
 function checkRef(ref: PageRef): void {
@@ -860,17 +740,6 @@ function parseRevisionId(value: unknown): number {
     );
   }
   return id;
-}
-
-function checkAssetName(name: string): string {
-  const safe = safeAssetName(name);
-  if (safe === null) {
-    throw new KitError(
-      'argument.invalid',
-      `The asset name "${name}" is not a relative path inside the set. Name it like "theme.css" or "images/logo.png".`,
-    );
-  }
-  return safe;
 }
 
 /** The versions and locales of the set's stored manifest (`current` and `en` for a set without one). */
@@ -962,115 +831,4 @@ export async function livePage(tx: Executor, t: KitTables, setKey: string, ref: 
     )
     .for('update');
   return row ?? null;
-}
-
-/**
- * Stored as `based_on` by a change made where no record existed: publishing such a draft creates
- * the record only if there is still none. Never a content hash (those start with `sha256:`).
- */
-export const ABSENT = 'absent';
-
-function checkBase(basedOn: string | null | undefined, currentHash: string | null, what: string): void {
-  if (basedOn === undefined || basedOn === null || basedOn === '' || basedOn === currentHash) return;
-  if (basedOn === ABSENT) {
-    if (currentHash === null) return;
-    throw new KitError(
-      'content.conflict',
-      `The ${what} did not exist when this change was written, and another change has created it since (now ${currentHash}). Read it, merge your change into it, and write it again with that content_hash as based_on.`,
-      { details: { basedOn: null, currentHash } },
-    );
-  }
-  throw new KitError(
-    'content.conflict',
-    currentHash === null
-      ? `The ${what} no longer exists; it was removed after you read it (based_on ${basedOn}). Read it again before writing.`
-      : `The ${what} changed since you read it (based_on ${basedOn}, now ${currentHash}). Read it again, merge your change, and pass the new content_hash as based_on.`,
-    { details: { basedOn, currentHash } },
-  );
-}
-
-/** Two writers creating the same record at once: the loser gets a conflict, not a driver error. */
-async function guardUnique(insert: () => Promise<unknown>, what: string): Promise<void> {
-  try {
-    await insert();
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new KitError(
-        'content.conflict',
-        `The ${what} was created by another change at the same moment. Read it again and retry with its content_hash as based_on.`,
-        { cause: error, details: { currentHash: null } },
-      );
-    }
-    throw error;
-  }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
-
-async function recordRevision(
-  tx: Executor,
-  t: KitTables,
-  input: {
-    setKey: string;
-    kind: RevisionKind;
-    action: RevisionAction;
-    version?: string;
-    locale?: string;
-    path?: string;
-    contentHash: string;
-    snapshot: string | null;
-    basedOn: string | null;
-    options: ChangeOptions;
-  },
-): Promise<RevisionRecord> {
-  const [row] = await tx
-    .insert(t.revisions)
-    .values({
-      setKey: input.setKey,
-      kind: input.kind,
-      action: input.action,
-      version: input.version ?? null,
-      locale: input.locale ?? null,
-      path: input.path ?? null,
-      contentHash: input.contentHash,
-      snapshot: input.snapshot,
-      basedOn: input.basedOn,
-      summary: input.options.summary ?? null,
-      author: input.options.author ?? null,
-      status: input.options.status ?? 'published',
-    })
-    .returning();
-  return toRecord(row!);
-}
-
-type RevisionRow = KitTables['revisions']['$inferSelect'];
-
-/** A revision row as a {@link RevisionRecord}. */
-export function toRecord(row: RevisionRow): RevisionRecord {
-  return {
-    id: String(row.id),
-    setKey: row.setKey,
-    kind: row.kind,
-    action: row.action,
-    version: row.version,
-    locale: row.locale,
-    path: row.path,
-    contentHash: row.contentHash,
-    snapshot: row.snapshot,
-    basedOn: row.basedOn === ABSENT ? null : row.basedOn,
-    summary: row.summary,
-    author: row.author,
-    status: row.status,
-    createdAt: new Date(row.createdAt).toISOString(),
-  };
-}
-
-/** `sha256:` and the hex digest of raw bytes: the asset counterpart of `contentHash`, without text normalization. */
-export function bytesHash(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }

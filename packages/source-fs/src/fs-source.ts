@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, type Dirent, type Stats } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import type {
   ContentChange,
   ContentSource,
@@ -20,16 +21,16 @@ import {
   normalizeForHash,
   normalizeManifest,
   type ParsedPageFile,
+  pagePathProblem,
   parseManifestText,
   parsePageFile,
-  pagePathProblem,
   showPagePath,
 } from '@kit/core';
 import { withFileSlot } from '@kit/core/node';
 import { problemsOf, readEvery, setFiles, unreadableError } from './file-reads.js';
+import { listSetFiles } from './files.js';
 import { createGitHistory, type GitHistory, type HistoryWatcher, type LastChange, watchHistory } from './git.js';
 import { isIgnoredName, MANIFEST_FILE, NAVIGATION_FILE, type SetLayout, SKILLS_FOLDER, setLayout } from './layout.js';
-import { Readable } from 'node:stream';
 import { type FolderWatcher, watchFolder } from './watch.js';
 import { createFsWriter } from './writer.js';
 
@@ -571,6 +572,10 @@ export function createFsSource(options: FsSourceOptions): FsContentSource {
         contentHash: hash,
         open: async () => Readable.toWeb(createReadStream(absolute)) as ReadableStream<Uint8Array>,
       };
+    },
+
+    async listFiles() {
+      return listSetFiles(await realRoot(), disk);
     },
 
     async problems() {

@@ -9,7 +9,7 @@ import type {
   PageAddress,
   WriteReceipt,
 } from '@kit/core';
-import { contentHash, KitError, pagePathProblem, showPagePath } from '@kit/core';
+import { bytesContentHash, contentHash, isServableFileName, KitError, pagePathProblem, showPagePath } from '@kit/core';
 import { writeFileAtomically } from '@kit/core/node';
 import { MANIFEST_FILE, NAVIGATION_FILE, type SetLayout } from './layout.js';
 
@@ -33,6 +33,8 @@ interface FileState {
   absolute: string;
   /** The current text, or null when there is no file. */
   text: string | null;
+  /** The current bytes, or null when there is no file. */
+  bytes: Uint8Array | null;
 }
 
 /**
@@ -42,7 +44,8 @@ interface FileState {
  * one writer run one at a time, so two of them can never both pass that check. Files are replaced
  * atomically (temporary file and rename), nothing is written outside the set folder (no `..`, no
  * link leading out), and a move or delete removes the folders it leaves empty. Repository sets keep
- * no drafts: a draft is refused with `argument.invalid`.
+ * no drafts: a draft is refused with `argument.invalid`. Files (`writeAsset`, `deleteAsset`) are
+ * written and removed under their name in the set folder, compared by the hash of their bytes.
  *
  * `createFsSource` attaches one as `writer`; build one directly only for a source of your own.
  *
@@ -95,7 +98,8 @@ export function createFsWriter(host: FsWriterHost): ContentWriter {
           `${capitalize(label)} cannot be written: ${file} is a folder. Choose another path, or move the folder away first.`,
         );
       }
-      return { absolute: target, text: await readFile(target, 'utf8') };
+      const bytes = await readFile(target);
+      return { absolute: target, text: bytes.toString('utf8'), bytes };
     }
     // Nothing there yet: the nearest folder that exists must lie inside the set folder, or a link
     // on the way would carry the new file out of it.
@@ -113,7 +117,7 @@ export function createFsWriter(host: FsWriterHost): ContentWriter {
             `${capitalize(label)} cannot be written: ${file} would go inside a file. Choose another path.`,
           );
         }
-        return { absolute, text: null };
+        return { absolute, text: null, bytes: null };
       }
       if (folder === base || dirname(folder) === folder) throw escapeError(label, file);
       folder = dirname(folder);
@@ -237,6 +241,35 @@ export function createFsWriter(host: FsWriterHost): ContentWriter {
       });
     },
 
+    async writeAsset(name, bytes, expected, change) {
+      refuseDraft(change);
+      const label = `the file "${name}"`;
+      checkFileName(name, label);
+      return serialized(label, async () => {
+        const base = await setFolder();
+        const current = await inspect(base, name, label);
+        checkExpectedBytes(current.bytes, expected, label);
+        await writeFileAtomically(current.absolute, bytes);
+        host.changed([name], [{ kind: 'asset', path: name }]);
+        return receipt('asset', bytesContentHash(bytes), change, { path: name });
+      });
+    },
+
+    async deleteAsset(name, expected, change) {
+      refuseDraft(change);
+      const label = `the file "${name}"`;
+      checkFileName(name, label);
+      return serialized(label, async () => {
+        const base = await setFolder();
+        const current = await inspect(base, name, label);
+        checkExpectedBytes(current.bytes, expected, label);
+        // The name goes, not what a link leads to; its folder stays, as a page's does.
+        await rm(join(base, name));
+        host.changed([name], [{ kind: 'asset', path: name }]);
+        return receipt('asset', bytesContentHash(current.bytes!), change, { path: name });
+      });
+    },
+
     async writeManifest(text, expected, change) {
       refuseDraft(change);
       checkText(text);
@@ -316,6 +349,31 @@ function checkExpected(current: string | null, expected: ExpectedContent, label:
         ? `${what} no longer exists: it was moved or deleted since you read it. Read it again before changing it.`
         : `${what} changed since you read it (expected ${expected}, found ${found}). Read it again and make your change on the current text.`;
   throw new KitError('content.conflict', message, { details: { expected, found } });
+}
+
+/** A file name must be one the set serves: core's author tools check it, this writer keeps to it too. */
+function checkFileName(name: string, label: string): void {
+  if (!isServableFileName(name)) {
+    throw new KitError(
+      'page.invalid_path',
+      `${capitalize(label)} cannot be written: the name is not a plain relative path the site serves (no "..", dotfiles, Markdown or secret-looking names).`,
+    );
+  }
+}
+
+function checkExpectedBytes(current: Uint8Array | null, expected: ExpectedContent, label: string): void {
+  const found = current === null ? null : bytesContentHash(current);
+  if (found === expected) return;
+  const what = capitalize(label);
+  throw new KitError(
+    'content.conflict',
+    expected === null
+      ? `${what} already exists (content hash ${found}). Pass its hash as based_on to replace it.`
+      : found === null
+        ? `${what} no longer exists: it was removed since you saw it.`
+        : `${what} changed since you saw it (expected ${expected}, found ${found}).`,
+    { details: { expected, found, currentHash: found } },
+  );
 }
 
 function receipt(

@@ -12,7 +12,7 @@ export function registerMcp(program: Command, context: CommandContext): void {
   program
     .command('mcp')
     .description(
-      "Run the local MCP server over stdio: every set, with search_docs, read_page, list_pages, submit_feedback, validate_docs, affected_pages and the author tools (write_page, move_page, delete_page, update_navigation, update_manifest: files in the working tree on a repository set, the local database plus the branch's docs migration on a database set). Point a coding agent at `npx -p @kit/cli kit mcp`, started in the project. Refused when mcp.local is false; outside a project (no kit.config.*, no docs/ folder) it stops and says how to start one.",
+      "Run the local MCP server over stdio: every set, with search_docs, read_page, list_pages, submit_feedback, validate_docs, affected_pages and the author tools (write_page, move_page, delete_page, update_navigation, update_manifest, write_asset, delete_asset: files in the working tree on a repository set, the local database plus the branch's docs migration on a database set). Point a coding agent at `npx -p @kit/cli kit mcp`, started in the project. Refused when mcp.local is false; outside a project (no kit.config.*, no docs/ folder) it stops and says how to start one.",
     )
     .argument(
       '[folder]',

@@ -52,8 +52,11 @@ Exit codes: 0 applied (or nothing to apply); 1 a migration conflicted or could n
           if (!options.json) writeLine(context.io.stdout, `${key}: skipped, a repository set (its docs are files)`);
           continue;
         }
-        const db = (source as import('@kit/source-db').DbContentSource).db;
-        const run = await runDocsMigrations(db, key, folder, { dryRun: status });
+        const { db, assetDisk } = source as import('@kit/source-db').DbContentSource;
+        const run = await runDocsMigrations(db, key, folder, {
+          dryRun: status,
+          ...(assetDisk ? { disk: assetDisk } : {}),
+        });
         const migrations = run.migrations.map((migration) => ({ ...migration, file: shown(migration.file) }));
         results.push({ set: key, source: 'database', migrations });
         if (!options.json) printSet(context, key, migrations, status, shown(folder));

@@ -13,8 +13,8 @@ import {
 } from '@kit/core';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { LoadedKit } from '../load-kit.js';
 import { writeLine } from '../io.js';
+import type { LoadedKit } from '../load-kit.js';
 import { localOperator } from '../operator.js';
 
 /** How long ago an ISO time was, in words: `just now`, `5 minutes ago`, `2 days ago`. */
@@ -35,6 +35,8 @@ export function age(iso: string, now = Date.now()): string {
 function what(draft: DraftView): string {
   if (draft.kind === 'manifest') return 'the manifest (kit.json)';
   if (draft.kind === 'navigation') return `the navigation of ${draft.version}/${draft.locale}`;
+  if (draft.kind === 'asset')
+    return `${draft.action === 'delete' ? 'deletion of' : 'change to'} the file "${draft.path}"`;
   if (draft.action === 'move' && draft.from) {
     return `move of page "${draft.from.path}" (${draft.from.version}/${draft.from.locale}) to "${draft.path}" (${draft.version}/${draft.locale})`;
   }

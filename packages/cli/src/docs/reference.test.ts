@@ -31,6 +31,10 @@ describe('the CLI reference page', () => {
       'drafts discard',
       'history',
       'restore',
+      'assets',
+      'assets list',
+      'assets add',
+      'assets remove',
     ]) {
       expect(generated).toContain(`## kit ${command}\n`);
     }

@@ -143,7 +143,8 @@ export async function authorAccess(
   return { allowed: true, writer };
 }
 
-interface Prepared {
+/** What every author tool starts from: the writer, the set's URL layout, the version and locale named, and whether the change is a draft. */
+export interface Prepared {
   writer: ContentWriter;
   layout: UrlLayout;
   version: string;
@@ -151,7 +152,12 @@ interface Prepared {
   draft: boolean;
 }
 
-async function prepare(
+/**
+ * The start of every author tool call: access checked again (`access.denied` naming why), the
+ * version and locale resolved to the set's (defaults for the ones left out), and whether `review`
+ * makes the change a draft.
+ */
+export async function prepare(
   docSet: DocSet,
   call: AuthorCall,
   input: { version?: string; locale?: string },
@@ -233,7 +239,8 @@ function where(version: string, locale: string, layout: UrlLayout): string {
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
-function changeRecord(
+/** How a change is recorded: the tool, draft or not, its one-line summary and author. */
+export function changeRecord(
   call: AuthorCall,
   tool: ChangeRecord['tool'],
   summary: string | undefined,
@@ -249,7 +256,7 @@ function changeRecord(
 }
 
 /** Turns a writer's refusal into the outcome an agent acts on; other failures stay errors. */
-async function written(
+export async function written(
   write: () => Promise<WriteReceipt>,
   currentHash: () => Promise<string | null>,
 ): Promise<WriteReceipt | AuthorToolResult> {
@@ -262,11 +269,13 @@ async function written(
   }
 }
 
-function isReceipt(value: WriteReceipt | AuthorToolResult): value is WriteReceipt {
+/** True when a write went through (a receipt), false for the outcome a refusal became. */
+export function isReceipt(value: WriteReceipt | AuthorToolResult): value is WriteReceipt {
   return !('message' in value);
 }
 
-function draftNote(receipt: WriteReceipt): string {
+/** The sentence a drafted change's message ends with: it goes live when a person publishes it. */
+export function draftNote(receipt: WriteReceipt): string {
   return receipt.outcome === 'drafted'
     ? ' It is a draft: review is required for changes made outside a pull request, so it goes live when a person publishes it.'
     : '';
@@ -685,7 +694,7 @@ export async function updateManifestTool(
 }
 
 /** How to change a file again: a published change's hash is the next `based_on`; a draft's is not live. */
-function chainNote(receipt: WriteReceipt): string {
+export function chainNote(receipt: WriteReceipt): string {
   return receipt.outcome === 'drafted'
     ? ' Until it is published, further changes are made against the live file: omit based_on or pass the hash you read before.'
     : ' Pass revision.content_hash as based_on to change it again.';

@@ -78,15 +78,15 @@ export interface KitEventMap {
     draft: string;
     /** Ids of the published revisions the change recorded (two for a drafted move). */
     revisions: string[];
-    /** What the draft changes: `page`, `navigation` or `manifest`. */
-    kind: 'page' | 'navigation' | 'manifest';
+    /** What the draft changes: `page`, `navigation`, `manifest` or `asset` (a file of the set). */
+    kind: 'page' | 'navigation' | 'manifest' | 'asset';
     /** `write`, `delete`, `move` or `restore`. */
     action: 'write' | 'delete' | 'move' | 'restore';
     /** Version of the page or navigation file; null for the manifest. */
     version: string | null;
     /** Locale of the page or navigation file; null for the manifest. */
     locale: string | null;
-    /** Page path (for a move, where the page went); null for navigation and the manifest. */
+    /** Page path (for a move, where the page went), or the name of the file in the set for an asset; null for navigation and the manifest. */
     path: string | null;
     /** Who wrote the draft: the signed-in user's id (else e-mail), or `agent:<client name>` for a user with neither; null when it records no author. */
     author: string | null;
@@ -109,15 +109,15 @@ export interface KitEventMap {
     set: string;
     /** Id of the discarded draft (the first revision of the change). */
     draft: string;
-    /** What the draft would have changed: `page`, `navigation` or `manifest`. */
-    kind: 'page' | 'navigation' | 'manifest';
+    /** What the draft would have changed: `page`, `navigation`, `manifest` or `asset` (a file of the set). */
+    kind: 'page' | 'navigation' | 'manifest' | 'asset';
     /** `write`, `delete`, `move` or `restore`. */
     action: 'write' | 'delete' | 'move' | 'restore';
     /** Version of the page or navigation file; null for the manifest. */
     version: string | null;
     /** Locale of the page or navigation file; null for the manifest. */
     locale: string | null;
-    /** Page path (for a move, where the page would have gone); null for navigation and the manifest. */
+    /** Page path (for a move, where the page would have gone), or the name of the file in the set for an asset; null for navigation and the manifest. */
     path: string | null;
     /** Who wrote the draft. */
     author: string | null;

@@ -136,9 +136,26 @@ const DOWNLOAD_ONLY = new Set(['html', 'htm', 'xhtml', 'js', 'mjs', 'cjs', 'wasm
  * fileContentType('setup.exe'); // { type: 'application/octet-stream', download: true }
  */
 export function fileContentType(name: string): { type: string; download: boolean } {
+  const type = inlineFileType(name);
+  return type ? { type, download: false } : { type: 'application/octet-stream', download: true };
+}
+
+/**
+ * The content type a file is served inline with, by its extension, or null when it goes out as a
+ * download (an unknown type, or one a browser would run: HTML, scripts, WebAssembly).
+ *
+ * @example
+ * inlineFileType('images/flow.PNG'); // 'image/png'
+ * inlineFileType('setup.exe'); // null
+ */
+export function inlineFileType(name: string): string | null {
+  const extension = fileExtension(name);
+  return (!DOWNLOAD_ONLY.has(extension) && CONTENT_TYPES[extension]) || null;
+}
+
+/** The lower-case extension of a file name's last segment, without the dot; '' when it has none. */
+export function fileExtension(name: string): string {
   const last = name.slice(name.lastIndexOf('/') + 1);
   const dot = last.lastIndexOf('.');
-  const extension = dot === -1 ? '' : last.slice(dot + 1).toLowerCase();
-  const type = DOWNLOAD_ONLY.has(extension) ? undefined : CONTENT_TYPES[extension];
-  return type ? { type, download: false } : { type: 'application/octet-stream', download: true };
+  return dot === -1 ? '' : last.slice(dot + 1).toLowerCase();
 }

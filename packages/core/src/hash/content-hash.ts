@@ -5,7 +5,9 @@ const encoder = new TextEncoder();
 
 /** The part of node:crypto the hash uses; typed here so the root entry needs no Node types. */
 interface NativeHash {
-  createHash(algorithm: 'sha256'): { update(data: string, encoding: 'utf8'): { digest(encoding: 'hex'): string } };
+  createHash(algorithm: 'sha256'): {
+    update(data: string | Uint8Array, encoding?: 'utf8'): { digest(encoding: 'hex'): string };
+  };
 }
 // Node's native SHA-256 is many times faster than the portable one: a server hashes every page file
 // it lists (about 10 MB for the Laravel corpus at start-up). Looked up without an import so the
@@ -37,6 +39,19 @@ export function contentHash(text: string): string {
   const normalized = normalizeForHash(text);
   if (native) return `sha256:${native.createHash('sha256').update(normalized, 'utf8').digest('hex')}`;
   return `sha256:${bytesToHex(sha256(encoder.encode(normalized)))}`;
+}
+
+/**
+ * The content hash of a file's raw bytes (an image, a PDF, a stylesheet as stored): `sha256:` plus
+ * the lowercase hex digest, with no text normalization. It is what a set's static files carry as
+ * their content hash and what `write_asset` takes back as `based_on`.
+ *
+ * @example
+ * bytesContentHash(new Uint8Array()); // 'sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
+ */
+export function bytesContentHash(bytes: Uint8Array): string {
+  if (native) return `sha256:${native.createHash('sha256').update(bytes).digest('hex')}`;
+  return `sha256:${bytesToHex(sha256(bytes))}`;
 }
 
 /** True when `value` has the shape of a content hash (`sha256:` and 64 lowercase hex digits). */

@@ -1,7 +1,7 @@
 import type { ReviewMode } from '../config/types.js';
 import type { SourceProblem } from '../model/types.js';
 
-/** The outcome of every author tool (`write_page`, `move_page`, `delete_page`, `update_navigation`, `update_manifest`). */
+/** The outcome of every author tool (`write_page`, `move_page`, `delete_page`, `update_navigation`, `update_manifest`, `write_asset`, `delete_asset`). */
 export type AuthorOutcome = 'published' | 'drafted' | 'conflicted' | 'unchanged' | 'rejected';
 
 export const authorOutcomes: readonly AuthorOutcome[] = ['published', 'drafted', 'conflicted', 'unchanged', 'rejected'];
@@ -11,8 +11,8 @@ export interface AuthorRevision {
   content_hash: string;
   /** Revision id on a database set; absent on a repository set (git keeps history). */
   id?: string;
-  /** What the revision covers: a page, a navigation file or the manifest. */
-  kind?: 'page' | 'navigation' | 'manifest';
+  /** What the revision covers: a page, a navigation file, the manifest or a file of the set (`asset`). */
+  kind?: 'page' | 'navigation' | 'manifest' | 'asset';
   version?: string;
   locale?: string;
   path?: string;

@@ -64,6 +64,12 @@ export interface ContentSource {
    * names) or leads out of the set's content (a symlink out of a repository set's folder).
    */
   openFile(name: string): Promise<SourceFileContent | null>;
+  /**
+   * The names of the set's static files, those {@link openFile} serves (images, PDFs, stylesheets;
+   * no pages, no manifest or navigation files, nothing secret-looking), relative to the set folder
+   * and sorted. Used to copy a set's files (`importFromSource`) and by `kit assets list`.
+   */
+  listFiles?(): Promise<string[]>;
   /** Problems found while reading that belong to no single page (unreadable folders, ...). */
   problems?(): Promise<SourceProblem[]>;
   /** Calls `listener` on every change (on a `shared` source, also a change another process made, late); returns a function that stops watching. */

@@ -1,7 +1,14 @@
 import type { AuthorDocsMigration, AuthorRevision } from '../outcomes/outcomes.js';
 
 /** The author tools, by the name an agent calls them. */
-export type AuthorToolName = 'write_page' | 'move_page' | 'delete_page' | 'update_navigation' | 'update_manifest';
+export type AuthorToolName =
+  | 'write_page'
+  | 'move_page'
+  | 'delete_page'
+  | 'update_navigation'
+  | 'update_manifest'
+  | 'write_asset'
+  | 'delete_asset';
 
 /** One page of a set, by version, locale and path (no `.md`; `index` is the landing page). */
 export interface PageAddress {
@@ -43,7 +50,7 @@ export interface WriteReceipt {
 
 /**
  * The write side of a content source, used by the author tools (`write_page`, `move_page`,
- * `delete_page`, `update_navigation`, `update_manifest`). `@kit/source-fs` writes files in the
+ * `delete_page`, `update_navigation`, `update_manifest`, `write_asset`, `delete_asset`). `@kit/source-fs` writes files in the
  * working tree; `@kit/source-db` writes rows and revisions, plus the branch's docs migration. Every
  * method is all or nothing, refuses with `content.conflict` when the current content is not
  * `expected`, and tells the source's `watch` listeners what changed before it returns, so the next
@@ -68,4 +75,13 @@ export interface ContentWriter {
   ): Promise<WriteReceipt>;
   /** Writes the manifest (`kit.json`); `text` is its whole JSON. */
   writeManifest(text: string, expected: ExpectedContent, change: ChangeRecord): Promise<WriteReceipt>;
+  /**
+   * Creates or replaces one file of the set (an image, a PDF, a stylesheet), `name` relative to the
+   * set folder (`13.x/images/flow.png`); `expected` is the `sha256:` hash of the bytes there now
+   * (null: none). The author tools check the name and bytes first (`assetRefusal`). Absent on a
+   * writer that cannot store files.
+   */
+  writeAsset?(name: string, bytes: Uint8Array, expected: ExpectedContent, change: ChangeRecord): Promise<WriteReceipt>;
+  /** Removes one file of the set; `expected` is the hash of its bytes. Absent on a writer that cannot store files. */
+  deleteAsset?(name: string, expected: string, change: ChangeRecord): Promise<WriteReceipt>;
 }

@@ -18,7 +18,11 @@ export interface RevisionEntry {
   path: string | null;
   /** Hash of what the change wrote; for a delete, of the page it removed. */
   contentHash: string;
-  /** The text the change wrote (page file, navigation JSON, manifest); null for assets. */
+  /**
+   * The text the change wrote (page file, navigation JSON, manifest). For a drafted file
+   * (`write_asset` where review is required): its bytes as a `data:<type>;base64,` URL, kept until a
+   * person publishes them; null for other asset changes, whose bytes live with the asset.
+   */
   snapshot: string | null;
   /** Hash of the content the change was written against; null when it created the record. */
   basedOn: string | null;

@@ -4,6 +4,7 @@ import type { AuthorRevision } from '../outcomes/outcomes.js';
 import type { DocSet, KitEvents, Viewer } from '../ports/docset.js';
 import type { DraftChange, ReviewStore, RevisionEntry } from '../ports/review-store.js';
 import { cleanPagePath, createUrlLayout } from '../urls/set-urls.js';
+import { assetDraftView } from './asset-drafts.js';
 import { unifiedDiff } from './diff.js';
 import { reviewerIdentity, SELF_PUBLISH_RULE, selfPublishRefusal } from './review-rule.js';
 
@@ -44,16 +45,16 @@ export interface ReviewCall {
   by?: string;
 }
 
-/** A page, navigation file or manifest a draft changes, as a reviewer sees it. */
+/** A page, navigation file, manifest or file of the set (`asset`) a draft changes, as a reviewer sees it. */
 export interface DraftView {
   /** The id to publish or discard it by. */
   id: string;
-  kind: 'page' | 'navigation' | 'manifest';
+  kind: 'page' | 'navigation' | 'manifest' | 'asset';
   /** `move`: the page at `from` goes to `path` (both halves publish together). */
   action: 'write' | 'delete' | 'move' | 'restore';
   version: string | null;
   locale: string | null;
-  /** The page the draft writes or deletes (for a move, where the page goes); null for navigation and the manifest. */
+  /** The page the draft writes or deletes (for a move, where the page goes), or the file's name in the set; null for navigation and the manifest. */
   path: string | null;
   /** A move's old place. */
   from?: { version: string; locale: string; path: string };
@@ -67,9 +68,9 @@ export interface DraftView {
   current_hash: string | null;
   /** True when the live content moved on since the draft was written: publishing it would conflict. */
   stale: boolean;
-  /** The live text the draft replaces (for a move, the page at `from`); null when there is none. */
+  /** The live text the draft replaces (for a move, the page at `from`; for a file, a line naming its type, size and hash); null when there is none. */
   before: string | null;
-  /** The text the draft makes live; null for a deletion. */
+  /** The text the draft makes live (for a file, a line naming its type, size and hash); null for a deletion. */
   after: string | null;
   /** Unified diff of `after` against `before`. */
   diff: string;
@@ -162,7 +163,7 @@ export async function listDrafts(docSet: DocSet, call: ReviewCall): Promise<{ se
   const store = await reviewAccess(docSet, call);
   const changes = await store.drafts();
   const drafts: DraftView[] = [];
-  for (const change of changes) drafts.push(await draftView(store, change));
+  for (const change of changes) drafts.push(await draftView(docSet, store, change));
   return { set: docSet.key, drafts };
 }
 
@@ -170,7 +171,7 @@ export async function listDrafts(docSet: DocSet, call: ReviewCall): Promise<{ se
 export async function showDraft(docSet: DocSet, id: string, call: ReviewCall): Promise<DraftView | null> {
   const store = await reviewAccess(docSet, call);
   const change = await store.change(String(id).trim());
-  return change ? draftView(store, change) : null;
+  return change ? draftView(docSet, store, change) : null;
 }
 
 /**
@@ -186,7 +187,7 @@ export async function publishDraft(docSet: DocSet, id: string, call: ReviewCall)
   const wanted = String(id).trim();
   const change = await store.change(wanted);
   if (!change) return refused(`The set "${docSet.key}" has no draft ${wanted}. List the drafts to find its id.`);
-  const draft = await draftView(store, change);
+  const draft = await draftView(docSet, store, change);
   if (draft.status !== 'draft') return decidedAlready(docSet, draft, 'publish');
   const refusal = refusedByRule(docSet, draft, call, 'publish');
   if (refusal) return refusal;
@@ -281,7 +282,7 @@ export async function discardDraft(docSet: DocSet, id: string, call: ReviewCall)
   const wanted = String(id).trim();
   const change = await store.change(wanted);
   if (!change) return refused(`The set "${docSet.key}" has no draft ${wanted}. List the drafts to find its id.`);
-  const draft = await draftView(store, change);
+  const draft = await draftView(docSet, store, change);
   if (draft.status !== 'draft') return decidedAlready(docSet, draft, 'discard');
   const refusal = refusedByRule(docSet, draft, call, 'discard');
   if (refusal) return refusal;
@@ -517,7 +518,7 @@ export function toAuthorRevision(revision: RevisionEntry): AuthorRevision {
   return {
     content_hash: revision.contentHash,
     id: revision.id,
-    ...(revision.kind === 'asset' ? {} : { kind: revision.kind }),
+    kind: revision.kind,
     ...(revision.version === null ? {} : { version: revision.version }),
     ...(revision.locale === null ? {} : { locale: revision.locale }),
     ...(revision.path === null ? {} : { path: revision.path }),
@@ -530,6 +531,7 @@ export function toAuthorRevision(revision: RevisionEntry): AuthorRevision {
 export function describe(draft: Pick<DraftView, 'kind' | 'version' | 'locale' | 'path' | 'action' | 'from'>): string {
   if (draft.kind === 'manifest') return 'the manifest (kit.json)';
   if (draft.kind === 'navigation') return `the navigation of ${draft.version}/${draft.locale}`;
+  if (draft.kind === 'asset') return `the file "${draft.path}"`;
   if (draft.action === 'move' && draft.from) {
     return `page "${draft.from.path}" (${draft.from.version}/${draft.from.locale}) moving to "${draft.path}" (${draft.version}/${draft.locale})`;
   }
@@ -537,16 +539,17 @@ export function describe(draft: Pick<DraftView, 'kind' | 'version' | 'locale' | 
 }
 
 /** A drafted change as a reviewer sees it, with the live content it would replace. */
-async function draftView(store: ReviewStore, change: DraftChange): Promise<DraftView> {
+async function draftView(docSet: DocSet, store: ReviewStore, change: DraftChange): Promise<DraftView> {
   const first = change.revisions[0]!;
   const written = change.revisions.find((revision) => revision.action !== 'delete');
   const removed = change.revisions.find((revision) => revision.action === 'delete');
-  const kind = first.kind === 'asset' ? 'page' : first.kind;
   const status = change.revisions.every((revision) => revision.status === 'draft')
     ? 'draft'
     : change.revisions.some((revision) => revision.status === 'discarded')
       ? 'discarded'
       : 'applied';
+  if (first.kind === 'asset') return assetDraftView(docSet, change.id, first, status);
+  const kind = first.kind;
   const isMove = Boolean(written && removed);
   const main = isMove ? written! : first;
   // A move replaces the page at its old place; anything else the record it names.

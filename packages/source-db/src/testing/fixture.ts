@@ -4,8 +4,9 @@ import type { SourceFixture } from '@kit/core/testing';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { expect } from 'vitest';
+import { writeAsset } from '../asset-writes.js';
 import { type KitDatabase, openDatabase, prepare } from '../database.js';
-import { writeAsset, writeManifest, writeNavigation, writePage } from '../writes.js';
+import { writeManifest, writeNavigation, writePage } from '../writes.js';
 
 /** Stores a contract fixture as a database set through the public write functions. */
 export async function writeFixture(db: KitDatabase, setKey: string, fixture: SourceFixture): Promise<void> {
