@@ -25,6 +25,10 @@ export default defineConfig({
     // Sized for a 2-core machine shared with other work (CI's): the same checks, more time to reach them.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // expect.poll waits for something asynchronous to happen (a browser's scroll handling, a file a
+    // watcher saw): 1 s, vitest's default, is short on a loaded 2-core machine. Still a wait, never
+    // a bound on speed: a poll that is never satisfied fails.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // Two files at once even on two cores: most files wait on processes, PostgreSQL or Chromium, and
     // each keeps to its own schema, port and directory. KIT_TEST_WORKERS sets another count.
