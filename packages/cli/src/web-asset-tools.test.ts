@@ -44,7 +44,7 @@ function webAssetTools(name: string, url: string | undefined) {
       project = await tempProject('kit-web-assets-');
       const connection = url ? `connections: { default: { url: ${JSON.stringify(url)} } },` : '';
       await writeFiles(project.dir, {
-        'kit.config.mjs': `const users = { ada: { id: 'ada', role: 'admin' }, rita: { id: 'rita', role: 'reader' } };
+        'kit.config.mjs': `const users = { ada: { id: 'ada', role: 'admin' }, rita: { id: 'rita', role: 'reader' }, rev: { id: 'rev', role: 'reviewer' } };
 export default {
   ${connection}
   default: '${key}',
@@ -53,7 +53,7 @@ export default {
     ${key}: { route: { prefix: 'docs' }, source: { driver: 'database' }, mcp: { web: { author_tools: true } } },
     guide: { route: { prefix: 'guide' }, source: { path: 'guide' }, mcp: { web: { author_tools: true } } },
   },
-  gates: { manageKit: (user) => user?.role === 'admin' },
+  gates: { manageKit: (user) => user?.role === 'admin', reviewKit: (user) => user?.role === 'reviewer' },
   resolveUser: (request) => users[/^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''] ?? null,
 };
 `,
@@ -97,7 +97,7 @@ export default {
       expect((await get('/docs/evil.png')).status).toBe(404);
     });
 
-    it('draft a file that readers see only once an editor publishes it from the review screen', async () => {
+    it('draft a file that readers see only once a reviewer publishes it from the review screen', async () => {
       const ada = await connect('ada');
       const drafted = await author(ada, 'write_asset', {
         path: 'images/flow.png',
@@ -108,13 +108,13 @@ export default {
       expect(drafted.docs_migration).toBeNull();
       expect((await get('/docs/images/flow.png')).status).toBe(404);
 
-      // The screen shows the drafted file, and serves its bytes to the editor only, sandboxed.
-      const screen = await get('/docs/_kit/review', 'ada');
+      // The screen shows the drafted file, and serves its bytes to the reviewer only, sandboxed.
+      const screen = await get('/docs/_kit/review', 'rev');
       const html = await screen.text();
       expect(html).toContain('Change to the file “images/flow.png”');
       const id = drafted.revision!.id!;
       expect(html).toContain(`/docs/_kit/review/file/${id}`);
-      const preview = await get(`/docs/_kit/review/file/${id}`, 'ada');
+      const preview = await get(`/docs/_kit/review/file/${id}`, 'rev');
       expect(preview.status).toBe(200);
       expect(preview.headers.get('content-type')).toBe('image/png');
       expect(preview.headers.get('content-security-policy')).toContain('sandbox');
@@ -122,13 +122,15 @@ export default {
       expect(new Uint8Array(await preview.arrayBuffer())).toEqual(PNG);
       expect((await get(`/docs/_kit/review/file/${id}`)).status).toBe(404);
       expect((await get(`/docs/_kit/review/file/${id}`, 'rita')).status).toBe(404);
+      // The author writes but does not review: the screen is not theirs.
+      expect((await get(`/docs/_kit/review/file/${id}`, 'ada')).status).toBe(404);
 
-      // Publishing needs the screen's own form token and cookie.
+      // Publishing, by someone other than the author, needs the screen's own form token and cookie.
       const cookie = screen.headers.get('set-cookie')!.split(';')[0]!;
       const token = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
       const forged = await fetch(`${http.origin}/docs/_kit/review/publish`, {
         method: 'POST',
-        headers: { Authorization: 'Bearer ada', 'Content-Type': 'application/x-www-form-urlencoded' },
+        headers: { Authorization: 'Bearer rev', 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ id, csrf: token }).toString(),
       });
       expect(forged.status).toBe(403);
@@ -136,7 +138,7 @@ export default {
       const published = await fetch(`${http.origin}/docs/_kit/review/publish`, {
         method: 'POST',
         headers: {
-          Authorization: 'Bearer ada',
+          Authorization: 'Bearer rev',
           Cookie: cookie,
           'Content-Type': 'application/x-www-form-urlencoded',
         },
