@@ -39,7 +39,9 @@ async function dryRun(folder: string): Promise<{ version: string; files: string[
     env,
     maxBuffer: 64 * 1024 * 1024,
   });
-  const report = Object.values(JSON.parse(stdout) as Record<string, { version: string; files: { path: string }[] }>)[0]!;
+  const report = Object.values(
+    JSON.parse(stdout) as Record<string, { version: string; files: { path: string }[] }>,
+  )[0]!;
   return { version: report.version, files: report.files.map((file) => file.path) };
 }
 
@@ -60,7 +62,9 @@ describe('publishing every package', () => {
     rmSync(dirname(file), { recursive: true });
     expect(stdout).not.toContain('Error');
     if (releases.length === 0) return; // nothing pending right after a release
-    expect(releases.map((release) => release.name).sort()).toEqual(published.map(({ manifest }) => manifest.name).sort());
+    expect(releases.map((release) => release.name).sort()).toEqual(
+      published.map(({ manifest }) => manifest.name).sort(),
+    );
     expect(new Set(releases.map((release) => release.newVersion)).size).toBe(1);
   });
 

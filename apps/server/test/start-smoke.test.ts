@@ -7,7 +7,10 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const serverRoot = resolve(import.meta.dirname, '..');
-const tsxCli = join(dirname(createRequire(join(serverRoot, 'package.json')).resolve('tsx/package.json')), 'dist/cli.mjs');
+const tsxCli = join(
+  dirname(createRequire(join(serverRoot, 'package.json')).resolve('tsx/package.json')),
+  'dist/cli.mjs',
+);
 const startScript = (
   (await import('../package.json', { with: { type: 'json' } })) as { default: { scripts: { start: string } } }
 ).default.scripts.start;

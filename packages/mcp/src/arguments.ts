@@ -12,13 +12,34 @@ import { z } from 'zod';
  * arguments before a tool runs and returns each issue's message, so every field carries its own.
  */
 
+/**
+ * The `error` of a required argument: zod reports a missing one and one of the wrong type alike
+ * (`invalid_type`), told apart by the input, which is `undefined` only when the argument is absent.
+ */
+export function requiredArgumentError(missing: string, wrongType: string) {
+  return (issue: { input?: unknown }) => (issue.input === undefined ? missing : wrongType);
+}
+
 /** An optional, trimmed, non-empty string argument whose messages name the argument and what to send. */
 export function optionalText(name: string, hint: string) {
   return z
-    .string({ invalid_type_error: `\`${name}\` must be a string: ${hint}` })
+    .string({ error: `\`${name}\` must be a string: ${hint}` })
     .trim()
     .min(1, `\`${name}\` must not be empty: ${hint}`)
     .optional();
+}
+
+/** An optional, non-empty string argument taken as sent (a git ref, a set key): not trimmed. */
+export function optionalName(name: string, hint: string) {
+  return z
+    .string({ error: `\`${name}\` must be a string: ${hint}` })
+    .min(1, `\`${name}\` must not be empty: ${hint}`)
+    .optional();
+}
+
+/** An optional boolean argument whose message names it. */
+export function optionalFlag(name: string) {
+  return z.boolean({ error: `\`${name}\` must be true or false (a boolean, not a string).` }).optional();
 }
 
 /**
@@ -72,8 +93,10 @@ export function setArgument(scope: { kind: 'local'; defaultSet: string } | { kin
 
 export const queryArgument = z
   .string({
-    required_error: 'Send `query`: the words to look for, e.g. "queue retries".',
-    invalid_type_error: '`query` must be a string of words to look for, e.g. "queue retries".',
+    error: requiredArgumentError(
+      'Send `query`: the words to look for, e.g. "queue retries".',
+      '`query` must be a string of words to look for, e.g. "queue retries".',
+    ),
   })
   .trim()
   .min(1, 'Send a non-empty `query`: the words to look for, e.g. "queue retries".')
@@ -81,7 +104,7 @@ export const queryArgument = z
 
 const limitMessage = `\`limit\` must be a whole number from 1 to ${MAX_SEARCH_LIMIT}; omit it for ${DEFAULT_SEARCH_LIMIT} results.`;
 export const limitArgument = z
-  .number({ invalid_type_error: limitMessage })
+  .number({ error: limitMessage })
   .int(limitMessage)
   .min(1, limitMessage)
   .max(MAX_SEARCH_LIMIT, limitMessage)
@@ -90,7 +113,7 @@ export const limitArgument = z
 
 const sectionsMessage = `\`sections\` must be a whole number from 1 to ${MAX_SEARCH_SECTIONS}; omit it for ${DEFAULT_SEARCH_SECTIONS}, send 1 for one section per page.`;
 export const sectionsArgument = z
-  .number({ invalid_type_error: sectionsMessage })
+  .number({ error: sectionsMessage })
   .int(sectionsMessage)
   .min(1, sectionsMessage)
   .max(MAX_SEARCH_SECTIONS, sectionsMessage)
@@ -101,23 +124,30 @@ export const sectionsArgument = z
 
 export function pathArgument(what: string) {
   return z
-    .string({
-      required_error: `Send \`path\`: ${what}`,
-      invalid_type_error: `\`path\` must be a string: ${what}`,
-    })
+    .string({ error: requiredArgumentError(`Send \`path\`: ${what}`, `\`path\` must be a string: ${what}`) })
     .trim()
     .min(1, `Send a non-empty \`path\`: ${what}`);
 }
 
 const sectionHint =
   'a heading text or anchor id of the page, e.g. "Retrying Jobs" or "retrying-jobs", or a list of them; omit it for the whole page.';
+const MAX_SECTIONS_ASKED = 50;
+const sectionTypeMessage = `\`section\` must be a string or a list of strings: ${sectionHint}`;
 const sectionName = z
-  .string({ invalid_type_error: `\`section\` must be a string or a list of strings: ${sectionHint}` })
+  .string({ error: sectionTypeMessage })
   .trim()
   .min(1, `\`section\` must not be empty: ${sectionHint}`);
+const sectionsOverMessage = `\`section\` must list at most ${MAX_SECTIONS_ASKED} sections: ask for fewer, or omit it for the whole page.`;
+const sectionList = z
+  .array(sectionName)
+  .min(1, `\`section\` must not be an empty list: ${sectionHint}`)
+  .max(MAX_SECTIONS_ASKED, sectionsOverMessage);
+// A value neither option takes (a number, a list holding a non-string) gets the union's message. zod
+// refuses an over-long list before reading its items, which fails the list option outright too.
 export const sectionArgument = z
-  .union([sectionName, z.array(sectionName).min(1, `\`section\` must not be an empty list: ${sectionHint}`).max(50)], {
-    errorMap: () => ({ message: `\`section\` must be a string or a list of strings: ${sectionHint}` }),
+  .union([sectionName, sectionList], {
+    error: (issue) =>
+      Array.isArray(issue.input) && issue.input.length > MAX_SECTIONS_ASKED ? sectionsOverMessage : sectionTypeMessage,
   })
   .optional()
   .describe(
@@ -125,7 +155,7 @@ export const sectionArgument = z
   );
 
 export const subsectionsArgument = z
-  .boolean({ invalid_type_error: '`subsections` must be true or false (a boolean, not a string).' })
+  .boolean({ error: '`subsections` must be true or false (a boolean, not a string).' })
   .optional()
   .describe(
     "Whether a section includes its subsections. false returns each section's own text only, up to its first sub-heading. Default: true.",
@@ -138,7 +168,7 @@ export const subsectionsArgument = z
 export function maxCharsArgument(min: number) {
   const message = `\`max_chars\` must be a whole number of at least ${min}; omit it for the default.`;
   return z
-    .number({ invalid_type_error: message })
+    .number({ error: message })
     .int(message)
     .min(min, message)
     .optional()
@@ -161,40 +191,34 @@ export const groupArgument = optionalText(
 
 export const helpfulArgument = z
   .boolean({
-    required_error: 'Send `helpful`: true when the page helped, false when it was wrong or missing something.',
-    invalid_type_error: '`helpful` must be true or false (a boolean, not a string).',
+    error: requiredArgumentError(
+      'Send `helpful`: true when the page helped, false when it was wrong or missing something.',
+      '`helpful` must be true or false (a boolean, not a string).',
+    ),
   })
   .describe('Whether the page helped.');
 
 /** Longest feedback comment, in characters (Unicode code points): core's limit, checked up front. */
 export const COMMENT_MAX_LENGTH = FEEDBACK_COMMENT_LIMIT;
 
-/** Counts characters as core and JSON Schema's `maxLength` do: "😀" is one, not two UTF-16 units. */
+/** Counts characters as core, zod and JSON Schema's `maxLength` do: "😀" is one, not two UTF-16 units. */
 function characterCount(text: string): number {
   return [...text].length;
 }
 
-const commentTypeMessage = '`comment` must be a string: what was wrong or missing.';
 export const commentArgument = z
-  // zod's `.max` counts UTF-16 units, so it cannot check the limit. It stays for the published JSON
-  // Schema only (the pipeline's input, `maxLength: 2000`); the catch hands every value on unchanged
-  // to the schema that checks it by characters.
-  .string()
-  .max(COMMENT_MAX_LENGTH)
-  .catch(({ input }) => input as string)
-  .pipe(
-    z.string({ invalid_type_error: commentTypeMessage }).refine(
-      (text) => characterCount(text) <= COMMENT_MAX_LENGTH,
-      (text) => ({
-        message: `\`comment\` must be at most ${COMMENT_MAX_LENGTH} characters (it has ${characterCount(text)}): shorten it to what was wrong or missing.`,
-      }),
-    ),
-  )
+  .string({ error: '`comment` must be a string: what was wrong or missing.' })
+  // zod counts a string's length in characters (code points), as core and JSON Schema's `maxLength` do.
+  .max(COMMENT_MAX_LENGTH, {
+    error: (issue) =>
+      `\`comment\` must be at most ${COMMENT_MAX_LENGTH} characters (it has ${characterCount(issue.input as string)}): shorten it to what was wrong or missing.`,
+  })
   .optional()
   .describe(`What was wrong or missing, at most ${COMMENT_MAX_LENGTH} characters.`);
 
 /** A strict object: an unknown argument (a typo, a guessed name) is refused with the accepted names. */
 export function toolArguments<Shape extends z.ZodRawShape>(tool: string, shape: Shape) {
-  const names = Object.keys(shape).join(', ');
-  return z.object(shape).strict(`Unknown argument for ${tool}; it takes only: ${names}.`);
+  const unknown = `Unknown argument for ${tool}; it takes only: ${Object.keys(shape).join(', ')}.`;
+  // Only the unknown-key issue is ours: the SDK hands the schema an object, always.
+  return z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknown : undefined) });
 }

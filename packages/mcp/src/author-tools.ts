@@ -23,6 +23,7 @@ import {
   localeArgument,
   optionalText,
   pathArgument,
+  requiredArgumentError,
   setArgument,
   toolArguments,
   versionArgument,
@@ -49,14 +50,17 @@ const AUTHOR_TOOL: ToolAnnotations = {
 };
 
 const authorOutput = z.object({
-  outcome: z.enum(authorOutcomes as unknown as [string, ...string[]]),
+  outcome: z.enum(authorOutcomes),
   message: z.string(),
-  revision: z.object({ content_hash: z.string() }).passthrough().nullable(),
-  validation: z
-    .object({ errors: z.number(), warnings: z.number(), issues: z.array(z.object({}).passthrough()) })
-    .nullable(),
-  docs_migration: z.object({ file: z.string() }).passthrough().nullable(),
+  revision: z.looseObject({ content_hash: z.string() }).nullable(),
+  validation: z.object({ errors: z.number(), warnings: z.number(), issues: z.array(z.looseObject({})) }).nullable(),
+  docs_migration: z.looseObject({ file: z.string() }).nullable(),
 });
+
+/** An object argument (a JSON object of any keys), with the message for anything else. */
+function objectArgument(error: string | ((issue: { input?: unknown }) => string)) {
+  return z.record(z.string(), z.unknown(), { error });
+}
 
 const summaryArgument = optionalText('summary', 'one line saying what the change does, or omit it.')
   .pipe(z.string().max(500, '`summary` is one line: at most 500 characters.').optional())
@@ -153,14 +157,15 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
         path: pathArgument('the page path without .md, e.g. "guides/webhooks" ("index" is the landing page).').describe(
           'Page path without .md; "index" is the landing page.',
         ),
-        frontmatter: z
-          .record(z.unknown(), { invalid_type_error: '`frontmatter` must be an object, e.g. {"title": "Webhooks"}.' })
+        frontmatter: objectArgument('`frontmatter` must be an object, e.g. {"title": "Webhooks"}.')
           .optional()
           .describe("Frontmatter keys (title, description, sources, ...). Default: the page's current frontmatter."),
         body: z
           .string({
-            required_error: "Send `body`: the page's Markdown, without the frontmatter block.",
-            invalid_type_error: '`body` must be a string of Markdown.',
+            error: requiredArgumentError(
+              "Send `body`: the page's Markdown, without the frontmatter block.",
+              '`body` must be a string of Markdown.',
+            ),
           })
           .describe('Markdown body, without the frontmatter block.'),
         ...common,
@@ -220,16 +225,16 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
       description:
         'Changes navigation.json of one version and locale: `tree` replaces the whole file ({"groups": [...]} or {"tabs": [...]}); `patch` applies operations in order: {"op": "add", "path", "group", "title"?, "after"?}, {"op": "move", "path", "group", "after"?}, {"op": "remove", "path"} or {"op": "remove", "group"}, {"op": "rename", "path", "to"} or {"op": "rename", "group", "to"}. A version without the file starts from the navigation derived from its folders.',
       inputSchema: toolArguments('update_navigation', {
-        tree: z
-          .record(z.unknown(), {
-            invalid_type_error: '`tree` must be the whole navigation file: {"groups": [...]} or {"tabs": [...]}.',
-          })
+        tree: objectArgument('`tree` must be the whole navigation file: {"groups": [...]} or {"tabs": [...]}.')
           .optional()
           .describe('The whole navigation file: {"groups": [...]} or {"tabs": [...]}.'),
         patch: z
-          .array(z.record(z.unknown()), {
-            invalid_type_error: '`patch` must be a list of operations, e.g. [{"op": "remove", "path": "old-page"}].',
-          })
+          .array(
+            objectArgument(
+              '`patch` must be a list of operations, each an object such as {"op": "remove", "path": "old-page"}.',
+            ),
+            { error: '`patch` must be a list of operations, e.g. [{"op": "remove", "path": "old-page"}].' },
+          )
           .optional()
           .describe('Operations applied in order: add, move, remove, rename.'),
         ...common,
@@ -248,12 +253,12 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
       description:
         'Applies a JSON merge patch (RFC 7386: keys replace, null removes, objects merge, lists are replaced whole) to kit.json. Only presentation and structure: name, description, theme, versions, locales, navbar, redirects and agents.llmsTxt.description. Routes, drivers, AI settings and secrets belong in kit.config.ts.',
       inputSchema: toolArguments('update_manifest', {
-        patch: z
-          .record(z.unknown(), {
-            required_error: 'Send `patch`: a JSON merge patch object, e.g. {"name": "Acme Docs"}.',
-            invalid_type_error: '`patch` must be an object (a JSON merge patch), e.g. {"name": "Acme Docs"}.',
-          })
-          .describe('JSON merge patch on kit.json.'),
+        patch: objectArgument(
+          requiredArgumentError(
+            'Send `patch`: a JSON merge patch object, e.g. {"name": "Acme Docs"}.',
+            '`patch` must be an object (a JSON merge patch), e.g. {"name": "Acme Docs"}.',
+          ),
+        ).describe('JSON merge patch on kit.json.'),
         summary: summaryArgument,
         based_on: fileBasedOn('update_manifest'),
         set,
@@ -283,8 +288,10 @@ export function registerAuthorTools(server: McpServer, context: McpContext, offe
         path: assetPath('the file path'),
         content: z
           .string({
-            required_error: 'Send `content`: the file as base64 or a data URL ("data:image/png;base64,...").',
-            invalid_type_error: '`content` must be a string: the file as base64 or a data URL.',
+            error: requiredArgumentError(
+              'Send `content`: the file as base64 or a data URL ("data:image/png;base64,...").',
+              '`content` must be a string: the file as base64 or a data URL.',
+            ),
           })
           .describe('The file: standard base64, or a data URL such as "data:image/png;base64,iVBOR...".'),
         ...common,

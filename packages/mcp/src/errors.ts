@@ -49,15 +49,27 @@ export function toolError(error: unknown, exposeInternals: boolean): CallToolRes
 const SDK_VALIDATION_PREFIX = /^MCP error -32602: Input validation error: Invalid arguments for tool ([\w-]+): /;
 const SDK_PREFIX = /^MCP error -?\d+: /;
 
-/** The SDK's validation issues, one per line, as one sentence run. */
+/**
+ * The SDK's validation issues, one per line, as one sentence run: the first issue of each argument,
+ * each message once. zod also runs an argument's length checks on a value of the wrong type (a list
+ * has a length), so a list sent for a string would read "must be a string" and "must not be empty";
+ * and a list of bad items repeats one message per item.
+ */
 function validationIssues(lines: string): string {
-  return (
-    lines
-      .split('\n')
-      // The SDK appends ` at <field>`; each of our messages already names its field.
-      .map((issue) => issue.replace(/ at [\w.[\]]+$/, ''))
-      .join(' ')
-  );
+  const paths = new Set<string>();
+  const messages = new Set<string>();
+  const issues: string[] = [];
+  for (const line of lines.split('\n')) {
+    // The SDK appends ` at <field>`; each of our messages already names its field.
+    const at = / at ([\w.[\]]+)$/.exec(line);
+    const message = at ? line.slice(0, at.index) : line;
+    const path = at?.[1];
+    if (messages.has(message) || (path !== undefined && paths.has(path))) continue;
+    messages.add(message);
+    if (path !== undefined) paths.add(path);
+    issues.push(message);
+  }
+  return issues.join(' ');
 }
 
 /**

@@ -27,6 +27,11 @@ async function answerPrompt(context: McpContext, build: () => Promise<GetPromptR
   }
 }
 
+/** A required prompt argument's message when it is missing; any other issue keeps zod's own message. */
+function missingPromptArgument(message: string) {
+  return (issue: { input?: unknown }) => (issue.input === undefined ? message : undefined);
+}
+
 function setClause(docSet: DocSet, context: McpContext): string {
   return context.scope.kind === 'local' ? ` (pass \`set: "${docSet.key}"\` to every tool)` : '';
 }
@@ -40,7 +45,9 @@ export function registerPrompts(server: McpServer, context: McpContext): void {
       description: 'Steps to write a new page: check what exists, write from the code, add it to navigation, validate.',
       argsSchema: {
         topic: z
-          .string({ required_error: 'Send `topic`: what the page documents, e.g. "retrying failed jobs".' })
+          .string({
+            error: missingPromptArgument('Send `topic`: what the page documents, e.g. "retrying failed jobs".'),
+          })
           .describe('What the page documents, e.g. "retrying failed jobs".'),
         path: z.string().optional().describe('Page path to create, without .md, e.g. "queues/retries".'),
         set: z.string().optional().describe('Set key. Default: the default set.'),
@@ -76,7 +83,9 @@ export function registerPrompts(server: McpServer, context: McpContext): void {
       description: 'Steps to update the docs a code change made stale, in the same change as the code.',
       argsSchema: {
         change: z
-          .string({ required_error: 'Send `change`: a summary, a diff or a commit range such as "main..HEAD".' })
+          .string({
+            error: missingPromptArgument('Send `change`: a summary, a diff or a commit range such as "main..HEAD".'),
+          })
           .describe('The change: a summary, a diff or a commit range such as "main..HEAD".'),
         set: z.string().optional().describe('Set key. Default: the default set.'),
       },

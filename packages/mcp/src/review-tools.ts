@@ -21,6 +21,7 @@ import {
   localeArgument,
   optionalText,
   pathArgument,
+  requiredArgumentError,
   setArgument,
   toolArguments,
   versionArgument,
@@ -46,17 +47,19 @@ const DECIDE: ToolAnnotations = {
 };
 
 const reviewOutput = z.object({
-  outcome: z.enum(reviewOutcomes as unknown as [string, ...string[]]),
+  outcome: z.enum(reviewOutcomes),
   message: z.string(),
-  draft: z.object({ id: z.string() }).passthrough().nullable(),
-  revision: z.object({ content_hash: z.string() }).passthrough().nullable(),
+  draft: z.looseObject({ id: z.string() }).nullable(),
+  revision: z.looseObject({ content_hash: z.string() }).nullable(),
   rule: z.literal(SELF_PUBLISH_RULE).optional(),
 });
 
 const idArgument = z
   .string({
-    required_error: 'Send `id`: the draft id list_drafts shows, e.g. "42".',
-    invalid_type_error: '`id` must be a string such as "42" (the id list_drafts shows).',
+    error: requiredArgumentError(
+      'Send `id`: the draft id list_drafts shows, e.g. "42".',
+      '`id` must be a string such as "42" (the id list_drafts shows).',
+    ),
   })
   .trim()
   .min(1, 'Send a non-empty `id`: the draft id list_drafts shows.')

@@ -44,7 +44,9 @@ describe('runStdioServer', () => {
     };
     expect(init.result.serverInfo.name).toBe('kit');
     // The version a client sees is the installed package's, not a number kept by hand.
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(init.result.serverInfo.version).toBe(manifest.version);
     expect(init.result.instructions).toContain('`api`: Acme API');
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });

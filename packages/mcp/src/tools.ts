@@ -12,6 +12,8 @@ import {
   queryArgument,
   cursorArgument,
   maxCharsArgument,
+  optionalFlag,
+  optionalName,
   sectionArgument,
   sectionsArgument,
   setArgument,
@@ -342,20 +344,18 @@ export function registerTools(server: McpServer, context: McpContext, offer: Too
         description:
           'Lists pages whose `sources:` frontmatter matches files changed between base (default: the default branch) and head plus uncommitted work; each page is `updated` (the page changed too) or `stale` (update it in the same change). Same check as `kit affected`.',
         inputSchema: toolArguments('affected_pages', {
-          base: z
-            .string()
-            .min(1)
-            .optional()
-            .describe('Commit, branch or tag to compare with. Default: the default branch.'),
-          head: z.string().min(1).optional().describe('Default: HEAD.'),
-          uncommitted: z.boolean().optional().describe('Count staged, unstaged and untracked files. Default: true.'),
-          set: z.string().min(1).optional().describe('Only this set. Default: every set.'),
-          drift: z
-            .boolean()
-            .optional()
-            .describe(
-              'Also list pages that drifted before this change (a source changed after the page). Default: false.',
-            ),
+          base: optionalName(
+            'base',
+            'a commit, branch or tag such as "main"; omit it for the default branch.',
+          ).describe('Commit, branch or tag to compare with. Default: the default branch.'),
+          head: optionalName('head', 'a commit, branch or tag; omit it for HEAD.').describe('Default: HEAD.'),
+          uncommitted: optionalFlag('uncommitted').describe(
+            'Count staged, unstaged and untracked files. Default: true.',
+          ),
+          set: optionalName('set', 'a set key; omit it for every set.').describe('Only this set. Default: every set.'),
+          drift: optionalFlag('drift').describe(
+            'Also list pages that drifted before this change (a source changed after the page). Default: false.',
+          ),
         }),
         annotations: READ_TOOL,
       },

@@ -55,7 +55,7 @@ export function syncTools(scope: SyncToolScope): Record<'read_page' | 'write_pag
         page: pageArg,
         body: z.string().max(500_000).describe('The whole new Markdown body, without the frontmatter block.'),
         frontmatter: z
-          .record(z.unknown())
+          .record(z.string(), z.unknown())
           .optional()
           .describe("Replaces the frontmatter; omit it to keep the page's own (recommended)."),
         based_on: z.string().min(1).max(200).describe('The content_hash the page was read with.'),

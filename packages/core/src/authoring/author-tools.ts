@@ -239,6 +239,9 @@ function where(version: string, locale: string, layout: UrlLayout): string {
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
+/** Longest recorded summary, in characters (code points), as the MCP tools check it. */
+const SUMMARY_LIMIT = 500;
+
 /** How a change is recorded: the tool, draft or not, its one-line summary and author. */
 export function changeRecord(
   call: AuthorCall,
@@ -250,7 +253,8 @@ export function changeRecord(
   return {
     tool,
     draft,
-    ...(line ? { summary: line.slice(0, 500) } : {}),
+    // Cut by characters: a cut by UTF-16 units could split an emoji and store half of it.
+    ...(line ? { summary: [...line].slice(0, SUMMARY_LIMIT).join('') } : {}),
     ...(call.author ? { author: call.author } : {}),
   };
 }
