@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer } from '../src/server.js';
 
@@ -61,6 +62,17 @@ describe('the reference server with its own docs only', () => {
     expect(results.map((hit) => hit.path)).toContain('guides/reader-site');
     await warming;
     expect(server.warm()).toBe(warming);
+  });
+
+  it("names, as Kit's own manifest $schema, the manifest schema this server serves", async () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../site/kit.json', import.meta.url), 'utf8'));
+    // {base_url}/schemas/3.x/kit.json, with the address `pnpm start` listens on (port 3000 by default).
+    const address = new URL(manifest.$schema);
+    expect(address.origin).toBe('http://localhost:3000');
+    const response = await server.app.request(address.pathname);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/schema+json');
+    expect(((await response.json()) as { $id: string }).$id).toMatch(/\/schemas\/3\.x\/kit\.json$/);
   });
 
   it('has no Laravel set unless the environment asks for it', async () => {
