@@ -3,7 +3,7 @@ import { fileContentType } from '../files/file-names.js';
 import type { DocSet } from '../ports/docset.js';
 import type { RevisionEntry } from '../ports/review-store.js';
 import { unifiedDiff } from './diff.js';
-import type { DraftView } from './review.js';
+import type { DraftView } from './draft-view.js';
 
 /** One line saying what a file is: `images/flow.png: image/png, 12345 bytes, sha256:…`. */
 function fileLine(name: string, size: number | null, hash: string): string {
