@@ -1,11 +1,7 @@
 import {
-  assertSearchQuery,
   KitError,
-  normalizeSearchLimit,
-  normalizeSearchSections,
   type SearchDriver,
   type SearchHit,
-  type SearchIndexOptions,
   type SearchOptions,
   type SearchScope,
   type SearchSection,
@@ -14,8 +10,8 @@ import { queryClientIndex } from '../client/index.js';
 import { buildEngineIndex } from '../engine/build.js';
 import { serializeIndex } from '../engine/codec.js';
 import type { SearchIndexCache } from './index-cache.js';
-import { assertSearchScope, scopeKey } from './scope.js';
-import type { SearchIndexReport } from './server.js';
+import { assertSearchScope } from './scope.js';
+import { createScopeIndexes, type SearchIndexReport, searchArguments } from './scope-indexes.js';
 
 /** Default of `search.budget_kb`: the gzipped size a client index should stay under. */
 export const DEFAULT_BUDGET_KB = 300;
@@ -143,64 +139,36 @@ export function createClientSearch(options: ClientSearchOptions = {}): ClientSea
       `search.budget_kb must be a positive number of kilobytes, got ${String(budgetKb)}. Omit it for ${DEFAULT_BUDGET_KB}.`,
     );
   }
-  const built = new Map<string, Built>();
-  const { cache, onIndex } = options;
-  // The budget shapes the index, so it is part of what the kept one is made from.
-  const cacheKey = (key: string) => `client:${budgetKb}:${key}`;
-  const missing = new Set<string>();
-
-  async function load(scope: SearchScope, key: string): Promise<boolean> {
-    if (!cache) return false;
-    const startedAt = performance.now();
-    const value = await cache.read(scope, cacheKey(key)).catch(() => undefined);
-    if (value === undefined) return false;
-    const entry = builtFromStored(value);
-    if (!entry) {
-      await cache.reject(scope, cacheKey(key), `not a ${STORED_CLIENT_FORMAT} index`).catch(() => {});
-      return false;
-    }
-    built.set(scopeKey(scope), entry);
-    onIndex?.({ scope, origin: 'cache', sections: entry.texts.length, ms: performance.now() - startedAt });
-    return true;
-  }
+  const built = createScopeIndexes<Built>(
+    {
+      build: (sections) => buildClientIndex(sections, budgetKb),
+      // The budget shapes the index, so it is part of what the kept one is made from.
+      cacheKey: (key) => `client:${budgetKb}:${key}`,
+      fromStored: (value) => builtFromStored(value) ?? `not a ${STORED_CLIENT_FORMAT} index`,
+      toStored: (entry) => ({ format: STORED_CLIENT_FORMAT, ...entry }),
+      sectionCount: (entry) => entry.texts.length,
+    },
+    options,
+  );
 
   return {
     name: 'client',
-    async restore(scope: SearchScope, key: string): Promise<boolean> {
-      assertSearchScope(scope);
-      const loaded = await load(scope, key);
-      if (!loaded) missing.add(`${scopeKey(scope)}\u0000${key}`);
-      return loaded;
-    },
-    async index(scope: SearchScope, sections: SearchSection[], indexOptions?: SearchIndexOptions): Promise<void> {
-      assertSearchScope(scope);
-      const key = cache ? (indexOptions?.key ?? null) : null;
-      if (key !== null && !missing.delete(`${scopeKey(scope)}\u0000${key}`) && (await load(scope, key))) return;
-      const startedAt = performance.now();
-      const entry = await buildClientIndex(sections, budgetKb);
-      built.set(scopeKey(scope), entry);
-      if (cache && key !== null) {
-        await cache.write(scope, cacheKey(key), { format: STORED_CLIENT_FORMAT, ...entry }).catch(() => {});
-      }
-      onIndex?.({ scope, origin: 'built', sections: entry.texts.length, ms: performance.now() - startedAt });
-    },
+    restore: built.restore,
+    index: built.index,
     async search(scope: SearchScope, query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
-      assertSearchScope(scope);
-      assertSearchQuery(query);
-      const limit = normalizeSearchLimit(searchOptions?.limit);
-      const sections = normalizeSearchSections(searchOptions?.sections ?? 1);
-      const entry = built.get(scopeKey(scope));
+      const { limit, sections } = searchArguments(scope, query, searchOptions);
+      const entry = built.get(scope);
       if (!entry) return [];
       return queryClientIndex(entry.body, query, limit, { sectionTexts: entry.texts, sections });
     },
     async clientIndex(scope: SearchScope) {
       assertSearchScope(scope);
-      const entry = built.get(scopeKey(scope));
+      const entry = built.get(scope);
       return entry ? { body: entry.body, contentType: 'application/json; charset=utf-8' } : null;
     },
     async clientIndexReport(scope: SearchScope) {
       assertSearchScope(scope);
-      return built.get(scopeKey(scope))?.report ?? null;
+      return built.get(scope)?.report ?? null;
     },
   };
 }

@@ -1,7 +1,8 @@
 import { KitError, type SearchDriver } from '@kit/core';
 import { createClientSearch, DEFAULT_BUDGET_KB } from './client.js';
 import type { SearchIndexCache } from './index-cache.js';
-import { createServerSearch, type SearchIndexReport } from './server.js';
+import type { SearchIndexReport } from './scope-indexes.js';
+import { createServerSearch } from './server.js';
 
 /** What a driver factory is given: the set's `search.*` configuration. */
 export interface SearchDriverOptions {

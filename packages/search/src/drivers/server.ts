@@ -1,23 +1,11 @@
-import type { SearchDriver, SearchHit, SearchIndexOptions, SearchOptions, SearchScope, SearchSection } from '@kit/core';
-import { assertSearchQuery, normalizeSearchLimit, normalizeSearchSections } from '@kit/core';
+import type { SearchDriver, SearchHit, SearchOptions, SearchScope, SearchSection } from '@kit/core';
 import { buildEngineIndex } from '../engine/build.js';
 import { toSearchHits } from '../engine/hits.js';
 import { indexFromStored, storedIndexOf } from '../engine/persist.js';
 import { DEFAULT_RANKING, prepareRanking, type RankingParams, rankSections } from '../engine/rank.js';
 import type { EngineIndex } from '../engine/types.js';
 import type { SearchIndexCache } from './index-cache.js';
-import { assertSearchScope, scopeKey } from './scope.js';
-
-/** What {@link ServerSearchOptions.onIndex} is told each time a scope gets its index. */
-export interface SearchIndexReport {
-  scope: SearchScope;
-  /** `built` from sections, or `cache` when the index cache had it. */
-  origin: 'built' | 'cache';
-  /** Sections in the index. */
-  sections: number;
-  /** Milliseconds it took, building or loading (and for `built`, keeping it in the cache). */
-  ms: number;
-}
+import { createScopeIndexes, type SearchIndexReport, searchArguments } from './scope-indexes.js';
 
 export interface ServerSearchOptions {
   /** BM25F weights; the defaults are the ones `bench/search-quality` measured. */
@@ -48,62 +36,38 @@ export interface ServerSearchOptions {
  */
 export function createServerSearch(options: ServerSearchOptions = {}): SearchDriver {
   const ranking: RankingParams = { ...DEFAULT_RANKING, ...options.ranking };
-  const { cache, onIndex } = options;
-  const indexes = new Map<string, EngineIndex>();
-  // Keys `restore` just found missing, so the `index` call that follows does not look again.
-  const missing = new Set<string>();
-
-  /** The cached index under `key`, made the scope's; false when there is none (or it was unusable). */
-  async function load(scope: SearchScope, key: string): Promise<boolean> {
-    if (!cache) return false;
-    const startedAt = performance.now();
-    const value = await cache.read(scope, key).catch(() => undefined);
-    if (value === undefined) return false;
-    const index = indexFromStored(value);
-    if (typeof index === 'string') {
-      await cache.reject(scope, key, index).catch(() => {});
-      return false;
-    }
-    prepareRanking(index, ranking);
-    indexes.set(scopeKey(scope), index);
-    onIndex?.({ scope, origin: 'cache', sections: index.sections.length, ms: performance.now() - startedAt });
-    return true;
-  }
+  const indexes = createScopeIndexes<EngineIndex>(
+    {
+      build(sections) {
+        const index = buildEngineIndex(sections);
+        // Term statistics (and the semantic model) are computed here, not by the first query after a rebuild.
+        prepareRanking(index, ranking);
+        return index;
+      },
+      keyOf: sectionsDigest,
+      cacheKey: (key) => key,
+      fromStored(value) {
+        const index = indexFromStored(value);
+        if (typeof index !== 'string') prepareRanking(index, ranking);
+        return index;
+      },
+      async toStored(index) {
+        // Encoding is synchronous: requests that arrived during the build are answered first.
+        await new Promise((resume) => setTimeout(resume, 0));
+        return storedIndexOf(index);
+      },
+      sectionCount: (index) => index.sections.length,
+    },
+    options,
+  );
 
   return {
     name: 'server',
-    async restore(scope: SearchScope, key: string): Promise<boolean> {
-      assertSearchScope(scope);
-      const loaded = await load(scope, key);
-      if (!loaded) missing.add(`${scopeKey(scope)}\u0000${key}`);
-      return loaded;
-    },
-    async index(scope: SearchScope, sections: SearchSection[], indexOptions?: SearchIndexOptions): Promise<void> {
-      assertSearchScope(scope);
-      const key = cache ? (indexOptions?.key ?? (await sectionsDigest(sections))) : null;
-      if (key !== null) {
-        const asked = `${scopeKey(scope)}\u0000${key}`;
-        const checked = missing.delete(asked);
-        if (!checked && (await load(scope, key))) return;
-      }
-      const startedAt = performance.now();
-      const index = buildEngineIndex(sections);
-      // Term statistics (and the semantic model) are computed here, not by the first query after a rebuild.
-      prepareRanking(index, ranking);
-      indexes.set(scopeKey(scope), index);
-      if (cache && key !== null) {
-        // Encoding is synchronous: requests that arrived during the build are answered first.
-        await new Promise((resume) => setTimeout(resume, 0));
-        await cache.write(scope, key, storedIndexOf(index)).catch(() => {});
-      }
-      onIndex?.({ scope, origin: 'built', sections: index.sections.length, ms: performance.now() - startedAt });
-    },
+    restore: indexes.restore,
+    index: indexes.index,
     async search(scope: SearchScope, query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
-      assertSearchScope(scope);
-      assertSearchQuery(query);
-      const limit = normalizeSearchLimit(searchOptions?.limit);
-      const sections = normalizeSearchSections(searchOptions?.sections ?? 1);
-      const index = indexes.get(scopeKey(scope));
+      const { limit, sections } = searchArguments(scope, query, searchOptions);
+      const index = indexes.get(scope);
       if (!index) return [];
       return toSearchHits(index, rankSections(index, query, limit, ranking, { sections }));
     },

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SearchScope, SearchSection } from '@kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServerSearch, type SearchIndexReport } from '../drivers/server.js';
+import type { SearchIndexReport } from '../drivers/scope-indexes.js';
+import { createServerSearch } from '../drivers/server.js';
 import { createDiskIndexCache } from './disk-index-cache.js';
 
 const scope: SearchScope = { set: 'docs', version: '2.x', locale: 'en', audience: 'public' };
