@@ -17,13 +17,14 @@ import {
 } from '@kit/core';
 import { and, asc, eq, gte, isNull, like, or, sql } from 'drizzle-orm';
 import { safeAssetName } from './asset-writes.js';
+import type { RevisionRecord } from './change-types.js';
 import type { KitDatabase } from './database.js';
 import { databaseAnswered, databaseFailure, guardDatabaseCalls } from './database-errors.js';
 import { createDbReview } from './db-review.js';
 import { createDbWriter, type DocsMigrationOptions } from './db-writer.js';
 import type { AssetDisk } from './disk.js';
+import { navigationText } from './documents.js';
 import type { KitTables } from './schema/tables.js';
-import { navigationText, type RevisionRecord } from './writes.js';
 
 /** Options of {@link createDbSource}. */
 export interface DbSourceOptions {

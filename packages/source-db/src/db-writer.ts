@@ -11,6 +11,7 @@ import type {
 import { isKitError, KitError } from '@kit/core';
 import { writeFileAtomically } from '@kit/core/node';
 import { deleteAsset, writeAsset } from './asset-writes.js';
+import type { ChangeOptions, ChangeResult, RevisionQuery, RevisionRecord } from './change-types.js';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
 import {
@@ -23,20 +24,9 @@ import {
   migrationText,
   parseMigrationText,
 } from './docs-migration-file.js';
-import {
-  ABSENT,
-  type ChangeOptions,
-  type ChangeResult,
-  deletePage,
-  listRevisions,
-  movePage,
-  type RevisionQuery,
-  type RevisionRecord,
-  toAuthorRevision,
-  writeManifest,
-  writeNavigation,
-  writePage,
-} from './writes.js';
+import { ABSENT } from './records.js';
+import { listRevisions } from './revision-history.js';
+import { deletePage, movePage, toAuthorRevision, writeManifest, writeNavigation, writePage } from './writes.js';
 
 /**
  * Where a database set's writer also records its published changes: the branch's docs migration.
