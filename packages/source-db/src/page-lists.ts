@@ -101,6 +101,7 @@ function isPageList(value: unknown): value is SourcePage[] {
   );
 }
 
+/** The `SourcePage` of a live page row; its code is part of {@link PAGE_LIST_FORMAT}. */
 export function toSourcePage(row: PageRow): SourcePage {
   const updatedAt = new Date(row.updatedAt).toISOString();
   return {

@@ -83,6 +83,7 @@ export class SourceState {
     for (const key of this.pages.keys()) if (key.startsWith(`${folder}/`)) this.pages.delete(key);
   }
 
+  /** Keeps the content hash of a served file, forgetting the oldest past a few thousand. */
   rememberFileHash(absolute: string, fingerprint: string, hash: string): void {
     if (this.fileHashes.size >= FILE_HASHES_KEPT) this.fileHashes.delete(this.fileHashes.keys().next().value!);
     this.fileHashes.set(absolute, { fingerprint, hash });
