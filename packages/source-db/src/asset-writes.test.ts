@@ -8,10 +8,11 @@ import { deleteAsset, writeAsset } from './asset-writes.js';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { createLocalDisk } from './disk.js';
+import { discardRevision, publishRevision } from './draft-review.js';
 import { importFromSource } from './import.js';
+import { listRevisions } from './revision-history.js';
 import { runDocsMigrations } from './run-docs-migrations.js';
 import { freshSetKey, rejection, testDatabases } from './testing/fixture.js';
-import { discardRevision, listRevisions, publishRevision } from './writes.js';
 
 const databases = testDatabases();
 const targets = testDatabases();

@@ -3,6 +3,7 @@
 
 import { assetDataUrl, fileContentType, KitError, readAssetDataUrl } from '@kit/core';
 import { and, eq, sql } from 'drizzle-orm';
+import type { ChangeOptions, ChangeResult } from './change-types.js';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
 import {
@@ -16,7 +17,6 @@ import {
   recordRevision,
 } from './records.js';
 import type { KitTables } from './schema/tables.js';
-import type { ChangeOptions, ChangeResult } from './writes.js';
 
 /** An asset to write, named relative to the manifest (`theme.css`, `images/logo.png`, `skills/deploy.md`). */
 export interface AssetWrite {

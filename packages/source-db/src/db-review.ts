@@ -1,17 +1,12 @@
 import type { DraftChange, ReviewStore, RevisionEntry } from '@kit/core';
 import { isKitError } from '@kit/core';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { RevisionRecord } from './change-types.js';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
-import {
-  ABSENT,
-  discardRevision,
-  listRevisions,
-  publishRevision,
-  type RevisionRecord,
-  restorePage,
-  toRecord,
-} from './writes.js';
+import { discardRevision, publishRevision } from './draft-review.js';
+import { ABSENT, toRecord } from './records.js';
+import { listRevisions, restorePage } from './revision-history.js';
 
 /**
  * The {@link ReviewStore} of a database set: drafts grouped into changes (the revisions one

@@ -7,8 +7,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { appliedDocsMigrations, isDocsMigrationApplied } from './docs-migrations.js';
+import { listRevisions, restorePage } from './revision-history.js';
 import { freshSetKey, rejection, testDatabases } from './testing/fixture.js';
-import { listRevisions, restorePage } from './writes.js';
 
 const databases = testDatabases();
 afterAll(() => databases.dispose());

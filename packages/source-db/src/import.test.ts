@@ -2,8 +2,9 @@ import { createFsSource } from '@kit/source-fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDbSource } from './db-source.js';
 import { importFromSource } from './import.js';
+import { listRevisions } from './revision-history.js';
 import { freshSetKey, testDatabases } from './testing/fixture.js';
-import { listRevisions, writeManifest } from './writes.js';
+import { writeManifest } from './writes.js';
 
 const laravel = `${process.env.KIT_SHARED_DIR}/corpora/laravel`;
 const databases = testDatabases();

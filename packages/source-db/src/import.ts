@@ -1,18 +1,12 @@
 import type { ContentSource, SourcePage } from '@kit/core';
 import { composePageFile, contentHash, KitError, parseManifestText } from '@kit/core';
 import { writeAssetIn } from './asset-writes.js';
+import type { ChangeOptions, InnerOptions } from './change-types.js';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
+import { manifestDocument, navigationDocument } from './documents.js';
 import { type ImportSkip, readSourceFiles } from './import-files.js';
-import {
-  type ChangeOptions,
-  type InnerOptions,
-  manifestDocument,
-  navigationDocument,
-  writeManifestIn,
-  writeNavigationIn,
-  writePageIn,
-} from './writes.js';
+import { writeManifestIn, writeNavigationIn, writePageIn } from './transaction-writes.js';
 
 /** Options of {@link importFromSource}. */
 export interface ImportOptions {

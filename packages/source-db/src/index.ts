@@ -4,6 +4,18 @@ export type { CacheStoreConfig, CreateCacheStoreOptions } from './cache/create-c
 export { createCacheStore } from './cache/create-cache-store.js';
 export type { RedisCacheStoreOptions } from './cache/redis-cache-store.js';
 export { createRedisCacheStore } from './cache/redis-cache-store.js';
+export type {
+  ChangeOptions,
+  ChangeResult,
+  ManifestWrite,
+  MoveResult,
+  NavigationWrite,
+  PageRef,
+  PageWrite,
+  PublishResult,
+  RevisionQuery,
+  RevisionRecord,
+} from './change-types.js';
 export type { KitDatabase, OpenDatabaseOptions } from './database.js';
 export { attachDatabase, openDatabase } from './database.js';
 export { createDbReview } from './db-review.js';
@@ -19,9 +31,11 @@ export type {
 } from './docs-migration-file.js';
 export type { DocsMigrationRecord } from './docs-migrations.js';
 export { appliedDocsMigrations, applyDocsMigration, isDocsMigrationApplied } from './docs-migrations.js';
+export { discardRevision, publishRevision } from './draft-review.js';
 export type { ImportOptions, ImportReport } from './import.js';
 export { importFromSource } from './import.js';
 export type { ImportSkip } from './import-files.js';
+export { listRevisions, restorePage } from './revision-history.js';
 export type { DocsMigrationRun, DocsMigrationRunEntry } from './run-docs-migrations.js';
 export { runDocsMigrations } from './run-docs-migrations.js';
 export { migrateKitTables, migrationStatements } from './schema/migrate.js';
@@ -36,25 +50,9 @@ export type {
   TableOptions,
 } from './schema/tables.js';
 export { createKitTables, DEFAULT_TABLE_NAMES, MODEL_NAMES, REVISION_STATUSES } from './schema/tables.js';
-export type {
-  ChangeOptions,
-  ChangeResult,
-  ManifestWrite,
-  MoveResult,
-  NavigationWrite,
-  PageRef,
-  PageWrite,
-  PublishResult,
-  RevisionQuery,
-  RevisionRecord,
-} from './writes.js';
 export {
   deletePage,
-  discardRevision,
-  listRevisions,
   movePage,
-  publishRevision,
-  restorePage,
   toAuthorRevision,
   writeManifest,
   writeNavigation,

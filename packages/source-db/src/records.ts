@@ -2,10 +2,10 @@
 // content a change was written against) and the revision it records.
 
 import { createHash } from 'node:crypto';
-import { KitError } from '@kit/core';
+import { KitError, type ParsedPageFile } from '@kit/core';
+import type { ChangeOptions, PageRef, RevisionRecord } from './change-types.js';
 import type { AnyPgDatabase } from './schema/migrate.js';
 import type { KitTables, RevisionAction, RevisionKind } from './schema/tables.js';
-import type { ChangeOptions, RevisionRecord } from './writes.js';
 
 /** A database or an open transaction: every in-transaction writer takes one. */
 export type Executor = AnyPgDatabase;
@@ -144,4 +144,51 @@ export function toRecord(row: RevisionRow): RevisionRecord {
 /** `sha256:` and the hex digest of raw bytes: the asset counterpart of `contentHash`, without text normalization. */
 export function bytesHash(bytes: Uint8Array): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/** Refuses a page reference whose version, locale or path a text column cannot store. */
+export function checkRef(ref: PageRef): void {
+  checkText(ref.version, 'The version');
+  checkText(ref.locale, 'The locale');
+  checkText(ref.path, 'The page path');
+}
+
+/** A page file's parts, refused when they hold what a text or jsonb column cannot store. */
+export function checkStorable(parsed: ParsedPageFile, path: string): void {
+  const line = parsed.document.split('\n').findIndex((text) => text.includes('\u0000'));
+  if (line !== -1) {
+    throw new KitError(
+      'argument.invalid',
+      `Page "${path}" holds a NUL character (U+0000) on line ${line + 1} of its file, which the database cannot store. Remove it; it is never visible text.`,
+    );
+  }
+  // YAML can spell NUL as an escape ("\0"), so the frontmatter may hold one the file does not.
+  if (holdsNul([parsed.frontmatter, parsed.title, parsed.description, parsed.problems])) {
+    throw new KitError(
+      'page.frontmatter',
+      `The frontmatter of page "${path}" holds a NUL character (an escape such as "\\0" or "\\u0000"), which the database cannot store. Remove it from the frontmatter.`,
+    );
+  }
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+  }
+  return false;
+}
+
+/** A revision id as the tables store it (a positive whole number), or `argument.invalid`. */
+export function parseRevisionId(value: unknown): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const id = /^[1-9][0-9]{0,15}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(id)) {
+    throw new KitError(
+      'argument.invalid',
+      `"${String(value).slice(0, 40)}" is not a revision id; ids are positive whole numbers such as "42". Take one from listRevisions or from the \`revision.id\` a write returned.`,
+    );
+  }
+  return id;
 }

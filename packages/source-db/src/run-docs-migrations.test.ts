@@ -6,9 +6,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { appliedDocsMigrations } from './docs-migrations.js';
+import { listRevisions } from './revision-history.js';
 import { runDocsMigrations } from './run-docs-migrations.js';
 import { freshSetKey, rejection, testDatabases } from './testing/fixture.js';
-import { listRevisions, writePage } from './writes.js';
+import { writePage } from './writes.js';
 
 // Two databases per server: the one the author tools wrote (a developer's) and a fresh one (production).
 const authors = testDatabases();

@@ -6,7 +6,9 @@ import type { AssetDisk } from './disk.js';
 import type { DocsMigrationChange, DocsMigrationPage } from './docs-migration-file.js';
 import { setMigrationFiles } from './docs-migration-file.js';
 import { appliedDocsMigrations, applyDocsMigration } from './docs-migrations.js';
-import { ABSENT, deletePage, livePage, movePage, writeManifest, writeNavigation, writePage } from './writes.js';
+import { ABSENT } from './records.js';
+import { livePage } from './transaction-writes.js';
+import { deletePage, movePage, writeManifest, writeNavigation, writePage } from './writes.js';
 
 /** One docs migration of a set, as {@link runDocsMigrations} found or left it. */
 export interface DocsMigrationRunEntry {

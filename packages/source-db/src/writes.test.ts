@@ -4,18 +4,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { KitDatabase } from './database.js';
 import { createDbSource } from './db-source.js';
 import { applyDocsMigration } from './docs-migrations.js';
+import { publishRevision } from './draft-review.js';
+import { listRevisions, restorePage } from './revision-history.js';
 import { freshSetKey, rejection, testDatabases } from './testing/fixture.js';
-import {
-  deletePage,
-  listRevisions,
-  movePage,
-  publishRevision,
-  restorePage,
-  toAuthorRevision,
-  writeManifest,
-  writeNavigation,
-  writePage,
-} from './writes.js';
+import { deletePage, movePage, toAuthorRevision, writeManifest, writeNavigation, writePage } from './writes.js';
 
 const databases = testDatabases();
 afterAll(() => databases.dispose());
