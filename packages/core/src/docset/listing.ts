@@ -1,4 +1,3 @@
-import { decideAccess } from '../access/access.js';
 import { KitError } from '../errors/kit-error.js';
 import type { NavEntry, NavGroup, NavigationFile, SourcePage, VersionInfo } from '../model/types.js';
 import { navigationPages } from '../navigation/pages.js';
@@ -65,7 +64,8 @@ export function createListing(options: {
     for (const page of ordered) {
       // Most pages need no gate: deciding those without a promise spares one per page of the sidebar.
       const target = pageTarget(version, locale, page);
-      const decision = access.settled(viewer, target) ?? (await decideAccess(access.request(viewer, target)));
+      const decided = access.decide(viewer, target);
+      const decision = decided instanceof Promise ? await decided : decided;
       if (decision.allowed) visible.push(page);
     }
     // A viewer who may see every page gets the ordered list itself: the same list for all of them,

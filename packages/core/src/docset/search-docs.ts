@@ -34,7 +34,7 @@ export function createSearchDocs(options: {
     locale: string,
     path: string,
     state: IndexState,
-  ) => access.allowed(viewer, { version, locale, page: { path, visibility: state.visibility.get(path) ?? 'private' } });
+  ) => access.allowed(viewer, { version, locale, page: path, pageVisibility: state.visibility.get(path) ?? 'private' });
 
   return {
     async search(input, viewer, from): Promise<SearchResult> {

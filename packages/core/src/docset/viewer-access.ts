@@ -2,7 +2,7 @@ import {
   type AccessDecision,
   type AccessRequest,
   accessAllowed,
-  decideAccess,
+  accessDecision,
   decideAccessWithoutGates,
   canManage as gateAllowsManage,
   canReviewChanges as gateAllowsReview,
@@ -16,15 +16,17 @@ import type { Viewer } from '../ports/docset.js';
 export interface AccessTarget {
   version?: VersionInfo;
   locale?: string;
-  /** The page asked about, with the visibility it is judged by. */
-  page?: { path: string; visibility: Visibility };
+  /** The page asked about. */
+  page?: string;
+  /** The visibility the page is judged by (private pages need `viewKit`). */
+  pageVisibility?: Visibility;
 }
 
-/** The access questions a doc set asks, for one set with its mode and gates. */
+/** The access questions a doc set asks, for one set with its mode and gates, all decided by `accessDecision`. */
 export interface ViewerAccess {
-  /** The one place a doc set builds an {@link AccessRequest}. */
-  request(viewer: Viewer, target: AccessTarget): AccessRequest;
-  /** Whether the viewer may see the target: without a promise when no gate needs one (see `accessAllowed`). */
+  /** The decision for the viewer: without a promise when no gate needs one or the gate answers without one. */
+  decide(viewer: Viewer, target: AccessTarget): AccessDecision | Promise<AccessDecision>;
+  /** {@link ViewerAccess.decide} as a yes or no. */
   allowed(viewer: Viewer, target: AccessTarget): boolean | Promise<boolean>;
   /** The decision when no gate needs asking, else undefined (see `decideAccessWithoutGates`). */
   settled(viewer: Viewer, target: AccessTarget): AccessDecision | undefined;
@@ -43,7 +45,7 @@ export function pageVisibility(page: SourcePage): Visibility {
 
 /** What an access question about a page of a version and locale names. */
 export function pageTarget(version: VersionInfo, locale: string, page: SourcePage): AccessTarget {
-  return { version, locale, page: { path: page.path, visibility: pageVisibility(page) } };
+  return { version, locale, page: page.path, pageVisibility: pageVisibility(page) };
 }
 
 /** The user a viewer is (null for a guest). */
@@ -52,12 +54,12 @@ export function userOf(viewer: Viewer): unknown | null {
 }
 
 /**
- * Access for one set: every question builds its request in {@link ViewerAccess.request}, from the
- * set's key, mode and gates.
+ * Access for one set. Every question builds its {@link AccessRequest} in one function, from the
+ * set's key, mode and gates, and is decided by `accessDecision`.
  */
 export function createViewerAccess(options: { set: string; mode: AccessMode; gates: Gates }): ViewerAccess {
-  const { set, mode, gates } = options;
-  const request = (viewer: Viewer, target: AccessTarget): AccessRequest => ({
+  const { set, gates } = options;
+  const request = (viewer: Viewer, target: AccessTarget, mode: AccessMode = options.mode): AccessRequest => ({
     mode,
     user: userOf(viewer),
     local: viewer.local === true,
@@ -66,23 +68,18 @@ export function createViewerAccess(options: { set: string; mode: AccessMode; gat
       set,
       ...(target.version !== undefined ? { version: target.version.id } : {}),
       ...(target.locale !== undefined ? { locale: target.locale } : {}),
-      ...(target.page !== undefined ? { page: target.page.path } : {}),
+      ...(target.page !== undefined ? { page: target.page } : {}),
     },
     ...(target.version !== undefined ? { versionVisibility: target.version.visibility } : {}),
-    ...(target.page !== undefined ? { pageVisibility: target.page.visibility } : {}),
+    ...(target.pageVisibility !== undefined ? { pageVisibility: target.pageVisibility } : {}),
   });
   return {
-    request,
+    decide: (viewer, target) => accessDecision(request(viewer, target)),
     allowed: (viewer, target) => accessAllowed(request(viewer, target)),
     settled: (viewer, target) => decideAccessWithoutGates(request(viewer, target)),
     async seesPrivate(viewer, version, locale) {
       // Asked as in a public set about a private page: only `viewKit` decides, whatever the mode.
-      const asked = {
-        ...request(viewer, { version, locale }),
-        mode: 'public' as const,
-        pageVisibility: 'private' as const,
-      };
-      return (await decideAccess(asked)).allowed;
+      return accessAllowed(request(viewer, { version, locale, pageVisibility: 'private' }, 'public'));
     },
     async canManage(viewer) {
       if (viewer.local === true) return true;
