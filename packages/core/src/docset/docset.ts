@@ -160,8 +160,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
     // A copy: the list may be the layout's own (every version visible), which callers must not change.
     versions: async (viewer) => [...(await scopes.visibleVersions(viewer))],
     locales: async () => (await manifest.load()).layout.locales,
-    resolveUrl: async (pathname, viewer) => urls.matchUrl(pathname, viewer),
-    matchUrl: urls.matchUrl,
+    resolveUrl: urls.resolveUrl,
     resolveFile: urls.resolveFile,
     manifestFile: urls.manifestFile,
     pageUrl: async (ref) => pageUrl((await manifest.load()).layout, ref),

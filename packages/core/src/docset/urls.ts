@@ -16,8 +16,8 @@ const NO_MATCH: UrlMatch = Object.freeze({ kind: 'none' });
 
 /** Where a set's URLs lead for a viewer: pages, redirects and static files. */
 export interface Urls {
-  /** See `DocSet.matchUrl`. */
-  matchUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch>;
+  /** See `DocSet.resolveUrl`: without a promise when nothing needs waiting for. */
+  resolveUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch>;
   resolveFile(pathname: string, viewer: Viewer): Promise<FileView | null>;
   manifestFile(name: string, viewer: Viewer): Promise<FileView | null>;
   /** Forgets every resolved URL (any change notice). */
@@ -53,12 +53,12 @@ export function createUrls(options: {
     if (urls.size > MAX_RESOLVED_URLS) urls.delete(urls.keys().next().value as string);
   }
 
-  /** Where `pathname` leads in the viewer's view of the layout, found afresh (see matchUrl). */
+  /** Where `pathname` leads in the viewer's view of the layout, found afresh (see resolveUrl). */
   async function findUrl(pathname: string, viewer: Viewer, layout: UrlLayout): Promise<UrlMatch> {
     const generation = content.changeCount();
     const parsed = parseSetUrl(pathname, layout);
     if (parsed.kind === 'slash') {
-      const target = await matchUrl(parsed.location, viewer);
+      const target = await resolveUrl(parsed.location, viewer);
       if (target.kind === 'page') return { kind: 'redirect', location: parsed.location, status: 308 };
       return target;
     }
@@ -81,23 +81,23 @@ export function createUrls(options: {
     return redirect ? { kind: 'redirect', location: redirect.location, status: redirect.status } : NO_MATCH;
   }
 
-  /** matchUrl once the viewer may see the set: a URL found before answers without a promise. */
-  function matchInView(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch> {
+  /** resolveUrl once the viewer may see the set: a URL found before answers without a promise. */
+  function resolveInView(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch> {
     const viewed = scopes.viewerLayout(viewer);
     if (viewed instanceof Promise) return viewed.then((layout) => findUrl(pathname, viewer, layout));
     return (watching ? resolved.get(viewed)?.get(pathname) : undefined) ?? findUrl(pathname, viewer, viewed);
   }
 
-  function matchUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch> {
+  function resolveUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch> {
     // Waited for only when a gate answers with a promise or the manifest is being read: a repeat
     // of a URL found before then answers without one.
     const allowed = access.allowed(viewer, {});
-    if (allowed instanceof Promise) return allowed.then((yes) => (yes ? matchInView(pathname, viewer) : NO_MATCH));
-    return allowed ? matchInView(pathname, viewer) : NO_MATCH;
+    if (allowed instanceof Promise) return allowed.then((yes) => (yes ? resolveInView(pathname, viewer) : NO_MATCH));
+    return allowed ? resolveInView(pathname, viewer) : NO_MATCH;
   }
 
   return {
-    matchUrl,
+    resolveUrl,
     async resolveFile(pathname, viewer) {
       if (!(await access.allowed(viewer, {}))) return null;
       const layout = await scopes.viewerLayout(viewer);
