@@ -56,7 +56,7 @@ export function visibilityOf(value: unknown): Visibility {
 
 /**
  * A gate allows only by returning `true` (or a promise of it); anything else refuses. A gate that
- * answers at once is answered at once; one that throws gives a rejected promise, as an async gate would.
+ * answers synchronously is answered synchronously; one that throws gives a rejected promise, as an async gate would.
  */
 function passes(gate: Gate | undefined, user: KitUser | null, subject: GateSubject): boolean | Promise<boolean> {
   if (!gate) return false;
@@ -80,7 +80,7 @@ function passes(gate: Gate | undefined, user: KitUser | null, subject: GateSubje
  * mode. With no `viewKit` gate defined, `gate` mode admits nobody and private content is visible
  * to nobody: a missing gate never opens anything. The local operator is admitted to everything.
  *
- * The decision comes without a promise when no gate needs asking or the gate answers without one
+ * The decision is synchronous when no gate needs asking or the gate answers synchronously
  * (a role read off the user), else as a promise. The gate is asked every time: its answer is never
  * kept. A gate that throws gives a rejected promise (an application bug is surfaced, never turned
  * into access). {@link decideAccess} and {@link accessAllowed} are this decision as a promise and
@@ -110,7 +110,7 @@ export async function decideAccess(request: AccessRequest): Promise<AccessDecisi
   return accessDecision(request);
 }
 
-/** Whether {@link accessDecision} allows the request: without a promise when the decision comes without one. */
+/** Whether {@link accessDecision} allows the request: synchronously when the decision is synchronous. */
 export function accessAllowed(request: AccessRequest): boolean | Promise<boolean> {
   const decision = accessDecision(request);
   return decision instanceof Promise ? decision.then((settled) => settled.allowed) : decision.allowed;

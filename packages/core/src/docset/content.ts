@@ -14,13 +14,13 @@ export interface NavigationState {
   problems: SourceProblem[];
 }
 
-/** A set's pages and navigation as the source gives them, kept while watching until a change names them. */
+/** A set's pages and navigation as the source gives them, cached while watching until a change names them. */
 export interface Content {
   listAll(version: string, locale: string): Promise<SourcePage[]>;
   navigation(version: string, locale: string): Promise<NavigationState>;
   /** The first of `paths` that names a page of the scope, or null. */
   findPage(version: string, locale: string, paths: string[]): Promise<SourcePage | null>;
-  /** How many change notices came so far: work begun under an older count is not kept. */
+  /** How many change notices came so far: work begun under an older count is not cached. */
   changeCount(): number;
   /** Drops what a change notice makes stale. */
   invalidate(change: ContentChange): void;
@@ -77,7 +77,7 @@ export function createContent(options: { source: ContentSource; watching: boolea
   }
 
   async function findPage(version: string, locale: string, paths: string[]): Promise<SourcePage | null> {
-    // A listing kept while watching answers for its pages without asking the source again (which
+    // A listing cached while watching answers for its pages without asking the source again (which
     // would hand out a fresh copy of the page on every request).
     const listing = watching ? pageLists.get(version, locale) : undefined;
     const listed = listing ? listedByPath.get(listing) : undefined;

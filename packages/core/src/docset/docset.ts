@@ -38,7 +38,7 @@ export interface CreateDocSetOptions {
   gates?: Gates;
   /** Absolute origin for links in agent Markdown and in `read_page`/search URLs, e.g. `https://example.com`. Default: none (paths). */
   origin?: string;
-  /** Most rendered pages kept in memory. Default 2000. */
+  /** Most rendered pages cached in memory. Default 2000. */
   maxRenderedPages?: number;
   /**
    * The set's cache store (`cacheStoreFor(config, key)`, built by `createCacheStore` of
@@ -139,7 +139,7 @@ export function createDocSet(options: CreateDocSetOptions): RuntimeDocSet {
   const { config, source } = options;
   const events = options.events ?? createEvents();
   const origin = (options.origin ?? '').replace(/\/+$/, '');
-  // A shared source hears of another process's writes late, so nothing is kept on its notices alone.
+  // A shared source hears of another process's writes late, so nothing is cached on its notices alone.
   const watching = typeof source.watch === 'function' && source.shared !== true;
   const parts = createParts(options, set, watching, origin);
   const { manifest, content, access, scopes, renders, listing, pages, indexes } = parts;

@@ -27,7 +27,7 @@ export function createListing(options: {
 
   /**
    * A scope's pages in navigation order, then the rest by path. Kept with the listing and the
-   * navigation it was made from (both kept while watching), so a signed-in reader's sidebar does
+   * navigation it was made from (both cached while watching), so a signed-in reader's sidebar does
    * not walk the navigation again.
    */
   function pagesInOrder(pages: SourcePage[], navigation: NavigationState): SourcePage[] {
@@ -55,14 +55,14 @@ export function createListing(options: {
     ]);
     const ordered = pagesInOrder(pages, navigation);
     if (ordered.length > 0 && !hasPrivatePage(ordered)) {
-      // Without a private page, every page is decided as the first is: without a promise, when no
+      // Without a private page, every page is decided as the first is: synchronously, when no
       // gate needs asking, for the whole list (a signed-in reader's sidebar on every request).
       const decision = access.settled(viewer, pageTarget(version, locale, ordered[0]!));
       if (decision) return decision.allowed ? ordered : [];
     }
     const visible: SourcePage[] = [];
     for (const page of ordered) {
-      // Most pages need no gate: deciding those without a promise spares one per page of the sidebar.
+      // Most pages need no gate: deciding those synchronously spares a promise per page of the sidebar.
       const target = pageTarget(version, locale, page);
       const decided = access.decide(viewer, target);
       const decision = decided instanceof Promise ? await decided : decided;

@@ -16,11 +16,11 @@ export interface ManifestState {
 export interface ManifestReader {
   load(): Promise<ManifestState>;
   /**
-   * The manifest {@link ManifestReader.load} would answer, without a promise: while watching, once
+   * The manifest {@link ManifestReader.load} would answer, synchronously: while watching, once
    * its read has settled and no change came since. Undefined otherwise (then call `load`).
    */
   now(): ManifestState | undefined;
-  /** The layout as last read: without a promise while watching, once read; else read now. */
+  /** The layout as last read: synchronously while watching, once read; else read now. */
   layout(): UrlLayout | Promise<UrlLayout>;
   /** Forgets the manifest read, after a manifest change notice. */
   forget(): void;

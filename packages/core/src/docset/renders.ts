@@ -12,7 +12,7 @@ import { inScope } from './scoped-map.js';
 /** `html` renders for reader pages; `agent` renders skip syntax highlighting (agent Markdown, search, validation). */
 export type RenderPurpose = 'html' | 'agent';
 
-/** A render kept in memory: of which page and text, under which renderer generation, and its result once settled. */
+/** A render cached in memory: of which page and text, under which renderer generation, and its result once settled. */
 interface RenderEntry {
   version: string;
   locale: string;
@@ -31,12 +31,12 @@ export interface RendersOptions {
   renderer: PageRenderer;
   manifest: ManifestReader;
   origin: string;
-  /** Most renders kept in memory. */
+  /** Most renders cached in memory. */
   maxRendered: number;
   store?: CacheStore | undefined;
 }
 
-/** A set's renders: kept in memory by page and text (least recently used out first), and in the cache store. */
+/** A set's renders: cached in memory by page and text (least recently used out first), and in the cache store. */
 export interface Renders {
   render(page: SourcePage, purpose: RenderPurpose): Promise<RenderedPage>;
   context(layout: UrlLayout, version: string, locale: string, purpose: RenderPurpose): RenderContext;
@@ -72,7 +72,7 @@ export function createRenders(options: RendersOptions): Renders {
     });
 
   /** A render in memory of this very text under the current generation, or undefined. */
-  function kept(page: SourcePage, purpose: RenderPurpose): RenderEntry | undefined {
+  function cachedEntry(page: SourcePage, purpose: RenderPurpose): RenderEntry | undefined {
     const key = renderKey(page.version, page.locale, page.path, purpose);
     const entry = entries.get(key);
     if (!entry || entry.hash !== page.contentHash || entry.generation !== generation()) return undefined;
@@ -99,7 +99,7 @@ export function createRenders(options: RendersOptions): Renders {
 
   async function render(page: SourcePage, purpose: RenderPurpose): Promise<RenderedPage> {
     const { layout, text } = await manifest.load();
-    const cached = kept(page, purpose);
+    const cached = cachedEntry(page, purpose);
     if (cached) {
       // Most recently used last.
       const key = renderKey(page.version, page.locale, page.path, purpose);
@@ -109,7 +109,7 @@ export function createRenders(options: RendersOptions): Renders {
     }
     // Highlighting changes only the HTML: a finished reader render of the same text serves agent
     // Markdown, sections and search as well, so the page is not parsed a second time.
-    const reader = purpose === 'agent' ? kept(page, 'html')?.done : undefined;
+    const reader = purpose === 'agent' ? cachedEntry(page, 'html')?.done : undefined;
     if (reader) return reader;
     const result = renderThrough(options, page, context(layout, page.version, page.locale, purpose), text);
     keep(page, purpose, result);
@@ -148,7 +148,7 @@ async function renderThrough(
   if (isRenderedPage(hit)) return hit;
   const result = await renderer.render(page, context);
   // A page answered as text is cheap to answer again, and when a render deadline or a crashed
-  // render worker cut it short, the answer belongs to that moment: it is not shared or kept.
+  // render worker cut it short, the answer belongs to that moment: it is not shared or cached.
   if (!result.provisional && !result.problems.some((problem) => problem.rule === 'markdown.complexity')) {
     await store.set(storeKey, result).catch(() => {});
   }

@@ -84,8 +84,8 @@ export function createScopes(options: { set: string; manifest: ManifestReader; a
   const { set, manifest, access } = options;
 
   /**
-   * What of the layout a viewer may see: without a promise when the layout is read and no gate
-   * answers with one. Gates are asked every time; only what their answers select is kept (subsetOf).
+   * What of the layout a viewer may see: synchronously when the layout is read and no gate
+   * answers with one. Gates are asked every time; only what their answers select is cached (subsetOf).
    */
   function visibleSubset(viewer: Viewer): VisibleSubset | Promise<VisibleSubset> {
     const layout = manifest.layout();

@@ -12,7 +12,7 @@ export function inScope(filter: ScopeFilter, version: string, locale: string): b
   );
 }
 
-/** Values kept per version and locale, so a change notice drops exactly the scopes it names. */
+/** Values cached per version and locale, so a change notice drops exactly the scopes it names. */
 export class ScopedMap<T> {
   readonly #versions = new Map<string, Map<string, T>>();
 

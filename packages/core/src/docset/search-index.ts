@@ -22,7 +22,7 @@ export interface IndexState {
   /** The visibility each indexed page was indexed with. */
   visibility: Map<string, Visibility>;
   dirty: boolean;
-  /** The cache-store key its sections were kept under, removed once a newer index replaces them. */
+  /** The cache-store key its sections were stored under, removed once a newer index replaces them. */
   sectionsKey: string | null;
 }
 

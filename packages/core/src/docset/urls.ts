@@ -16,7 +16,7 @@ const NO_MATCH: UrlMatch = Object.freeze({ kind: 'none' });
 
 /** Where a set's URLs lead for a viewer: pages, redirects and static files. */
 export interface Urls {
-  /** See `DocSet.resolveUrl`: without a promise when nothing needs waiting for. */
+  /** See `DocSet.resolveUrl`: synchronous when nothing needs waiting for. */
   resolveUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch>;
   resolveFile(pathname: string, viewer: Viewer): Promise<FileView | null>;
   manifestFile(name: string, viewer: Viewer): Promise<FileView | null>;
@@ -36,7 +36,7 @@ export function createUrls(options: {
   pages: Pages;
 }): Urls {
   const { set, source, watching, content, scopes, access, pages } = options;
-  // Where a URL leads for each view of the layout (the versions a viewer may see), kept while
+  // Where a URL leads for each view of the layout (the versions a viewer may see), cached while
   // watching until the next change: only pages every viewer with that view may open, found
   // without asking a gate about the page, so a repeat costs the access checks alone.
   const resolved = new Map<UrlLayout, Map<string, UrlMatch>>();
@@ -81,7 +81,7 @@ export function createUrls(options: {
     return redirect ? { kind: 'redirect', location: redirect.location, status: redirect.status } : NO_MATCH;
   }
 
-  /** resolveUrl once the viewer may see the set: a URL found before answers without a promise. */
+  /** resolveUrl once the viewer may see the set: a URL found before answers synchronously. */
   function resolveInView(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch> {
     const viewed = scopes.viewerLayout(viewer);
     if (viewed instanceof Promise) return viewed.then((layout) => findUrl(pathname, viewer, layout));

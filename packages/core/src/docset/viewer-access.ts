@@ -24,7 +24,7 @@ export interface AccessTarget {
 
 /** The access questions a doc set asks, for one set with its mode and gates, all decided by `accessDecision`. */
 export interface ViewerAccess {
-  /** The decision for the viewer: without a promise when no gate needs one or the gate answers without one. */
+  /** The decision for the viewer: synchronous when no gate needs asking or the gate answers synchronously. */
   decide(viewer: Viewer, target: AccessTarget): AccessDecision | Promise<AccessDecision>;
   /** {@link ViewerAccess.decide} as a yes or no. */
   allowed(viewer: Viewer, target: AccessTarget): boolean | Promise<boolean>;

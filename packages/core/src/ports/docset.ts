@@ -157,9 +157,9 @@ export interface DocSet {
   locales(): Promise<LocaleInfo[]>;
   /**
    * Resolves a URL path (with the set prefix) to a page, a `.md` twin or a redirect. Answers
-   * without a promise when nothing needs waiting for: the manifest is read, every gate asked
-   * answers without one (gates are asked on every call), and the URL was found before (kept while
-   * the source is watched). Servers answering kept pages use that: a promise per request costs
+   * synchronously when nothing needs waiting for: the manifest is read, every gate asked
+   * answers synchronously (gates are asked on every call), and the URL was found before (cached
+   * while the source is watched). Servers answering cached pages use that: a promise per request costs
    * them more than the lookup. Other callers `await` it.
    */
   resolveUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch>;
