@@ -359,7 +359,7 @@ async function* attemptAnswers(input: AnswerInput, progress: { answered: boolean
       continue;
     }
     const checked = await checkCitations(text, read, {
-      resolve: (pathname) => set.matchUrl(pathname, viewer),
+      resolve: (pathname) => set.resolveUrl(pathname, viewer),
       ...(input.origin ? { origin: input.origin } : {}),
     });
     yield { type: 'done', supported: checked.citations.length > 0, steps, ...checked };

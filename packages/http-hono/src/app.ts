@@ -680,7 +680,7 @@ function setApp(
     wantsMarkdown: boolean,
   ): KeptLookup | Promise<KeptLookup> {
     const viewer = ask.viewer();
-    const match = set.matchUrl(ask.path, viewer);
+    const match = set.resolveUrl(ask.path, viewer);
     if (match instanceof Promise)
       return match.then((found) => keptUnder(responses, found, variant, wantsMarkdown, viewer));
     return keptUnder(responses, match, variant, wantsMarkdown, viewer);

@@ -56,7 +56,7 @@ export function visibilityOf(value: unknown): Visibility {
 
 /**
  * A gate allows only by returning `true` (or a promise of it); anything else refuses. A gate that
- * answers at once is answered at once; one that throws gives a rejected promise, as an async gate would.
+ * answers synchronously is answered synchronously; one that throws gives a rejected promise, as an async gate would.
  */
 function passes(gate: Gate | undefined, user: KitUser | null, subject: GateSubject): boolean | Promise<boolean> {
   if (!gate) return false;
@@ -74,44 +74,54 @@ function passes(gate: Gate | undefined, user: KitUser | null, subject: GateSubje
 }
 
 /**
- * The one access decision every surface calls (reader pages, Markdown twins, agent files, search,
- * MCP read tools). `public` admits anyone, `auth` any signed-in user, `gate` whoever `viewKit`
- * allows for the subject. Private versions and private pages need `viewKit` in every mode. With no
- * `viewKit` gate defined, `gate` mode admits nobody and private content is visible to nobody: a
- * missing gate never opens anything. A gate that throws makes the call reject (an application bug
- * is surfaced, never turned into access).
+ * The one access rule every surface goes through (reader pages, Markdown twins, agent files,
+ * search, MCP read tools). `public` admits anyone, `auth` any signed-in user, `gate` whoever
+ * `viewKit` allows for the subject. Private versions and private pages need `viewKit` in every
+ * mode. With no `viewKit` gate defined, `gate` mode admits nobody and private content is visible
+ * to nobody: a missing gate never opens anything. The local operator is admitted to everything.
+ *
+ * The decision is synchronous when no gate needs asking or the gate answers synchronously
+ * (a role read off the user), else as a promise. The gate is asked every time: its answer is never
+ * kept. A gate that throws gives a rejected promise (an application bug is surfaced, never turned
+ * into access). {@link decideAccess} and {@link accessAllowed} are this decision as a promise and
+ * as a yes or no.
+ *
+ * @example
+ * accessDecision({ mode: 'public', user: null, gates: {}, subject: { set: 'docs' } }); // { allowed: true }
+ */
+export function accessDecision(request: AccessRequest): AccessDecision | Promise<AccessDecision> {
+  const settled = decideAccessWithoutGates(request);
+  if (settled !== undefined) return settled;
+  // Only `gate` mode and private content get here, and both need `viewKit` to say yes.
+  const refused: AccessDecision = { allowed: false, reason: request.mode === 'gate' ? 'denied' : 'private' };
+  const passed = passes(request.gates.viewKit, request.user, request.subject);
+  if (passed instanceof Promise) return passed.then((yes): AccessDecision => (yes ? { allowed: true } : refused));
+  return passed ? { allowed: true } : refused;
+}
+
+/**
+ * {@link accessDecision} as a promise: the form surfaces outside the doc set call.
  *
  * @example
  * await decideAccess({ mode: 'public', user: null, gates: {}, subject: { set: 'docs', version: '2.x' }, versionVisibility: 'private' });
  * // { allowed: false, reason: 'private' }
  */
 export async function decideAccess(request: AccessRequest): Promise<AccessDecision> {
-  const settled = decideAccessWithoutGates(request);
-  if (settled !== undefined) return settled;
-  const { mode, user, gates, subject } = request;
-  // Only `gate` mode and private content get here, and both need `viewKit` to say yes.
-  if (!(await passes(gates.viewKit, user, subject))) {
-    return { allowed: false, reason: mode === 'gate' ? 'denied' : 'private' };
-  }
-  return { allowed: true };
+  return accessDecision(request);
 }
 
-/**
- * Whether {@link decideAccess} allows the request: at once when no gate needs asking (see
- * {@link decideAccessWithoutGates}) or when the gate answers at once (a role read off the user),
- * else once the gate's promise settles. The gate is asked every time: its answer is never kept.
- */
+/** Whether {@link accessDecision} allows the request: synchronously when the decision is synchronous. */
 export function accessAllowed(request: AccessRequest): boolean | Promise<boolean> {
-  const settled = decideAccessWithoutGates(request);
-  if (settled) return settled.allowed;
-  return passes(request.gates.viewKit, request.user, request.subject);
+  const decision = accessDecision(request);
+  return decision instanceof Promise ? decision.then((settled) => settled.allowed) : decision.allowed;
 }
 
 /**
- * The decision of {@link decideAccess} when no gate needs asking (a public page of a public version
- * in a `public` or `auth` set, the local operator, a guest of an `auth` set), else undefined. Lets a
- * caller deciding for every page of a version (a sidebar) skip a promise per page; the rule stays
- * the one above.
+ * The part of {@link accessDecision} that needs no gate: the decision when no gate needs asking (a
+ * public page of a public version in a `public` or `auth` set, the local operator, a guest of an
+ * `auth` set), else undefined. A caller deciding for every page of a version (a sidebar) uses it to
+ * decide the whole list as it decides one page, and a caller keeping an answer for every viewer
+ * (a resolved URL) keeps only answers no gate was asked about.
  */
 export function decideAccessWithoutGates(request: AccessRequest): AccessDecision | undefined {
   const { mode, user } = request;

@@ -221,25 +221,25 @@ describe('createDocSet: URLs', () => {
     const { docs } = build({ gates: countingGates });
     const first = await docs.resolveUrl('/docs/guides/setup', staff);
     const before = asked;
-    const again = docs.matchUrl('/docs/guides/setup', staff);
+    const again = docs.resolveUrl('/docs/guides/setup', staff);
     expect(again).not.toBeInstanceOf(Promise);
     expect(again).toBe(first);
     // The private version's gate was asked again: what staff may see is never kept.
     expect(asked).toBeGreaterThan(before);
     // A URL not found before, or a gate answering later, is waited for; the answer is resolveUrl's.
-    expect(docs.matchUrl('/docs/secret/plans', staff)).toBeInstanceOf(Promise);
+    expect(docs.resolveUrl('/docs/secret/plans', staff)).toBeInstanceOf(Promise);
     const { docs: slowGates } = build({
       gates: { viewKit: async (user) => (user as { role?: string } | null)?.role === 'staff' },
     });
     await slowGates.resolveUrl('/docs/guides/setup', staff);
-    const waited = slowGates.matchUrl('/docs/guides/setup', staff);
+    const waited = slowGates.resolveUrl('/docs/guides/setup', staff);
     expect(waited).toBeInstanceOf(Promise);
     expect(await waited).toEqual(first);
     // The gate changes its mind: the next call hears it.
-    expect(await docs.matchUrl('/docs/secret/plans', staff)).toMatchObject({ kind: 'page' });
+    expect(await docs.resolveUrl('/docs/secret/plans', staff)).toMatchObject({ kind: 'page' });
     staffSeesSecret = false;
-    expect(await docs.matchUrl('/docs/secret/plans', staff)).toEqual({ kind: 'none' });
-    expect(await docs.matchUrl('/docs/secret/plans', guest)).toEqual({ kind: 'none' });
+    expect(await docs.resolveUrl('/docs/secret/plans', staff)).toEqual({ kind: 'none' });
+    expect(await docs.resolveUrl('/docs/secret/plans', guest)).toEqual({ kind: 'none' });
   });
 
   it('never keeps a page a gate decided on for another viewer who sees the same versions', async () => {

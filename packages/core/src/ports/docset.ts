@@ -155,15 +155,14 @@ export interface DocSet {
   /** Versions the viewer may see, default first-class. */
   versions(viewer: Viewer): Promise<VersionInfo[]>;
   locales(): Promise<LocaleInfo[]>;
-  /** Resolves a URL path (with the set prefix) to a page, a `.md` twin or a redirect. */
-  resolveUrl(pathname: string, viewer: Viewer): Promise<UrlMatch>;
   /**
-   * {@link resolveUrl}'s answer, without a promise when nothing needs waiting for: the manifest is
-   * read, every gate asked answers at once (gates are asked on every call), and the URL was found
-   * before (kept while the source is watched). For servers answering kept pages: a promise per
-   * request costs them more than the lookup.
+   * Resolves a URL path (with the set prefix) to a page, a `.md` twin or a redirect. Answers
+   * synchronously when nothing needs waiting for: the manifest is read, every gate asked
+   * answers synchronously (gates are asked on every call), and the URL was found before (cached
+   * while the source is watched). Servers answering cached pages use that: a promise per request costs
+   * them more than the lookup. Other callers `await` it.
    */
-  matchUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch>;
+  resolveUrl(pathname: string, viewer: Viewer): UrlMatch | Promise<UrlMatch>;
   /**
    * The static file a request path names (`/docs/13.x/images/flow.png`: `images/flow.png` beside
    * the pages of 13.x, a non-default locale falling back to the default locale's file), when the
