@@ -9,6 +9,7 @@ import { type ArticleHtmlOptions, articleHtml } from '../html/serialize.js';
 import { dropFilteredElements } from '../html/tagfilter.js';
 import { HIGHLIGHT_LIMITS } from '../markdown/complexity.js';
 import type { HeadingInfo } from '../markdown/headings.js';
+import { renderShortcutsOn } from '../shortcuts.js';
 import type { ComponentNode } from './component-nodes.js';
 
 interface HastTools {
@@ -121,7 +122,7 @@ export function createArticleWriter(parts: ArticleParts): ArticleWriter {
   };
   return {
     async nodesToHtml(nodes) {
-      const html = articleHtml(nodes, { ...serializeOptions, filterComponentHtml: false });
+      const html = renderShortcutsOn() ? articleHtml(nodes, { ...serializeOptions, filterComponentHtml: false }) : null;
       if (html !== null) return html;
       const tools = await loadHastTools();
       const hast = tools.toHast({ type: 'root', children: nodes } as Root, {
@@ -132,9 +133,11 @@ export function createArticleWriter(parts: ArticleParts): ArticleWriter {
     },
     async articleToHtml(tree) {
       // Sanitizing works on hast; everything else is written straight from mdast (same HTML, no hast tree).
-      const html = context.sanitize
-        ? null
-        : articleHtml(tree.children, { ...serializeOptions, filterComponentHtml: !escapeRaw });
+      // With the render shortcuts off, every page takes the hast road.
+      const html =
+        context.sanitize || !renderShortcutsOn()
+          ? null
+          : articleHtml(tree.children, { ...serializeOptions, filterComponentHtml: !escapeRaw });
       if (html !== null) return html;
       const tools = await loadHastTools();
       const hast = tools.toHast(tree, {
@@ -156,6 +159,7 @@ function hastHandlers({ defaultHandlers }: HastTools, parts: ArticleParts, escap
       const element = defaultHandlers.heading(state, node);
       const heading = headingInfo.get(node);
       if (heading) element.properties.id = heading.id;
+      if (heading?.classes) element.properties.className = heading.classes;
       if (heading?.alias) {
         element.children.unshift({
           type: 'element',
