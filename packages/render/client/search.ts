@@ -1,12 +1,6 @@
 import type { ReaderClientConfig } from '../src/reader/client-config.js';
-import {
-  type ClientIndexQuery,
-  type ClientSearchHit,
-  chooseSearchBackend,
-  escapeHtml,
-  highlightSnippet,
-  isSafeUrl,
-} from '../src/reader/client-logic.js';
+import { type ClientIndexQuery, chooseSearchBackend } from '../src/reader/client-logic.js';
+import { createSearchResults, type SearchResults } from './search-results.js';
 import { setUiText } from './ui-text.js';
 
 const LIMIT = 10;
@@ -18,6 +12,10 @@ function isTyping(target: EventTarget | null): boolean {
   return element.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName);
 }
 
+/**
+ * Wires the search dialog: opening it (buttons, search forms, `/`, Ctrl or Cmd+K), searching as
+ * the reader types, choosing a result with the arrow keys, and closing it where it was opened.
+ */
 export function initSearch(
   config: ReaderClientConfig,
   queryClientIndex: ClientIndexQuery | undefined,
@@ -29,58 +27,14 @@ export function initSearch(
   const status = dialog?.querySelector<HTMLElement>('.kit-search-status');
   if (!dialog || !input || !list || !status) return;
   const backend = chooseSearchBackend(config, queryClientIndex, undefined, prepareClientIndex);
+  const results = createSearchResults(config, input, list, status);
   let opener: HTMLElement | null = null;
   let sequence = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let selected = -1;
-  /** The query whose results the list shows. */
-  let shownQuery: string | null = null;
-
-  const options = () => [...list.querySelectorAll<HTMLAnchorElement>('[role="option"]')];
-  const select = (index: number) => {
-    const items = options();
-    selected = items.length ? (index + items.length) % items.length : -1;
-    for (const [i, item] of items.entries()) item.setAttribute('aria-selected', String(i === selected));
-    const current = items[selected];
-    if (current) {
-      input.setAttribute('aria-activedescendant', current.id);
-      current.scrollIntoView({ block: 'nearest' });
-    } else input.removeAttribute('aria-activedescendant');
-  };
-
-  const render = (found: ClientSearchHit[], query: string) => {
-    const hits = found.filter((hit) => typeof hit.url === 'string' && isSafeUrl(hit.url));
-    // Results of the same query again (search reopened, a late answer): the reader's choice stays.
-    const kept = query === shownQuery ? options()[selected]?.getAttribute('href') : undefined;
-    shownQuery = query;
-    list.innerHTML = hits
-      .map((hit, i) => {
-        const heading = hit.heading ? ` <span class="kit-search-hit-heading">› ${escapeHtml(hit.heading)}</span>` : '';
-        const text = hit.snippet || hit.description || '';
-        // The link is the option: an option's content is presentational, so a link inside one
-        // would be a control nested in a control. Focus stays in the field (aria-activedescendant).
-        return (
-          `<li role="none"><a role="option" id="kit-search-option-${i}" aria-selected="false" href="${escapeHtml(hit.url)}" tabindex="-1">` +
-          `<span class="kit-search-hit-title">${escapeHtml(hit.title)}${heading}</span>` +
-          (text ? `<span class="kit-search-hit-snippet">${highlightSnippet(text, query)}</span>` : '') +
-          `</a></li>`
-        );
-      })
-      .join('');
-    input.setAttribute('aria-expanded', String(hits.length > 0));
-    if (hits.length) status.textContent = '';
-    else setUiText(status, config, 'searchNoResults');
-    const keptAt = hits.findIndex((hit) => hit.url === kept);
-    select(hits.length ? Math.max(0, keptAt) : -1);
-  };
 
   const run = async (query: string) => {
     const mine = ++sequence;
     if (!query.trim()) {
-      shownQuery = null;
-      list.innerHTML = '';
-      status.textContent = '';
-      input.setAttribute('aria-expanded', 'false');
+      results.clear();
       return;
     }
     if (!backend) {
@@ -91,7 +45,7 @@ export function initSearch(
     else setUiText(status, config, 'searchLoading');
     try {
       const hits = await backend(query.trim(), LIMIT);
-      if (mine === sequence) render(hits, query);
+      if (mine === sequence) results.show(hits, query);
     } catch {
       if (mine === sequence) {
         list.innerHTML = '';
@@ -110,10 +64,25 @@ export function initSearch(
     input.select();
     // Reopened on its last results: the first is chosen again, and the refreshed results keep
     // whatever the reader chooses meanwhile.
-    select(options().length ? 0 : -1);
+    results.select(results.options().length ? 0 : -1);
     if (input.value) void run(input.value);
   };
 
+  wireField(dialog, input, list, results, run);
+  wireDialog(dialog, () => opener);
+  wireAsk(dialog, config, input, status);
+  wireOpeners(dialog, open);
+}
+
+/** Searching as the reader types, and the keys that choose and follow a result. */
+function wireField(
+  dialog: HTMLDialogElement,
+  input: HTMLInputElement,
+  list: HTMLUListElement,
+  results: SearchResults,
+  run: (query: string) => Promise<void>,
+): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   input.addEventListener('input', () => {
     clearTimeout(timer);
     timer = setTimeout(() => void run(input.value), 120);
@@ -125,22 +94,27 @@ export function initSearch(
       dialog.close();
     } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      select(selected + (event.key === 'ArrowDown' ? 1 : -1));
+      results.select(results.selected() + (event.key === 'ArrowDown' ? 1 : -1));
     } else if (event.key === 'Enter') {
       event.preventDefault();
-      const link = options()[selected];
+      const link = results.options()[results.selected()];
       if (link) window.location.assign(link.href);
     }
   });
   list.addEventListener('mousemove', (event) => {
     const option = (event.target as Element).closest('[role="option"]');
-    if (option) select(options().indexOf(option as HTMLAnchorElement));
+    if (option) results.select(results.options().indexOf(option as HTMLAnchorElement));
   });
+}
+
+/** Closing the dialog: by its button or backdrop, giving the focus back to what opened it. */
+function wireDialog(dialog: HTMLDialogElement, opener: () => HTMLElement | null): void {
   dialog.addEventListener('close', () => {
     // The close event comes a task after the dialog closes: a reader quick to reopen it (Escape
     // then `/`) is typing in it again, and the focus must stay there.
     if (dialog.open) return;
-    if (opener?.isConnected) opener.focus();
+    const from = opener();
+    if (from?.isConnected) from.focus();
     // Opened from the page itself (`/` with nothing focused, so no opener can take the focus): the
     // search field would keep it inside the closed dialog, and the next `/` would be typed there.
     if (dialog.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
@@ -150,16 +124,27 @@ export function initSearch(
     if (event.target === dialog) dialog.close();
   });
   dialog.querySelector('[data-kit-search-close]')?.addEventListener('click', () => dialog.close());
-  // Ask AI's panel is its own chunk, fetched on this first use, so pages never carry it.
+}
+
+/** Ask AI's panel is its own chunk, fetched on this first use, so pages never carry it. */
+function wireAsk(
+  dialog: HTMLDialogElement,
+  config: ReaderClientConfig,
+  input: HTMLInputElement,
+  status: HTMLElement,
+): void {
   const askButton = dialog.querySelector<HTMLButtonElement>('[data-kit-ask-open]');
-  if (askButton && config.ask) {
-    askButton.addEventListener('click', () => {
-      import('./ask.js').then(
-        ({ openAsk }) => openAsk(dialog, config, input.value),
-        () => setUiText(status, config, 'searchUnavailable'),
-      );
-    });
-  }
+  if (!askButton || !config.ask) return;
+  askButton.addEventListener('click', () => {
+    import('./ask.js').then(
+      ({ openAsk }) => openAsk(dialog, config, input.value),
+      () => setUiText(status, config, 'searchUnavailable'),
+    );
+  });
+}
+
+/** What opens the dialog: search buttons, search forms (with their query), `/` and Ctrl or Cmd+K. */
+function wireOpeners(dialog: HTMLDialogElement, open: (query?: string) => void): void {
   for (const button of document.querySelectorAll('[data-kit-search-open]')) {
     button.addEventListener('click', () => open());
   }

@@ -9,8 +9,12 @@ export function codeLanguageLabel(language: string | null | undefined): string |
   return name && !UNLABELLED.has(name.toLowerCase()) ? name : null;
 }
 
+/**
+ * Text escaped as hast-util-to-html escapes it (`<` and `&` as hexadecimal references), so the
+ * frame written here is byte for byte the one {@link codeFrameHast} gives once serialized.
+ */
 function escapeMarkup(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return value.replace(/[<&]/g, (character) => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`);
 }
 
 /**

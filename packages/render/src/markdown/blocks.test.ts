@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { LARAVEL_VERSIONS, laravelPages } from '../testing/laravel-corpus.js';
-import { createChunkedParser, splitMarkdown } from './blocks.js';
+import { createChunkedParser } from './blocks.js';
+import { splitMarkdown } from './chunks.js';
 import { parseMarkdown } from './parse.js';
 
 describe('parsing a page chunk by chunk', () => {

@@ -1,9 +1,10 @@
 import type { Nodes, Parents, Root } from 'mdast';
-import { type Transform, fromMarkdown } from 'mdast-util-from-markdown';
+import { fromMarkdown, type Options, type Transform } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
+import { renderShortcutsOn } from '../shortcuts.js';
 import { createChunkedParser } from './blocks.js';
 
 // GFM's only tree transform finds literal autolinks (`www.x.com`, `a@b.co`) in text. As shipped it
@@ -44,8 +45,18 @@ function autolinkBlocks(parent: Parents, blocks: Nodes[]): boolean {
   return true;
 }
 
+/** The options as mdast-util-gfm ships them: what parsing gives with the render shortcuts off. */
+let upstreamOptions: Options | undefined;
+
 /** Parses Markdown (GFM + YAML frontmatter) to mdast once; every output is derived from this tree. */
 export function parseMarkdown(markdown: string): Root {
+  if (!renderShortcutsOn()) {
+    upstreamOptions ??= {
+      extensions: parseOptions.extensions,
+      mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
+    };
+    return fromMarkdown(markdown, upstreamOptions);
+  }
   const tree = fromMarkdown(markdown, parseOptions);
   const blocks: Nodes[] = [];
   // Text straight under a flow container never comes out of micromark; should it ever, the
@@ -64,7 +75,9 @@ export function parseMarkdown(markdown: string): Root {
  * never handed out.
  */
 export function createTreeReuse(): (markdown: string) => Root {
-  return createChunkedParser(parseMarkdown, CHUNK_BYTES);
+  const chunked = createChunkedParser(parseMarkdown, CHUNK_BYTES);
+  // With the render shortcuts off, every page is parsed whole, as the parser alone parses it.
+  return (markdown) => (renderShortcutsOn() ? chunked(markdown) : parseMarkdown(markdown));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RENDER_SHORTCUTS_VARIABLE } from '../shortcuts.js';
 import { LARAVEL_ROOT, laravelContext, pageFromText } from '../testing/laravel-corpus.js';
 import { createRenderer } from './renderer.js';
 
@@ -25,9 +26,14 @@ function pin(file: string, actual: string) {
   expect(actual).toBe(readFileSync(path, 'utf8'));
 }
 
-describe('rendered output fixtures', () => {
+// The fixtures pin both roads: the render shortcuts on, and off (the libraries they copy alone).
+describe.each(['on', 'off'])('rendered output fixtures, render shortcuts %s', (shortcuts) => {
   const renderer = createRenderer();
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
   it.each(cases)('$name renders as pinned', async ({ name, file, htmlInput, sanitize }) => {
+    vi.stubEnv(RENDER_SHORTCUTS_VARIABLE, shortcuts);
     const page = pageFromText(name, readFileSync(file, 'utf8'));
     const out = await renderer.render(page, laravelContext('13.x', { htmlInput, sanitize: sanitize ?? false }));
     pin(`${name}.html`, out.html);
