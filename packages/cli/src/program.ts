@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAffected } from './commands/affected.js';
 import { registerAgents } from './commands/agents.js';
@@ -15,13 +14,7 @@ import { registerValidate } from './commands/validate.js';
 import { registerWorker, type WorkerHandlers } from './commands/worker.js';
 import type { CommandContext } from './context.js';
 
-/**
- * The version printed by `kit --version` and `kit -v`: the installed `@kit/cli` package's own
- * (`package.json` sits one folder above both `src/` and `dist/`).
- */
-export const CLI_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export { CLI_VERSION } from './version.js';
 
 /**
  * The handlers `kit worker` runs queued jobs with, by job kind; each loads its module on first use,

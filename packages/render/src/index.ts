@@ -32,7 +32,11 @@ export type { AnalyticsInput, AnalyticsOptions } from './reader/analytics.js';
 export { themeCss, colorModeScript } from './reader/theme.js';
 export { enhanceArticleHtml } from './reader/article.js';
 export { DEFAULT_READER_STRINGS } from './reader/strings.js';
-export { READER_TRANSLATION_LANGUAGES, readerTranslation, TRANSLATED_READER_STRINGS } from './reader/translations.js';
+export {
+  READER_TRANSLATION_LANGUAGES,
+  readerTranslation,
+  TRANSLATED_READER_STRINGS,
+} from './reader/translations/index.js';
 export type {
   ReaderPageView,
   ReaderNotFoundView,

@@ -82,8 +82,44 @@ function report(context: CommandContext, result: ReviewResult): void {
   if (result.outcome === 'conflicted' || result.outcome === 'rejected') context.exitCode = 1;
 }
 
+/** The review commands of a database set: `kit drafts` (with `publish` and `discard`), `kit history` and `kit restore`. */
 export function registerReview(program: Command, context: CommandContext): void {
-  const drafts = program
+  const drafts = registerDrafts(program, context);
+  registerPublish(drafts, context);
+  registerDiscard(drafts, context);
+  registerHistory(program, context);
+  registerRestore(program, context);
+}
+
+/** Prints the drafts waiting for review, each with its author, age, staleness and diff. */
+function printDrafts(context: CommandContext, result: Awaited<ReturnType<typeof listDrafts>>): void {
+  if (result.drafts.length === 0) {
+    writeLine(context.io.stdout, `No drafts wait for review in the "${result.set}" docs.`);
+    return;
+  }
+  const count = result.drafts.length;
+  writeLine(context.io.stdout, `${count} draft${count === 1 ? '' : 's'} in the "${result.set}" docs:`);
+  for (const draft of result.drafts) {
+    writeLine(context.io.stdout);
+    writeLine(context.io.stdout, `Draft ${draft.id}: ${what(draft)}`);
+    writeLine(
+      context.io.stdout,
+      `  by ${draft.author ?? 'unknown'}, ${age(draft.created_at)}${draft.summary ? `: ${draft.summary}` : ''}`,
+    );
+    if (draft.stale) {
+      writeLine(
+        context.io.stdout,
+        '  stale: the live content changed since this draft was written; publishing it would conflict.',
+      );
+    }
+    if (draft.diff) context.io.stdout.write(draft.diff.replace(/^/gm, '  '));
+  }
+  writeLine(context.io.stdout);
+  writeLine(context.io.stdout, 'Publish with `kit drafts publish <id>`, or discard with `kit drafts discard <id>`.');
+}
+
+function registerDrafts(program: Command, context: CommandContext): Command {
+  return program
     .command('drafts')
     .description(
       'List the drafts of a database set waiting for review (author, summary, age, page and a diff against the live content); publish or discard them with the subcommands.',
@@ -96,35 +132,12 @@ export function registerReview(program: Command, context: CommandContext): void 
           writeLine(context.io.stdout, JSON.stringify(result, null, 2));
           return;
         }
-        if (result.drafts.length === 0) {
-          writeLine(context.io.stdout, `No drafts wait for review in the "${result.set}" docs.`);
-          return;
-        }
-        const count = result.drafts.length;
-        writeLine(context.io.stdout, `${count} draft${count === 1 ? '' : 's'} in the "${result.set}" docs:`);
-        for (const draft of result.drafts) {
-          writeLine(context.io.stdout);
-          writeLine(context.io.stdout, `Draft ${draft.id}: ${what(draft)}`);
-          writeLine(
-            context.io.stdout,
-            `  by ${draft.author ?? 'unknown'}, ${age(draft.created_at)}${draft.summary ? `: ${draft.summary}` : ''}`,
-          );
-          if (draft.stale) {
-            writeLine(
-              context.io.stdout,
-              '  stale: the live content changed since this draft was written; publishing it would conflict.',
-            );
-          }
-          if (draft.diff) context.io.stdout.write(draft.diff.replace(/^/gm, '  '));
-        }
-        writeLine(context.io.stdout);
-        writeLine(
-          context.io.stdout,
-          'Publish with `kit drafts publish <id>`, or discard with `kit drafts discard <id>`.',
-        );
+        printDrafts(context, result);
       });
     });
+}
 
+function registerPublish(drafts: Command, context: CommandContext): void {
   drafts
     .command('publish')
     .description(
@@ -159,7 +172,9 @@ export function registerReview(program: Command, context: CommandContext): void 
         for (const result of results) report(context, result);
       });
     });
+}
 
+function registerDiscard(drafts: Command, context: CommandContext): void {
   drafts
     .command('discard')
     .description(
@@ -180,7 +195,46 @@ export function registerReview(program: Command, context: CommandContext): void 
         for (const result of results) report(context, result);
       });
     });
+}
 
+/** Prints a page's revisions, newest first, with how to restore or compare them. */
+function printHistory(context: CommandContext, history: Awaited<ReturnType<typeof pageHistory>>): void {
+  const live = history.current_hash ? `live ${history.current_hash}` : 'not live (deleted or never written)';
+  writeLine(
+    context.io.stdout,
+    `Page "${history.path}" (${history.version}/${history.locale}) of the "${history.set}" docs: ${live}`,
+  );
+  if (history.revisions.length === 0) {
+    writeLine(context.io.stdout, 'No revisions recorded.');
+    return;
+  }
+  for (const revision of history.revisions) {
+    writeLine(
+      context.io.stdout,
+      `  ${revision.id.padStart(6)}  ${revision.action.padEnd(7)} ${revision.status.padEnd(9)} ${age(revision.created_at).padEnd(16)} ${revision.author ?? 'unknown'}${revision.summary ? `: ${revision.summary}` : ''}`,
+    );
+  }
+  writeLine(
+    context.io.stdout,
+    `Restore one with \`kit restore ${history.path} --revision <id>\`; compare two with \`kit history ${history.path} --diff <from>..<to>\`.`,
+  );
+}
+
+/** `kit history --diff <from[..to]>`: the unified diff between two revisions, or to the live page. */
+async function printRevisionDiff(
+  context: CommandContext,
+  docSet: DocSet,
+  call: ReviewCall,
+  range: string,
+  json: boolean | undefined,
+): Promise<void> {
+  const [from, to] = range.split('..');
+  const result = await revisionDiff(docSet, { from: from ?? '', ...(to ? { to } : {}) }, call);
+  if (json) writeLine(context.io.stdout, JSON.stringify(result, null, 2));
+  else context.io.stdout.write(result.diff || `Revision ${result.from} and ${result.to} hold the same text.\n`);
+}
+
+function registerHistory(program: Command, context: CommandContext): void {
   program
     .command('history')
     .description(
@@ -199,11 +253,7 @@ export function registerReview(program: Command, context: CommandContext): void 
       ) => {
         await withSet(context, command, async (docSet, call) => {
           if (options.diff !== undefined) {
-            const [from, to] = options.diff.split('..');
-            const result = await revisionDiff(docSet, { from: from ?? '', ...(to ? { to } : {}) }, call);
-            if (options.json) writeLine(context.io.stdout, JSON.stringify(result, null, 2));
-            else
-              context.io.stdout.write(result.diff || `Revision ${result.from} and ${result.to} hold the same text.\n`);
+            await printRevisionDiff(context, docSet, call, options.diff, options.json);
             return;
           }
           const history = await pageHistory(
@@ -219,29 +269,13 @@ export function registerReview(program: Command, context: CommandContext): void 
             writeLine(context.io.stdout, JSON.stringify(history, null, 2));
             return;
           }
-          const live = history.current_hash ? `live ${history.current_hash}` : 'not live (deleted or never written)';
-          writeLine(
-            context.io.stdout,
-            `Page "${history.path}" (${history.version}/${history.locale}) of the "${history.set}" docs: ${live}`,
-          );
-          if (history.revisions.length === 0) {
-            writeLine(context.io.stdout, 'No revisions recorded.');
-            return;
-          }
-          for (const revision of history.revisions) {
-            writeLine(
-              context.io.stdout,
-              `  ${revision.id.padStart(6)}  ${revision.action.padEnd(7)} ${revision.status.padEnd(9)} ${age(revision.created_at).padEnd(16)} ${revision.author ?? 'unknown'}${revision.summary ? `: ${revision.summary}` : ''}`,
-            );
-          }
-          writeLine(
-            context.io.stdout,
-            `Restore one with \`kit restore ${history.path} --revision <id>\`; compare two with \`kit history ${history.path} --diff <from>..<to>\`.`,
-          );
+          printHistory(context, history);
         });
       },
     );
+}
 
+function registerRestore(program: Command, context: CommandContext): void {
   program
     .command('restore')
     .description(

@@ -13,7 +13,7 @@ import {
 } from '@kit/core';
 import { affectedPages, changeDiff } from '../affected/affected.js';
 import type { LoadedKit } from '../load-kit.js';
-import { CLI_VERSION } from '../program.js';
+import { CLI_VERSION } from '../version.js';
 import { dryRunDocs, localDocs, type ProposedChange, type RemoteDocs, remoteDocs } from './docs.js';
 
 /** The command that installs what `kit sync` needs, with its default provider (kept equal to `SYNC_INSTALL_COMMAND` of @kit/ai, which may be the missing package). */

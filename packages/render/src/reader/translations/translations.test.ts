@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localeDirection, schemas } from '@kit/core';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_READER_STRINGS } from './strings.js';
-import { READER_TRANSLATION_LANGUAGES, readerTranslation, TRANSLATED_READER_STRINGS } from './translations.js';
-import { LATER_TRANSLATIONS } from './translations-later.js';
+import { DEFAULT_READER_STRINGS } from '../strings.js';
+import { READER_TRANSLATION_LANGUAGES, readerTranslation, TRANSLATED_READER_STRINGS } from './index.js';
+import { READER_TRANSLATIONS } from './languages.js';
 
 // The languages Starlight ships interface translations for, and every right-to-left code Kit
 // recognises (packages/core/src/manifest/locales.ts).
@@ -60,7 +60,7 @@ describe('interface translations', () => {
 
   it('translate every interface string into every language, with no English fallback', () => {
     expect([...TRANSLATED_READER_STRINGS].sort()).toEqual(Object.keys(DEFAULT_READER_STRINGS).sort());
-    expect(Object.keys(LATER_TRANSLATIONS).sort()).toEqual([...READER_TRANSLATION_LANGUAGES].sort());
+    expect(Object.keys(READER_TRANSLATIONS).sort()).toEqual([...READER_TRANSLATION_LANGUAGES].sort());
     for (const code of READER_TRANSLATION_LANGUAGES) {
       const { strings } = readerTranslation(code)!;
       expect(Object.keys(strings).sort(), code).toEqual(Object.keys(DEFAULT_READER_STRINGS).sort());
@@ -127,7 +127,7 @@ describe('interface translations', () => {
 
 describe('the manifest reference', () => {
   it('lists every interface string a set may override with its English default', () => {
-    const page = readFileSync(join(import.meta.dirname, '../../../../apps/site/reference/manifest.md'), 'utf8');
+    const page = readFileSync(join(import.meta.dirname, '../../../../../apps/site/reference/manifest.md'), 'utf8');
     for (const [name, english] of Object.entries(DEFAULT_READER_STRINGS)) {
       expect(page, name).toContain(`| \`${name}\` | ${english.replaceAll('|', '\\|')} |`);
     }
