@@ -91,6 +91,9 @@ export function setArgument(scope: { kind: 'local'; defaultSet: string } | { kin
       );
 }
 
+/** The `set` argument of a tool, as `setArgument` builds it for a server's scope. */
+export type SetArgument = ReturnType<typeof setArgument>;
+
 export const queryArgument = z
   .string({
     error: requiredArgumentError(

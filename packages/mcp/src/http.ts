@@ -11,7 +11,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { argumentExamples, type McpContext, type ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';
 import { jsonResponse, StatelessJsonTransport } from './json-transport.js';
-import type { CacheScope } from './modern.js';
+import type { CacheScope } from './protocol-2026-07-28.js';
 import { offersReviewTools } from './review-tools.js';
 import { buildMcpServer, offersAuthorTools } from './server.js';
 

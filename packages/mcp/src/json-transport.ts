@@ -21,7 +21,7 @@ import {
   modernReply,
   refuseModernMessage,
   type ServerDescription,
-} from './modern.js';
+} from './protocol-2026-07-28.js';
 
 /** One HTTP request's JSON-RPC requests, answered once every one has its response. */
 interface Exchange {
@@ -90,9 +90,9 @@ function isResponse(message: JSONRPCMessage): boolean {
  * responses as one JSON body (an array for a batch). Messages the server sends besides responses
  * (notifications, requests to the client) have no stream to go to and are dropped, as there.
  *
- * A POST of the 2026-07-28 revision (see `modern.ts`) is answered by that revision's rules instead:
- * one message per POST, headers checked against the body, `server/discover` answered here, methods
- * the revision removed or the server lacks refused with 404, and results shaped for it.
+ * A POST of the 2026-07-28 revision (see `protocol-2026-07-28.ts`) is answered by that revision's
+ * rules instead: one message per POST, headers checked against the body, `server/discover` answered
+ * here, methods the revision removed or the server lacks refused with 404, and results shaped for it.
  */
 export class StatelessJsonTransport implements Transport {
   onmessage?: Transport['onmessage'];

@@ -27,7 +27,7 @@ import {
   versionArgument,
 } from './arguments.js';
 import { type McpContext, resolveSet } from './context.js';
-import { guarded } from './tools.js';
+import { guarded } from './tools/guarded.js';
 
 /** The review tools, in the order `tools/list` shows them. */
 export const REVIEW_TOOL_NAMES = [

@@ -1,7 +1,7 @@
 import { type Kit, mcpEndpointPath, seesAnyVersion, type Viewer } from '@kit/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { WEB_PROTOCOL_VERSIONS } from './modern.js';
+import { WEB_PROTOCOL_VERSIONS } from './protocol-2026-07-28.js';
 import { buildMcpServer, MCP_SERVER_INFO } from './server.js';
 
 /** The `$schema` of a Server Card (the v1 draft of the MCP Server Card extension, SEP-2127). */

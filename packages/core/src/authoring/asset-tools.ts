@@ -15,16 +15,8 @@ import {
 import type { SourceFileContent } from '../ports/content-source.js';
 import type { DocSet } from '../ports/docset.js';
 import { contentFolder, fileUrl, type UrlLayout } from '../urls/set-urls.js';
-import {
-  type AuthorArguments,
-  type AuthorCall,
-  chainNote,
-  changeRecord,
-  draftNote,
-  isReceipt,
-  prepare,
-  written,
-} from './author-tools.js';
+import { type AuthorArguments, type AuthorCall, prepare } from './author-call.js';
+import { chainNote, changeRecord, draftNote, isReceipt, written } from './change-record.js';
 
 /** `write_asset` arguments. */
 export interface WriteAssetArguments extends AuthorArguments {

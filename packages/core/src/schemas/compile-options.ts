@@ -1,4 +1,4 @@
-import type { SchemaName } from './registry.js';
+import type { SchemaName } from './schema-name.js';
 
 /** ajv's options for Kit's schemas, shared by the run-time compiler and the ahead-of-time one. */
 export const AJV_OPTIONS = {

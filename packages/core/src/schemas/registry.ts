@@ -10,13 +10,10 @@ import { KitError } from '../errors/kit-error.js';
 import { nearestKey } from '../util/nearest-key.js';
 import { AJV_OPTIONS, schemaFingerprint } from './compile-options.js';
 import { pointerSegment } from './json-text.js';
+import type { SchemaName } from './schema-name.js';
 import * as precompiled from './validators.generated.js';
 
-/**
- * Names under which the schemas are served (`/{prefix}/schemas/{name}.json`). Each also answers
- * under the file name of its `$id` (`kit.json` for `larecipe`), so the `$id` itself resolves.
- */
-export type SchemaName = 'larecipe' | 'navigation' | 'frontmatter' | 'validate';
+export type { SchemaName } from './schema-name.js';
 
 /** Canonical base of every schema `$id`; a server rewrites the origin when serving (see `rebaseSchema`). */
 export const SCHEMA_BASE_URL = 'https://kit.dev/schemas/3.x/';

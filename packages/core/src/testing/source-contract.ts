@@ -183,6 +183,9 @@ export function sourceOpener(options: Pick<SourceContractOptions, 'create' | 'cl
   };
 }
 
+/** Builds a source over a fixture, closed after the test (see `sourceOpener`). */
+type OpenSource = (fixture: SourceFixture) => Promise<ContentSource>;
+
 /**
  * The contract every {@link ContentSource} keeps, as a vitest suite. A source package calls it from
  * a test file with a factory that stores a fixture its own way (files, database rows) and returns a
@@ -197,240 +200,263 @@ export function runSourceContract(options: SourceContractOptions): void {
   describe(`${options.name} keeps the content-source contract`, () => {
     const open = sourceOpener(options);
 
-    it('says whether it is a repository or a database source', async () => {
-      const source = await open(contractFixture);
-      expect(['repository', 'database']).toContain(source.kind);
-    });
+    manifestTests(open);
+    pageListTests(open);
+    pageContentTests(open);
+    navigationAndSkillTests(open);
+    fileTests(open);
+    problemTests(open);
+  });
+}
 
-    it('returns the manifest with every key kept, unknown ones included', async () => {
-      const source = await open(contractFixture);
-      const file = await source.readManifest();
-      expect(file).not.toBeNull();
-      expect(JSON.parse(file!.text)).toEqual(manifest);
-    });
+/** What the source says about itself and its manifest. */
+function manifestTests(open: OpenSource): void {
+  it('says whether it is a repository or a database source', async () => {
+    const source = await open(contractFixture);
+    expect(['repository', 'database']).toContain(source.kind);
+  });
 
-    it('returns a manifest given as text with the same content', async () => {
-      const text = '{\n  "name": "Raw",\n  "custom": [1, 2]\n}\n';
-      const source = await open({ manifest: text, pages: unversionedFixture.pages });
-      const file = await source.readManifest();
-      expect(JSON.parse(file!.text)).toEqual({ name: 'Raw', custom: [1, 2] });
-    });
+  it('returns the manifest with every key kept, unknown ones included', async () => {
+    const source = await open(contractFixture);
+    const file = await source.readManifest();
+    expect(file).not.toBeNull();
+    expect(JSON.parse(file!.text)).toEqual(manifest);
+  });
 
-    it('has no manifest when the set has none', async () => {
-      const source = await open(unversionedFixture);
-      expect(await source.readManifest()).toBeNull();
-    });
+  it('returns a manifest given as text with the same content', async () => {
+    const text = '{\n  "name": "Raw",\n  "custom": [1, 2]\n}\n';
+    const source = await open({ manifest: text, pages: unversionedFixture.pages });
+    const file = await source.readManifest();
+    expect(JSON.parse(file!.text)).toEqual({ name: 'Raw', custom: [1, 2] });
+  });
 
-    it('lists exactly the pages of one version and locale, ordered by path', async () => {
-      const source = await open(contractFixture);
-      const pages = await source.listPages('2.x', 'en');
-      const expected = contractFixture.pages
-        .filter((page) => page.version === '2.x' && page.locale === 'en')
-        .map((page) => page.path)
-        .sort();
-      expect(pages.map((page) => page.path)).toEqual(expected);
-      for (const page of pages) {
-        expect(page.version).toBe('2.x');
-        expect(page.locale).toBe('en');
-      }
-    });
+  it('has no manifest when the set has none', async () => {
+    const source = await open(unversionedFixture);
+    expect(await source.readManifest()).toBeNull();
+  });
+}
 
-    it('keeps versions and locales apart', async () => {
-      const source = await open(contractFixture);
-      expect((await source.listPages('2.x', 'ar')).map((page) => page.path)).toEqual(['guides/setup', 'index']);
-      expect((await source.listPages('1.x', 'en')).map((page) => page.path)).toEqual(['index', 'legacy']);
-      expect(await source.listPages('1.x', 'ar')).toEqual([]);
-      expect((await source.getPage('2.x', 'ar', 'index'))?.title).toBe('مرحبا');
-      expect(await source.getPage('1.x', 'en', 'routing')).toBeNull();
-    });
+/** Which pages a version and locale list, and reading one of them. */
+function pageListTests(open: OpenSource): void {
+  it('lists exactly the pages of one version and locale, ordered by path', async () => {
+    const source = await open(contractFixture);
+    const pages = await source.listPages('2.x', 'en');
+    const expected = contractFixture.pages
+      .filter((page) => page.version === '2.x' && page.locale === 'en')
+      .map((page) => page.path)
+      .sort();
+    expect(pages.map((page) => page.path)).toEqual(expected);
+    for (const page of pages) {
+      expect(page.version).toBe('2.x');
+      expect(page.locale).toBe('en');
+    }
+  });
 
-    it('has no pages in a version or locale the manifest does not declare', async () => {
-      const source = await open(contractFixture);
-      expect(await source.listPages('9.x', 'en')).toEqual([]);
-      expect(await source.listPages('2.x', 'fr')).toEqual([]);
-      expect(await source.getPage('9.x', 'en', 'index')).toBeNull();
-      expect(await source.getPage('2.x', 'fr', 'index')).toBeNull();
-    });
+  it('keeps versions and locales apart', async () => {
+    const source = await open(contractFixture);
+    expect((await source.listPages('2.x', 'ar')).map((page) => page.path)).toEqual(['guides/setup', 'index']);
+    expect((await source.listPages('1.x', 'en')).map((page) => page.path)).toEqual(['index', 'legacy']);
+    expect(await source.listPages('1.x', 'ar')).toEqual([]);
+    expect((await source.getPage('2.x', 'ar', 'index'))?.title).toBe('مرحبا');
+    expect(await source.getPage('1.x', 'en', 'routing')).toBeNull();
+  });
 
-    it('serves an unversioned set as version current in locale en', async () => {
-      const source = await open(unversionedFixture);
-      expect((await source.listPages('current', 'en')).map((page) => page.path)).toEqual(['about', 'index']);
-      expect((await source.getPage('current', 'en', 'about'))?.title).toBe('About us');
-    });
+  it('has no pages in a version or locale the manifest does not declare', async () => {
+    const source = await open(contractFixture);
+    expect(await source.listPages('9.x', 'en')).toEqual([]);
+    expect(await source.listPages('2.x', 'fr')).toEqual([]);
+    expect(await source.getPage('9.x', 'en', 'index')).toBeNull();
+    expect(await source.getPage('2.x', 'fr', 'index')).toBeNull();
+  });
 
-    it('reads one page exactly as the listing shows it', async () => {
-      const source = await open(contractFixture);
-      const listed = await source.listPages('2.x', 'en');
-      for (const path of ['index', 'guides/setup', 'routing', 'broken']) {
-        expect(await source.getPage('2.x', 'en', path)).toEqual(byPath(listed, path));
-      }
-    });
+  it('serves an unversioned set as version current in locale en', async () => {
+    const source = await open(unversionedFixture);
+    expect((await source.listPages('current', 'en')).map((page) => page.path)).toEqual(['about', 'index']);
+    expect((await source.getPage('current', 'en', 'about'))?.title).toBe('About us');
+  });
 
-    it('answers null for a path that holds no page', async () => {
-      const source = await open(contractFixture);
-      for (const path of ['missing', 'guides', 'routing.md', 'guides/missing', '../1.x/legacy', '', 'ar/index']) {
-        expect(await source.getPage('2.x', 'en', path), `getPage(${JSON.stringify(path)})`).toBeNull();
-      }
-    });
+  it('reads one page exactly as the listing shows it', async () => {
+    const source = await open(contractFixture);
+    const listed = await source.listPages('2.x', 'en');
+    for (const path of ['index', 'guides/setup', 'routing', 'broken']) {
+      expect(await source.getPage('2.x', 'en', path)).toEqual(byPath(listed, path));
+    }
+  });
 
-    it('splits the frontmatter off the body and keeps keys Kit does not know', async () => {
-      const source = await open(contractFixture);
-      const page = await source.getPage('2.x', 'en', 'routing');
-      expect(page?.frontmatter).toEqual({
-        title: 'Routing',
-        sources: ['src/router.ts'],
-        inserts: false,
-        owner: 'team-a',
-      });
-      expect(page?.body).toBe('# Routing\n');
-      expect(page?.bodyLine).toBe(8);
-      const plain = await source.getPage('2.x', 'en', 'guides/setup');
-      expect(plain?.frontmatter).toEqual({});
-      expect(plain?.body).toBe('# Setting up\n\nInstall it.\n');
-      expect(plain?.bodyLine).toBe(1);
-    });
+  it('answers null for a path that holds no page', async () => {
+    const source = await open(contractFixture);
+    for (const path of ['missing', 'guides', 'routing.md', 'guides/missing', '../1.x/legacy', '', 'ar/index']) {
+      expect(await source.getPage('2.x', 'en', path), `getPage(${JSON.stringify(path)})`).toBeNull();
+    }
+  });
+}
 
-    it('takes the title from frontmatter, else the first H1 outside code, else the last path segment', async () => {
-      const source = await open(contractFixture);
-      const pages = await source.listPages('2.x', 'en');
-      expect(byPath(pages, 'index').title).toBe('Welcome');
-      expect(byPath(pages, 'guides/setup').title).toBe('Setting up');
-      expect(byPath(pages, 'code-first').title).toBe('Real title');
-      expect(byPath(pages, 'guides/index').title).toBe('index');
+/** What a page holds: frontmatter, title, description, visibility, hash, and copies handed out. */
+function pageContentTests(open: OpenSource): void {
+  it('splits the frontmatter off the body and keeps keys Kit does not know', async () => {
+    const source = await open(contractFixture);
+    const page = await source.getPage('2.x', 'en', 'routing');
+    expect(page?.frontmatter).toEqual({
+      title: 'Routing',
+      sources: ['src/router.ts'],
+      inserts: false,
+      owner: 'team-a',
     });
+    expect(page?.body).toBe('# Routing\n');
+    expect(page?.bodyLine).toBe(8);
+    const plain = await source.getPage('2.x', 'en', 'guides/setup');
+    expect(plain?.frontmatter).toEqual({});
+    expect(plain?.body).toBe('# Setting up\n\nInstall it.\n');
+    expect(plain?.bodyLine).toBe(1);
+  });
 
-    it('takes the description from frontmatter', async () => {
-      const source = await open(contractFixture);
-      const pages = await source.listPages('2.x', 'en');
-      expect(byPath(pages, 'index').description).toBe('Start here.');
-      expect(byPath(pages, 'guides/setup').description).toBeUndefined();
-    });
+  it('takes the title from frontmatter, else the first H1 outside code, else the last path segment', async () => {
+    const source = await open(contractFixture);
+    const pages = await source.listPages('2.x', 'en');
+    expect(byPath(pages, 'index').title).toBe('Welcome');
+    expect(byPath(pages, 'guides/setup').title).toBe('Setting up');
+    expect(byPath(pages, 'code-first').title).toBe('Real title');
+    expect(byPath(pages, 'guides/index').title).toBe('index');
+  });
 
-    it('marks a page private when its visibility is anything but public', async () => {
-      const source = await open(contractFixture);
-      const pages = await source.listPages('2.x', 'en');
-      expect(byPath(pages, 'secret').visibility).toBe('private');
-      expect(byPath(pages, 'hidden').visibility).toBe('private');
-      expect(byPath(pages, 'open').visibility).toBe('public');
-      expect(byPath(pages, 'routing').visibility).toBe('public');
-    });
+  it('takes the description from frontmatter', async () => {
+    const source = await open(contractFixture);
+    const pages = await source.listPages('2.x', 'en');
+    expect(byPath(pages, 'index').description).toBe('Start here.');
+    expect(byPath(pages, 'guides/setup').description).toBeUndefined();
+  });
 
-    it('hashes each page file as contentHash does, whatever its line endings', async () => {
-      const source = await open(contractFixture);
-      const pages = await source.listPages('2.x', 'en');
-      for (const page of pages) {
-        expect(page.contentHash, page.path).toBe(
-          contentHash(fixturePage(contractFixture, '2.x', 'en', page.path).text),
-        );
-      }
-      expect(byPath(pages, 'endings/crlf').contentHash).toBe(byPath(pages, 'endings/lf').contentHash);
-      expect(byPath(pages, 'endings/crlf').body).toBe(byPath(pages, 'endings/lf').body);
-      expect(byPath(pages, 'index').contentHash).not.toBe(byPath(pages, 'routing').contentHash);
-    });
+  it('marks a page private when its visibility is anything but public', async () => {
+    const source = await open(contractFixture);
+    const pages = await source.listPages('2.x', 'en');
+    expect(byPath(pages, 'secret').visibility).toBe('private');
+    expect(byPath(pages, 'hidden').visibility).toBe('private');
+    expect(byPath(pages, 'open').visibility).toBe('public');
+    expect(byPath(pages, 'routing').visibility).toBe('public');
+  });
 
-    it('serves a page with broken frontmatter without it, reporting frontmatter.schema on the faulty line', async () => {
-      const source = await open(contractFixture);
-      const page = await source.getPage('2.x', 'en', 'broken');
-      expect(page).not.toBeNull();
-      expect(page!.frontmatter).toEqual({});
-      expect(page!.title).toBe('Still served');
-      expect(page!.body).toContain('Body.');
-      expect(page!.problems).toEqual([
-        expect.objectContaining({ rule: 'frontmatter.schema', severity: 'error', line: 3 }),
-      ]);
-      expect(byPath(await source.listPages('2.x', 'en'), 'routing').problems).toEqual([]);
-    });
+  it('hashes each page file as contentHash does, whatever its line endings', async () => {
+    const source = await open(contractFixture);
+    const pages = await source.listPages('2.x', 'en');
+    for (const page of pages) {
+      expect(page.contentHash, page.path).toBe(contentHash(fixturePage(contractFixture, '2.x', 'en', page.path).text));
+    }
+    expect(byPath(pages, 'endings/crlf').contentHash).toBe(byPath(pages, 'endings/lf').contentHash);
+    expect(byPath(pages, 'endings/crlf').body).toBe(byPath(pages, 'endings/lf').body);
+    expect(byPath(pages, 'index').contentHash).not.toBe(byPath(pages, 'routing').contentHash);
+  });
 
-    it('hands out copies, so changing a page it returned changes nothing it serves later', async () => {
-      const source = await open(contractFixture);
-      const first = await source.getPage('2.x', 'en', 'routing');
-      first!.frontmatter.title = 'Changed';
-      (first!.frontmatter.sources as string[]).push('src/other.ts');
-      const again = await source.getPage('2.x', 'en', 'routing');
-      expect(again?.frontmatter).toEqual({
-        title: 'Routing',
-        sources: ['src/router.ts'],
-        inserts: false,
-        owner: 'team-a',
-      });
-    });
+  it('serves a page with broken frontmatter without it, reporting frontmatter.schema on the faulty line', async () => {
+    const source = await open(contractFixture);
+    const page = await source.getPage('2.x', 'en', 'broken');
+    expect(page).not.toBeNull();
+    expect(page!.frontmatter).toEqual({});
+    expect(page!.title).toBe('Still served');
+    expect(page!.body).toContain('Body.');
+    expect(page!.problems).toEqual([
+      expect.objectContaining({ rule: 'frontmatter.schema', severity: 'error', line: 3 }),
+    ]);
+    expect(byPath(await source.listPages('2.x', 'en'), 'routing').problems).toEqual([]);
+  });
 
-    it('reads the navigation file of each version and locale, and null where there is none', async () => {
-      const source = await open(contractFixture);
-      expect(JSON.parse((await source.readNavigation('2.x', 'en'))!.text)).toEqual(JSON.parse(navigation));
-      expect(JSON.parse((await source.readNavigation('2.x', 'ar'))!.text)).toEqual(JSON.parse(arabicNavigation));
-      expect(await source.readNavigation('1.x', 'en')).toBeNull();
-      expect(await source.readNavigation('9.x', 'en')).toBeNull();
+  it('hands out copies, so changing a page it returned changes nothing it serves later', async () => {
+    const source = await open(contractFixture);
+    const first = await source.getPage('2.x', 'en', 'routing');
+    first!.frontmatter.title = 'Changed';
+    (first!.frontmatter.sources as string[]).push('src/other.ts');
+    const again = await source.getPage('2.x', 'en', 'routing');
+    expect(again?.frontmatter).toEqual({
+      title: 'Routing',
+      sources: ['src/router.ts'],
+      inserts: false,
+      owner: 'team-a',
     });
+  });
+}
 
-    it('lists the hand-written skills by name', async () => {
-      const source = await open(contractFixture);
-      expect(await source.listSkills()).toEqual([
-        { name: 'deploy', content: '# Deploy the docs\n' },
-        { name: 'review', content: '# Review a page\n\nRead it first.\n' },
-      ]);
-      expect(await (await open(unversionedFixture)).listSkills()).toEqual([]);
-    });
+/** Navigation files and hand-written skills. */
+function navigationAndSkillTests(open: OpenSource): void {
+  it('reads the navigation file of each version and locale, and null where there is none', async () => {
+    const source = await open(contractFixture);
+    expect(JSON.parse((await source.readNavigation('2.x', 'en'))!.text)).toEqual(JSON.parse(navigation));
+    expect(JSON.parse((await source.readNavigation('2.x', 'ar'))!.text)).toEqual(JSON.parse(arabicNavigation));
+    expect(await source.readNavigation('1.x', 'en')).toBeNull();
+    expect(await source.readNavigation('9.x', 'en')).toBeNull();
+  });
 
-    it('reads assets byte for byte by name, and nothing that is not one', async () => {
-      const source = await open(contractFixture);
-      const css = await source.readAsset('theme.css');
-      expect(css && new TextDecoder().decode(css)).toBe(':root { --accent: #0a7; }\n');
-      expect(Array.from((await source.readAsset('images/logo.png')) ?? [])).toEqual(Array.from(logo));
-      expect(await source.readAsset('missing.css')).toBeNull();
-      expect(await source.readAsset('../theme.css')).toBeNull();
-      expect(await source.readAsset('/etc/passwd')).toBeNull();
-    });
+  it('lists the hand-written skills by name', async () => {
+    const source = await open(contractFixture);
+    expect(await source.listSkills()).toEqual([
+      { name: 'deploy', content: '# Deploy the docs\n' },
+      { name: 'review', content: '# Review a page\n\nRead it first.\n' },
+    ]);
+    expect(await (await open(unversionedFixture)).listSkills()).toEqual([]);
+  });
+}
 
-    it('opens the static files beside the pages with their size and content hash, byte for byte', async () => {
-      const source = await open(filesFixture);
-      const png = await source.openFile('2.x/images/flow.png');
-      expect(png).toMatchObject({ size: flowPng.byteLength, contentHash: sha256Digest(flowPng) });
-      expect(Array.from(await readAll(await png!.open()))).toEqual(Array.from(flowPng));
-      const arabic = await source.openFile('2.x/ar/images/flow.png');
-      expect(arabic?.size).toBe(4);
-      const logoFile = await source.openFile('brand/logo.svg');
-      expect(new TextDecoder().decode(await readAll(await logoFile!.open()))).toContain('<svg');
-      expect(await source.openFile('2.x/images/missing.png')).toBeNull();
-      expect(await source.openFile('1.x/images/flow.png')).toBeNull();
-      expect(await source.openFile('2.x/images')).toBeNull();
-    });
+/** Assets and the static files beside the pages, and the names never opened. */
+function fileTests(open: OpenSource): void {
+  it('reads assets byte for byte by name, and nothing that is not one', async () => {
+    const source = await open(contractFixture);
+    const css = await source.readAsset('theme.css');
+    expect(css && new TextDecoder().decode(css)).toBe(':root { --accent: #0a7; }\n');
+    expect(Array.from((await source.readAsset('images/logo.png')) ?? [])).toEqual(Array.from(logo));
+    expect(await source.readAsset('missing.css')).toBeNull();
+    expect(await source.readAsset('../theme.css')).toBeNull();
+    expect(await source.readAsset('/etc/passwd')).toBeNull();
+  });
 
-    it('hands out a large file whole and unchanged (sources stream what they need not buffer)', async () => {
-      const source = await open(filesFixture);
-      const large = await source.openFile('2.x/downloads/large.bin');
-      expect(large).toMatchObject({ size: largeFile.byteLength, contentHash: sha256Digest(largeFile) });
-      const bytes = await readAll(await large!.open());
-      expect(bytes.byteLength).toBe(largeFile.byteLength);
-      expect(sha256Digest(bytes)).toBe(sha256Digest(largeFile));
-    });
+  it('opens the static files beside the pages with their size and content hash, byte for byte', async () => {
+    const source = await open(filesFixture);
+    const png = await source.openFile('2.x/images/flow.png');
+    expect(png).toMatchObject({ size: flowPng.byteLength, contentHash: sha256Digest(flowPng) });
+    expect(Array.from(await readAll(await png!.open()))).toEqual(Array.from(flowPng));
+    const arabic = await source.openFile('2.x/ar/images/flow.png');
+    expect(arabic?.size).toBe(4);
+    const logoFile = await source.openFile('brand/logo.svg');
+    expect(new TextDecoder().decode(await readAll(await logoFile!.open()))).toContain('<svg');
+    expect(await source.openFile('2.x/images/missing.png')).toBeNull();
+    expect(await source.openFile('1.x/images/flow.png')).toBeNull();
+    expect(await source.openFile('2.x/images')).toBeNull();
+  });
 
-    it('never opens a name that climbs out, a dotfile, a secret, a Markdown source or a structure file', async () => {
-      const source = await open(filesFixture);
-      for (const name of [
-        '',
-        '../2.x/images/flow.png',
-        '2.x/../2.x/images/flow.png',
-        './2.x/images/flow.png',
-        '2.x//images/flow.png',
-        '/2.x/images/flow.png',
-        '2.x\\images\\flow.png',
-        '/etc/passwd',
-        '2.x/.env',
-        '2.x/keys/server.key',
-        '2.x/notes.md',
-        '2.x/index.md',
-        'kit.json',
-        '2.x/navigation.json',
-        '2.x/images/flow.png\u0000.txt',
-      ]) {
-        expect(await source.openFile(name), name).toBeNull();
-      }
-    });
+  it('hands out a large file whole and unchanged (sources stream what they need not buffer)', async () => {
+    const source = await open(filesFixture);
+    const large = await source.openFile('2.x/downloads/large.bin');
+    expect(large).toMatchObject({ size: largeFile.byteLength, contentHash: sha256Digest(largeFile) });
+    const bytes = await readAll(await large!.open());
+    expect(bytes.byteLength).toBe(largeFile.byteLength);
+    expect(sha256Digest(bytes)).toBe(sha256Digest(largeFile));
+  });
 
-    it('reports no source problems for a well-formed set, page problems staying on their page', async () => {
-      const source = await open(contractFixture);
-      expect(source.problems ? await source.problems() : []).toEqual([]);
-    });
+  it('never opens a name that climbs out, a dotfile, a secret, a Markdown source or a structure file', async () => {
+    const source = await open(filesFixture);
+    for (const name of [
+      '',
+      '../2.x/images/flow.png',
+      '2.x/../2.x/images/flow.png',
+      './2.x/images/flow.png',
+      '2.x//images/flow.png',
+      '/2.x/images/flow.png',
+      '2.x\\images\\flow.png',
+      '/etc/passwd',
+      '2.x/.env',
+      '2.x/keys/server.key',
+      '2.x/notes.md',
+      '2.x/index.md',
+      'kit.json',
+      '2.x/navigation.json',
+      '2.x/images/flow.png\u0000.txt',
+    ]) {
+      expect(await source.openFile(name), name).toBeNull();
+    }
+  });
+}
+
+/** The problems a well-formed set reports. */
+function problemTests(open: OpenSource): void {
+  it('reports no source problems for a well-formed set, page problems staying on their page', async () => {
+    const source = await open(contractFixture);
+    expect(source.problems ? await source.problems() : []).toEqual([]);
   });
 }

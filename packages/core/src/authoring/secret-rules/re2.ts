@@ -61,153 +61,191 @@ function foldedRanges(low: number, high: number): string {
  * re2ToJs('(?i)api(?-i:KEY)'); // '[aA][pP][iI](?:KEY)'
  */
 export function re2ToJs(pattern: string): string {
-  const frames: Flags[] = [{ ignoreCase: false, dotAll: false }];
-  const flags = () => frames[frames.length - 1]!;
-  let out = '';
-  let index = 0;
+  return new Re2Rewriter(pattern).rewrite();
+}
 
-  const readEscape = (): { text: string; code: number | null } => {
-    // At a backslash: the escape as JavaScript source, and the character it stands for if one.
+/** A character read from a pattern: its JavaScript source, and the character it stands for if one. */
+interface Atom {
+  text: string;
+  code: number | null;
+}
+
+/**
+ * One pass over a pattern: `index` is the reading position, `frames` the flags of each open group
+ * (the last one applies), `out` the JavaScript source so far.
+ */
+class Re2Rewriter {
+  private readonly frames: Flags[] = [{ ignoreCase: false, dotAll: false }];
+  private out = '';
+  private index = 0;
+
+  constructor(private readonly pattern: string) {}
+
+  private get flags(): Flags {
+    return this.frames[this.frames.length - 1]!;
+  }
+
+  rewrite(): string {
+    const { pattern } = this;
+    while (this.index < pattern.length) {
+      const char = pattern[this.index]!;
+      if (char === '\\') this.readBackslash();
+      else if (char === '[') this.out += this.readClass();
+      else if (char === '(') this.openGroup();
+      else if (char === ')') this.closeGroup();
+      else if (char === '.') {
+        this.out += this.flags.dotAll ? '[\\s\\S]' : '.';
+        this.index += 1;
+      } else if (this.flags.ignoreCase && isLetter(char.charCodeAt(0))) {
+        this.out += `[${char}${swapCase(char)}]`;
+        this.index += 1;
+      } else {
+        this.out += char;
+        this.index += 1;
+      }
+    }
+    if (this.frames.length !== 1) throw new Error(`unclosed group in ${pattern}`);
+    return this.out;
+  }
+
+  /** At a backslash outside a class: the anchors RE2 spells differently, else the escape. */
+  private readBackslash(): void {
+    const next = this.pattern[this.index + 1];
+    if (next === 'z') {
+      // Without the m flag, JavaScript's $ is the end of the text, as RE2's \z.
+      this.out += '$';
+      this.index += 2;
+    } else if (next === 'A') {
+      this.out += '^';
+      this.index += 2;
+    } else {
+      this.out += this.readEscape().text;
+    }
+  }
+
+  /** At a backslash: the escape as JavaScript source, and the character it stands for if one. */
+  private readEscape(): Atom {
+    const { pattern, index } = this;
     const next = pattern[index + 1];
     if (next === undefined) throw new Error(`trailing backslash in ${pattern}`);
     if (next === 'x') {
       if (pattern[index + 2] === '{') {
         const close = pattern.indexOf('}', index + 3);
         const code = Number.parseInt(pattern.slice(index + 3, close), 16);
-        index = close + 1;
+        this.index = close + 1;
         if (!(code <= 0xffff)) throw new Error(`\\x{...} beyond the BMP in ${pattern}`);
         return { text: `\\u${code.toString(16).padStart(4, '0')}`, code };
       }
       const code = Number.parseInt(pattern.slice(index + 2, index + 4), 16);
-      index += 4;
-      return { text: `\\x${pattern.slice(index - 2, index)}`, code };
+      this.index += 4;
+      return { text: `\\x${pattern.slice(this.index - 2, this.index)}`, code };
     }
-    index += 2;
+    this.index += 2;
     if ('pPQECX'.includes(next)) throw new Error(`unsupported escape \\${next} in ${pattern}`);
     const named: Record<string, number> = { n: 10, r: 13, t: 9, f: 12, v: 11 };
     if (next in named) return { text: `\\${next}`, code: named[next]! };
     if (/[A-Za-z0-9]/.test(next)) return { text: `\\${next}`, code: null };
     return { text: `\\${next}`, code: next.charCodeAt(0) };
-  };
+  }
 
-  const readClass = (): string => {
-    index += 1; // [
+  /** At "[": the class, with the other case of its letters added where case is ignored. */
+  private readClass(): string {
+    const { pattern } = this;
+    this.index += 1; // [
     let negated = false;
-    if (pattern[index] === '^') {
+    if (pattern[this.index] === '^') {
       negated = true;
-      index += 1;
+      this.index += 1;
     }
     let body = '';
     let extra = '';
     let first = true;
-    while (index < pattern.length && (pattern[index] !== ']' || first)) {
+    while (this.index < pattern.length && (pattern[this.index] !== ']' || first)) {
       first = false;
-      if (pattern.startsWith('[:', index)) {
-        const close = pattern.indexOf(':]', index + 2);
-        const name = pattern.slice(index + 2, close);
-        const members = POSIX_CLASSES[name];
-        if (close < 0 || members === undefined) throw new Error(`unknown POSIX class in ${pattern}`);
-        body += members;
-        index = close + 2;
+      if (pattern.startsWith('[:', this.index)) {
+        body += this.readPosixClass();
         continue;
       }
-      let low: { text: string; code: number | null };
-      if (pattern[index] === '\\') low = readEscape();
-      else {
-        const code = pattern.charCodeAt(index);
-        low = { text: classChar(code), code };
-        index += 1;
-      }
-      if (pattern[index] === '-' && pattern[index + 1] !== ']' && low.code !== null) {
-        index += 1;
-        let high: { text: string; code: number | null };
-        if (pattern[index] === '\\') high = readEscape();
-        else {
-          const code = pattern.charCodeAt(index);
-          high = { text: classChar(code), code };
-          index += 1;
-        }
+      const low = this.readClassAtom();
+      if (pattern[this.index] === '-' && pattern[this.index + 1] !== ']' && low.code !== null) {
+        this.index += 1;
+        const high = this.readClassAtom();
         if (high.code === null) throw new Error(`class range ending in a class escape in ${pattern}`);
         body += `${low.text}-${high.text}`;
-        if (flags().ignoreCase) extra += foldedRanges(low.code, high.code);
+        if (this.flags.ignoreCase) extra += foldedRanges(low.code, high.code);
         continue;
       }
       body += low.text;
-      if (flags().ignoreCase && low.code !== null && isLetter(low.code)) extra += foldedRanges(low.code, low.code);
+      if (this.flags.ignoreCase && low.code !== null && isLetter(low.code)) extra += foldedRanges(low.code, low.code);
     }
-    if (pattern[index] !== ']') throw new Error(`unclosed class in ${pattern}`);
-    index += 1;
+    if (pattern[this.index] !== ']') throw new Error(`unclosed class in ${pattern}`);
+    this.index += 1;
     return `[${negated ? '^' : ''}${body}${extra}]`;
-  };
+  }
 
-  while (index < pattern.length) {
-    const char = pattern[index]!;
-    if (char === '\\') {
-      const next = pattern[index + 1];
-      if (next === 'z') {
-        // Without the m flag, JavaScript's $ is the end of the text, as RE2's \z.
-        out += '$';
-        index += 2;
-      } else if (next === 'A') {
-        out += '^';
-        index += 2;
-      } else {
-        out += readEscape().text;
+  /** At "[:" inside a class: the members of the POSIX class named there. */
+  private readPosixClass(): string {
+    const { pattern } = this;
+    const close = pattern.indexOf(':]', this.index + 2);
+    const name = pattern.slice(this.index + 2, close);
+    const members = POSIX_CLASSES[name];
+    if (close < 0 || members === undefined) throw new Error(`unknown POSIX class in ${pattern}`);
+    this.index = close + 2;
+    return members;
+  }
+
+  /** One character or escape inside a class. */
+  private readClassAtom(): Atom {
+    if (this.pattern[this.index] === '\\') return this.readEscape();
+    const code = this.pattern.charCodeAt(this.index);
+    this.index += 1;
+    return { text: classChar(code), code };
+  }
+
+  /** At "(": a plain group, a named group, or a group (or rest of a group) with its own flags. */
+  private openGroup(): void {
+    const { pattern } = this;
+    if (pattern[this.index + 1] !== '?') {
+      this.frames.push({ ...this.flags });
+      this.out += '(';
+      this.index += 1;
+      return;
+    }
+    const rest = pattern.slice(this.index + 2);
+    const named = /^P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(rest);
+    if (named) {
+      this.frames.push({ ...this.flags });
+      this.out += `(?<${named[1]}>`;
+      this.index += 2 + named[0].length;
+      return;
+    }
+    const modifier = /^([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])/.exec(rest);
+    if (!modifier) throw new Error(`unsupported group syntax in ${pattern}`);
+    const next = { ...this.flags };
+    for (const [letters, on] of [
+      [modifier[1] ?? '', true],
+      [modifier[2] ?? '', false],
+    ] as const) {
+      for (const letter of letters) {
+        if (letter === 'i') next.ignoreCase = on;
+        else if (letter === 's') next.dotAll = on;
+        else throw new Error(`unsupported flag ${letter} in ${pattern}`);
       }
-    } else if (char === '[') {
-      out += readClass();
-    } else if (char === '(') {
-      if (pattern[index + 1] !== '?') {
-        frames.push({ ...flags() });
-        out += '(';
-        index += 1;
-        continue;
-      }
-      const rest = pattern.slice(index + 2);
-      const named = /^P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(rest);
-      if (named) {
-        frames.push({ ...flags() });
-        out += `(?<${named[1]}>`;
-        index += 2 + named[0].length;
-        continue;
-      }
-      const modifier = /^([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])/.exec(rest);
-      if (!modifier) throw new Error(`unsupported group syntax in ${pattern}`);
-      const next = { ...flags() };
-      for (const [letters, on] of [
-        [modifier[1] ?? '', true],
-        [modifier[2] ?? '', false],
-      ] as const) {
-        for (const letter of letters) {
-          if (letter === 'i') next.ignoreCase = on;
-          else if (letter === 's') next.dotAll = on;
-          else throw new Error(`unsupported flag ${letter} in ${pattern}`);
-        }
-      }
-      index += 2 + modifier[0].length;
-      if (modifier[3] === ')') {
-        // "(?i)": the flags hold for the rest of the enclosing group.
-        frames[frames.length - 1] = next;
-      } else {
-        frames.push(next);
-        out += '(?:';
-      }
-    } else if (char === ')') {
-      if (frames.length === 1) throw new Error(`unbalanced ")" in ${pattern}`);
-      frames.pop();
-      out += ')';
-      index += 1;
-    } else if (char === '.') {
-      out += flags().dotAll ? '[\\s\\S]' : '.';
-      index += 1;
-    } else if (flags().ignoreCase && isLetter(char.charCodeAt(0))) {
-      out += `[${char}${swapCase(char)}]`;
-      index += 1;
+    }
+    this.index += 2 + modifier[0].length;
+    if (modifier[3] === ')') {
+      // "(?i)": the flags hold for the rest of the enclosing group.
+      this.frames[this.frames.length - 1] = next;
     } else {
-      out += char;
-      index += 1;
+      this.frames.push(next);
+      this.out += '(?:';
     }
   }
-  if (frames.length !== 1) throw new Error(`unclosed group in ${pattern}`);
-  return out;
+
+  private closeGroup(): void {
+    if (this.frames.length === 1) throw new Error(`unbalanced ")" in ${this.pattern}`);
+    this.frames.pop();
+    this.out += ')';
+    this.index += 1;
+  }
 }
