@@ -12,20 +12,16 @@ import {
   type Kit,
   listHandWrittenSkills,
   listsSkills,
+  seesAnyVersion,
   type UrlLayout,
   type Viewer,
-  seesAnyVersion,
 } from '@kit/core';
 import { type Context, Hono } from 'hono';
 import { every } from 'hono/combine';
 import { sendCached } from '../http-cache.js';
-import {
-  domainMatches,
-  middlewareDependsOnRequest,
-  passesMiddleware,
-  requestHost,
-  resolveMiddleware,
-} from '../middleware.js';
+import { domainMatches, middlewareDependsOnRequest, passesMiddleware, resolveMiddleware } from '../middleware.js';
+import { wantsJson } from '../request/negotiation.js';
+import { requestHost } from '../request/origin.js';
 
 /** Options of {@link agentFileRoutes}. */
 export interface AgentFileRoutesOptions {
@@ -287,11 +283,6 @@ export function agentLinkHeader(links: { markdownUrl: string; llmsTxtUrl?: strin
 /** A URL is safe inside `<...>` of a Link header once `<`, `>`, spaces and non-ASCII are escaped. */
 function encodeLinkTarget(url: string): string {
   return url.replace(/[<>\s"]|[^\x20-\x7e]+/g, (text) => encodeURIComponent(text));
-}
-
-function wantsJson(accept: string | undefined): boolean {
-  if (!accept) return false;
-  return /application\/(?:[\w.+-]*\+)?json/i.test(accept) && !/text\/markdown/i.test(accept.split(',')[0] ?? '');
 }
 
 function notFound(c: Context, message: string): Response {
