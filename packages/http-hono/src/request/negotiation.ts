@@ -5,41 +5,29 @@
  */
 export const PAGE_VARY = 'Accept, Accept-Encoding';
 
-/** One entry of an `Accept`-style header: a lower-case name (`text/html`, `gzip`) and its weight. */
-export interface AcceptEntry {
-  name: string;
-  /** The `q` parameter: 1 when absent, 0 when it is not a number. */
-  q: number;
-}
-
 /**
- * The entries of an `Accept` or `Accept-Encoding` header in the order sent, each with its q-value:
- * the one parser of these headers in the package.
- *
- * @example
- * parseAccept('text/markdown, text/html;q=0.9'); // [{ name: 'text/markdown', q: 1 }, { name: 'text/html', q: 0.9 }]
+ * Visits the entries of an `Accept` or `Accept-Encoding` header in the order sent, each as a
+ * lower-case name (`text/html`, `gzip`) and its q-value (1 when absent, 0 when not a number), until
+ * `visit` returns true: the one parser of these headers in the package. A visitor rather than a list,
+ * so the checks made on every page request stop at the entry that decides them.
  */
-export function parseAccept(header: string | undefined): AcceptEntry[] {
-  if (!header) return [];
-  const entries: AcceptEntry[] = [];
+export function scanAccept(header: string | undefined, visit: (name: string, q: number) => boolean | undefined): void {
+  if (!header) return;
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
     const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    entries.push({ name: name.trim(), q: q === undefined ? 1 : Number(q.slice(2)) || 0 });
+    if (visit(name.trim(), q === undefined ? 1 : Number(q.slice(2)) || 0) === true) return;
   }
-  return entries;
-}
-
-/** The weight a header gives a name (the last entry naming it wins), or undefined when it names none. */
-function weightOf(entries: AcceptEntry[], name: string): number | undefined {
-  let weight: number | undefined;
-  for (const entry of entries) if (entry.name === name) weight = entry.q;
-  return weight;
 }
 
 /** True when the header names this media type, whatever its weight. */
 export function namesType(accept: string | undefined, type: string): boolean {
-  return parseAccept(accept).some((entry) => entry.name === type);
+  let named = false;
+  scanAccept(accept, (name) => {
+    named = name === type;
+    return named;
+  });
+  return named;
 }
 
 /**
@@ -48,10 +36,18 @@ export function namesType(accept: string | undefined, type: string): boolean {
  */
 export function prefersMarkdown(accept: string | undefined): boolean {
   if (!accept) return false;
-  const entries = parseAccept(accept);
-  const markdown = weightOf(entries, 'text/markdown') ?? weightOf(entries, 'text/x-markdown');
-  if (markdown === undefined || markdown === 0) return false;
-  return markdown >= (weightOf(entries, 'text/html') ?? 0);
+  let markdown: number | undefined;
+  let fallback: number | undefined;
+  let html = 0;
+  // The last entry naming a type wins; `text/x-markdown` counts only when `text/markdown` is not named.
+  scanAccept(accept, (name, q) => {
+    if (name === 'text/markdown') markdown = q;
+    else if (name === 'text/x-markdown') fallback = q;
+    else if (name === 'text/html') html = q;
+  });
+  const weight = markdown ?? fallback;
+  if (weight === undefined || weight === 0) return false;
+  return weight >= html;
 }
 
 /** A browser's page request: Accept names text/html and does not prefer Markdown. */
@@ -61,21 +57,26 @@ export function wantsHtml(accept: string | undefined): boolean {
 
 /** A JSON client: Accept names a JSON type (`application/json`, `application/x+json`) and does not lead with Markdown. */
 export function wantsJson(accept: string | undefined): boolean {
-  const entries = parseAccept(accept);
-  return (
-    entries.some((entry) => /^application\/(?:[\w.+-]*\+)?json/.test(entry.name)) &&
-    entries[0]?.name !== 'text/markdown'
-  );
+  let first: string | undefined;
+  let json = false;
+  scanAccept(accept, (name) => {
+    first ??= name;
+    json = /^application\/(?:[\w.+-]*\+)?json/.test(name);
+    return json;
+  });
+  return json && first !== 'text/markdown';
 }
 
 /** True when an Accept-Encoding header takes gzip: named with a weight above 0, or through `*`. */
 export function acceptsGzip(header: string | undefined): boolean {
+  let gzip: boolean | undefined;
   let wildcard = false;
-  for (const entry of parseAccept(header)) {
-    if (entry.name === 'gzip') return entry.q > 0;
-    if (entry.name === '*') wildcard = entry.q > 0;
-  }
-  return wildcard;
+  scanAccept(header, (name, q) => {
+    if (name === 'gzip') gzip = q > 0;
+    else if (name === '*') wildcard = q > 0;
+    return gzip !== undefined;
+  });
+  return gzip ?? wildcard;
 }
 
 /** True when a URL's query names part of a Markdown twin (`section`, `subsections`, `max_chars`, `cursor`). */
