@@ -5,7 +5,9 @@ import { gunzipSync } from 'node:zlib';
 import { KitError, type PageRenderer, type RenderContext } from '@kit/core';
 import { createRenderer } from '@kit/render';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createKitApp, prefersMarkdown, withQuery } from './app.js';
+import { createKitApp } from './app.js';
+import { prefersMarkdown } from './request/negotiation.js';
+import { withQuery } from './routes/pages.js';
 import { fixtureKit, recordEvents } from './testing/fixture.js';
 
 const kit = fixtureKit();

@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
-import { etagOf } from './page-cache.js';
 
 /** What {@link sendCached} sends: a status, a body and its headers, not yet a Response. */
 export interface PreparedResponse {
@@ -98,4 +98,9 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 export function sendableBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> | ArrayBuffer {
   if (bytes.buffer instanceof ArrayBuffer) return bytes as Uint8Array<ArrayBuffer>;
   return bytes.slice().buffer as ArrayBuffer;
+}
+
+/** The strong ETag `sendCached` gives a body. */
+export function etagOf(body: string | Uint8Array): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }

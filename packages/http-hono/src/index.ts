@@ -2,13 +2,16 @@ export type { AgentFileRoutesOptions, WellKnownSkillsOptions } from './agent-fil
 export { agentFileRoutes, agentLinkHeader, wellKnownSkillsRoute } from './agent-files/index.js';
 export type { SiteRootFiles, SiteRootOptions } from './agent-files/site-root.js';
 export { siteRootRoutes } from './agent-files/site-root.js';
-export type { KitAppOptions } from './app.js';
-export { createKitApp, keptPagesFirst, prefersMarkdown, viewerFor } from './app.js';
+export { createKitApp } from './app.js';
 export { sendCached } from './http-cache.js';
 export { isLoopbackHost, LOOPBACK_HOSTS, loopbackAllowedHosts } from './loopback.js';
 export type { KitVariables, ResolveMiddlewareOptions } from './middleware.js';
 export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
+export type { KitAppOptions } from './options.js';
+export { keptPagesFirst } from './page-cache.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit.js';
 export { createRedisRateLimitStore } from './redis-rate-limit.js';
 export type { HonoRoutesOptions } from './references.js';
 export { describeValidators, honoRoutes, markPackageRoutes, namedMiddleware, routeName } from './references.js';
+export { viewerFor } from './request/caller.js';
+export { prefersMarkdown } from './request/negotiation.js';

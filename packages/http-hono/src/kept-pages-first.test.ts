@@ -3,7 +3,8 @@ import { serve } from '@hono/node-server';
 import type { Kit } from '@kit/core';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKitApp, keptPagesFirst } from './app.js';
+import { createKitApp } from './app.js';
+import { keptPagesFirst } from './page-cache.js';
 import { fixtureKit } from './testing/fixture.js';
 
 // keptPagesFirst answers kept pages from the bare request, before the application around Kit's

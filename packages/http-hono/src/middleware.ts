@@ -3,6 +3,9 @@ import { clientAddress, compileProxyTrust, KitError, UNKNOWN_ADDRESS } from '@ki
 import { type Context, Context as HonoContext, type MiddlewareHandler } from 'hono';
 import { namedMiddleware } from './references.js';
 
+/** The environment of Kit's Hono apps: the context variables of {@link KitVariables}. */
+export type KitEnv = { Variables: KitVariables };
+
 /** The context variables Kit sets on every request it handles. */
 export interface KitVariables {
   kitUser: unknown | null;
@@ -113,11 +116,6 @@ const TRUST_NO_PROXY: ProxyTrust = () => false;
  */
 export function clientIp(c: Context): string {
   return (c.get('kitClientIp' as never) as string | undefined) ?? addressOf(c, TRUST_NO_PROXY) ?? UNKNOWN_ADDRESS;
-}
-
-/** The Host header, or the request URL's host when a test or proxy sends none. */
-export function requestHost(c: Context): string {
-  return c.req.header('host') ?? new URL(c.req.url).host;
 }
 
 /** True when a set answers on this host: any host without `route.domain`, else that domain only (any port). */

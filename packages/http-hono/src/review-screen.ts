@@ -59,65 +59,24 @@ const HEADERS = {
  */
 export function reviewScreen(options: ReviewScreenOptions): Hono {
   const { kit, set, viewerOf } = options;
+  const screen: Screen = {
+    set,
+    base: `${normalizePrefix(set.config.route.prefix)}/_kit/review`,
+    stylesheet: options.stylesheet,
+    // Core names the reader from their user (id, else e-mail), as the review rule compares them.
+    callOf: (c) => ({ viewer: viewerOf(c), channel: 'web', source: 'screen', events: kit.events }),
+  };
   const app = new Hono();
-  const base = `${normalizePrefix(set.config.route.prefix)}/_kit/review`;
-
-  // Core names the reader from their user (id, else e-mail), as the review rule compares them.
-  const callOf = (c: Context): ReviewCall => ({
-    viewer: viewerOf(c),
-    channel: 'web',
-    source: 'screen',
-    events: kit.events,
-  });
 
   // Everything under the screen is for managers only; anyone else is told nothing exists here.
   app.use('*', async (c, next) => {
     if (!(await canReview(set, { viewer: viewerOf(c), channel: 'web' }))) return c.notFound();
     await next();
   });
-
-  const page = async (c: Context, title: string, main: string, status: 200 | 403 | 409 | 400 = 200) => {
-    const token = csrfToken(c, base);
-    const html =
-      '<!doctype html>\n<html lang="en" dir="ltr"><head><meta charset="utf-8">' +
-      '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
-      `<title>${escapeHtml(title)} · ${escapeHtml(set.key)} docs</title>` +
-      `<link rel="stylesheet" href="${escapeHtml(await options.stylesheet())}"><style>${SCREEN_CSS}</style></head>` +
-      '<body class="kit-review"><a class="kit-review-skip" href="#kit-review-main">Skip to content</a>' +
-      `<header class="kit-review-header"><nav aria-label="Review"><ul>` +
-      `<li><a href="${escapeHtml(base)}">Drafts</a></li>` +
-      `<li><a href="${escapeHtml(normalizePrefix(set.config.route.prefix) || '/')}">Back to the docs</a></li>` +
-      '</ul></nav></header>' +
-      `<main id="kit-review-main" class="kit-review-main" tabindex="-1">${main.replaceAll(TOKEN_SLOT, escapeHtml(token))}</main></body></html>\n`;
-    return c.body(html, status, HEADERS);
-  };
-
-  const queue = async (c: Context, notice: ReviewResult | null, status: 200 | 403 | 409 | 400 = 200) => {
-    const call = callOf(c);
-    const { drafts } = await listDrafts(set, call);
-    const rendered: string[] = [];
-    for (const draft of drafts) {
-      const refusal = selfPublishRefusal({
-        draft,
-        decision: 'publish',
-        call,
-        selfPublish: set.config.review_self_publish,
-      });
-      rendered.push(await draftHtml(set, base, draft, refusal));
-    }
-    const main =
-      `<h1>Drafts waiting for review</h1>${noticeHtml(notice)}` +
-      `<p>${drafts.length === 0 ? `No drafts wait for review in the "${escapeHtml(set.key)}" docs.` : `${drafts.length} draft${drafts.length === 1 ? '' : 's'} in the "${escapeHtml(set.key)}" docs, oldest first. Publishing makes a draft live for readers; discarding keeps it in the history only.`}</p>` +
-      (drafts.length > 0 ? `<ol class="kit-review-drafts">${rendered.join('')}</ol>` : '') +
-      historyLookup(base);
-    return page(c, 'Review drafts', main, status);
-  };
-
-  app.get('/', (c) => queue(c, null));
-
+  app.get('/', (c) => queuePage(screen, c, null));
   // The bytes a drafted file would make live, so a reviewer sees the image before publishing it.
   app.get('/file/:id', async (c) => {
-    const file = await draftFile(set, c.req.param('id'), callOf(c));
+    const file = await draftFile(set, c.req.param('id'), screen.callOf(c));
     if (!file) return c.notFound();
     const name = file.name.slice(file.name.lastIndexOf('/') + 1);
     return c.body(new Uint8Array(file.bytes), 200, {
@@ -129,33 +88,106 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
       'Cache-Control': 'private, no-store',
     });
   });
+  app.get('/history', (c) => historyPage(screen, c));
+  decisionRoutes(app, screen);
+  return app;
+}
 
-  app.get('/history', async (c) => {
-    const path = c.req.query('path') ?? '';
-    if (path.trim() === '') return page(c, 'Page history', `<h1>Page history</h1>${historyLookup(base)}`);
-    try {
-      const history = await pageHistory(
-        set,
-        { path, ...optional('version', c.req.query('version')), ...optional('locale', c.req.query('locale')) },
-        callOf(c),
-      );
-      return page(c, `History of ${history.path}`, historyHtml(base, history, null));
-    } catch (error) {
-      if (!isKitError(error) || error.code === 'database.unavailable') throw error;
-      return page(
-        c,
-        'Page history',
-        `<h1>Page history</h1>${noticeHtml({ outcome: 'rejected', message: error.message, draft: null, revision: null })}${historyLookup(base)}`,
-        400,
-      );
-    }
-  });
+/** What every page of one set's review screen is made with. */
+interface Screen {
+  set: DocSet;
+  /** The screen's URL: `{prefix}/_kit/review`. */
+  base: string;
+  stylesheet: () => Promise<string>;
+  callOf: (c: Context) => ReviewCall;
+}
 
+type ScreenStatus = 200 | 403 | 409 | 400;
+
+/** A page of the screen around `main`, its form token filled in. */
+async function screenPage(
+  { set, base, stylesheet }: Screen,
+  c: Context,
+  title: string,
+  main: string,
+  status: ScreenStatus = 200,
+): Promise<Response> {
+  const token = csrfToken(c, base);
+  const html =
+    '<!doctype html>\n<html lang="en" dir="ltr"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
+    `<title>${escapeHtml(title)} · ${escapeHtml(set.key)} docs</title>` +
+    `<link rel="stylesheet" href="${escapeHtml(await stylesheet())}"><style>${SCREEN_CSS}</style></head>` +
+    '<body class="kit-review"><a class="kit-review-skip" href="#kit-review-main">Skip to content</a>' +
+    `<header class="kit-review-header"><nav aria-label="Review"><ul>` +
+    `<li><a href="${escapeHtml(base)}">Drafts</a></li>` +
+    `<li><a href="${escapeHtml(normalizePrefix(set.config.route.prefix) || '/')}">Back to the docs</a></li>` +
+    '</ul></nav></header>' +
+    `<main id="kit-review-main" class="kit-review-main" tabindex="-1">${main.replaceAll(TOKEN_SLOT, escapeHtml(token))}</main></body></html>\n`;
+  return c.body(html, status, HEADERS);
+}
+
+/** The drafts waiting for review, oldest first, under the notice of the last decision. */
+async function queuePage(
+  screen: Screen,
+  c: Context,
+  notice: ReviewResult | null,
+  status: ScreenStatus = 200,
+): Promise<Response> {
+  const { set, base } = screen;
+  const call = screen.callOf(c);
+  const { drafts } = await listDrafts(set, call);
+  const rendered: string[] = [];
+  for (const draft of drafts) {
+    const refusal = selfPublishRefusal({
+      draft,
+      decision: 'publish',
+      call,
+      selfPublish: set.config.review_self_publish,
+    });
+    rendered.push(await draftHtml(set, base, draft, refusal));
+  }
+  const main =
+    `<h1>Drafts waiting for review</h1>${noticeHtml(notice)}` +
+    `<p>${drafts.length === 0 ? `No drafts wait for review in the "${escapeHtml(set.key)}" docs.` : `${drafts.length} draft${drafts.length === 1 ? '' : 's'} in the "${escapeHtml(set.key)}" docs, oldest first. Publishing makes a draft live for readers; discarding keeps it in the history only.`}</p>` +
+    (drafts.length > 0 ? `<ol class="kit-review-drafts">${rendered.join('')}</ol>` : '') +
+    historyLookup(base);
+  return screenPage(screen, c, 'Review drafts', main, status);
+}
+
+/** A page's history, or the form to ask for one. */
+async function historyPage(screen: Screen, c: Context): Promise<Response> {
+  const { set, base } = screen;
+  const path = c.req.query('path') ?? '';
+  if (path.trim() === '') return screenPage(screen, c, 'Page history', `<h1>Page history</h1>${historyLookup(base)}`);
+  try {
+    const history = await pageHistory(
+      set,
+      { path, ...optional('version', c.req.query('version')), ...optional('locale', c.req.query('locale')) },
+      screen.callOf(c),
+    );
+    return screenPage(screen, c, `History of ${history.path}`, historyHtml(base, history, null));
+  } catch (error) {
+    if (!isKitError(error) || error.code === 'database.unavailable') throw error;
+    return screenPage(
+      screen,
+      c,
+      'Page history',
+      `<h1>Page history</h1>${noticeHtml({ outcome: 'rejected', message: error.message, draft: null, revision: null })}${historyLookup(base)}`,
+      400,
+    );
+  }
+}
+
+/** Publish, discard and restore: POSTed forms, each checked for its token and origin first. */
+function decisionRoutes(app: Hono, screen: Screen): void {
+  const { set, base } = screen;
   const decide =
     (work: (c: Context, form: Record<string, string>, call: ReviewCall) => Promise<Response>) => async (c: Context) => {
       const form = await readForm(c);
       if (!form || !csrfMatches(c, form[CSRF_FIELD]) || !sameOrigin(c)) {
-        return page(
+        return screenPage(
+          screen,
           c,
           'Form expired',
           '<h1>The form expired</h1><p role="alert">This action was not carried out: the form did not come from this review screen, or it is too old. Open the review screen again and repeat the action.</p>' +
@@ -163,21 +195,21 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
           403,
         );
       }
-      return work(c, form, callOf(c));
+      return work(c, form, screen.callOf(c));
     };
 
   app.post(
     '/publish',
     decide(async (c, form, call) => {
       const result = await publishDraft(set, form.id ?? '', call);
-      return queue(c, result, statusOf(result));
+      return queuePage(screen, c, result, statusOf(result));
     }),
   );
   app.post(
     '/discard',
     decide(async (c, form, call) => {
       const result = await discardDraft(set, form.id ?? '', call);
-      return queue(c, result, statusOf(result));
+      return queuePage(screen, c, result, statusOf(result));
     }),
   );
   app.post(
@@ -197,12 +229,16 @@ export function reviewScreen(options: ReviewScreenOptions): Hono {
       const history = await pageHistory(set, input, call).catch(() => null);
       const status = statusOf(result);
       if (!history)
-        return page(c, 'Page history', `<h1>Page history</h1>${noticeHtml(result)}${historyLookup(base)}`, status);
-      return page(c, `History of ${history.path}`, historyHtml(base, history, result), status);
+        return screenPage(
+          screen,
+          c,
+          'Page history',
+          `<h1>Page history</h1>${noticeHtml(result)}${historyLookup(base)}`,
+          status,
+        );
+      return screenPage(screen, c, `History of ${history.path}`, historyHtml(base, history, result), status);
     }),
   );
-
-  return app;
 }
 
 /** A refusal by the review rule is 403: understood, and not this reader's to decide. */

@@ -12,20 +12,16 @@ import {
   type Kit,
   listHandWrittenSkills,
   listsSkills,
+  seesAnyVersion,
   type UrlLayout,
   type Viewer,
-  seesAnyVersion,
 } from '@kit/core';
 import { type Context, Hono } from 'hono';
 import { every } from 'hono/combine';
 import { sendCached } from '../http-cache.js';
-import {
-  domainMatches,
-  middlewareDependsOnRequest,
-  passesMiddleware,
-  requestHost,
-  resolveMiddleware,
-} from '../middleware.js';
+import { domainMatches, middlewareDependsOnRequest, passesMiddleware, resolveMiddleware } from '../middleware.js';
+import { wantsJson } from '../request/negotiation.js';
+import { requestHost } from '../request/origin.js';
 
 /** Options of {@link agentFileRoutes}. */
 export interface AgentFileRoutesOptions {
@@ -63,39 +59,61 @@ const GROUP_FILE = /^(?:[a-z0-9]+(?:-[a-z0-9]+)*)(?:\.[1-9][0-9]*)?\.txt$/;
  */
 export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
   const { set, viewerOf } = options;
-  const originOf = options.origin ?? ((c: Context) => new URL(c.req.url).origin);
-  const app = new Hono();
   const originTrusted = options.originTrusted ?? (() => true);
-  const isPrivate = (c: Context) =>
-    set.config.access.mode !== 'public' || viewerOf(c).user != null || !originTrusted(c);
-
-  async function layout(): Promise<UrlLayout> {
-    return createUrlLayout(set.config.route.prefix, await set.manifest());
-  }
-
-  /** Reads `[version][/locale]` segments before a file name; null when they name no scope. */
-  async function scopeOf(segments: string[]): Promise<{ version?: string; locale?: string } | null> {
-    const { versioned, versions, locales } = await layout();
-    let index = 0;
-    let version: string | undefined;
-    let locale: string | undefined;
-    if (versioned && index < segments.length && versions.some((item) => item.id === segments[index])) {
-      version = segments[index++];
-    }
-    if (index < segments.length && locales.some((item) => item.code === segments[index])) locale = segments[index++];
-    return index === segments.length ? { ...(version ? { version } : {}), ...(locale ? { locale } : {}) } : null;
-  }
-
-  const bundles = {
-    llms: { key: 'llms_txt' as const, main: 'llms.txt', folder: 'llms', build: buildLlmsTxt },
-    full: { key: 'llms_full' as const, main: 'llms-full.txt', folder: 'llms-full', build: buildLlmsFullTxt },
+  const files: AgentFiles = {
+    set,
+    viewerOf,
+    originOf: options.origin ?? ((c: Context) => new URL(c.req.url).origin),
+    originTrusted,
+    isPrivate: (c: Context) => set.config.access.mode !== 'public' || viewerOf(c).user != null || !originTrusted(c),
   };
+  const app = new Hono();
+  bundleRoutes(app, files);
+  skillRoutes(app, files);
+  sitemapRoutes(app, files);
+  searchMarkdownRoute(app, files);
+  return app;
+}
 
-  for (const kind of Object.values(bundles)) {
+/** What each group of agent-file routes reads of a request and of the set. */
+interface AgentFiles {
+  set: DocSet;
+  viewerOf: (c: Context) => Viewer;
+  originOf: (c: Context) => string;
+  originTrusted: (c: Context) => boolean;
+  /** True when a file depends on who asks: private to the caller. */
+  isPrivate: (c: Context) => boolean;
+}
+
+function layoutOf(set: DocSet): Promise<UrlLayout> {
+  return set.manifest().then((manifest) => createUrlLayout(set.config.route.prefix, manifest));
+}
+
+/** Reads `[version][/locale]` segments before a file name; null when they name no scope. */
+async function scopeOf(set: DocSet, segments: string[]): Promise<{ version?: string; locale?: string } | null> {
+  const { versioned, versions, locales } = await layoutOf(set);
+  let index = 0;
+  let version: string | undefined;
+  let locale: string | undefined;
+  if (versioned && index < segments.length && versions.some((item) => item.id === segments[index])) {
+    version = segments[index++];
+  }
+  if (index < segments.length && locales.some((item) => item.code === segments[index])) locale = segments[index++];
+  return index === segments.length ? { ...(version ? { version } : {}), ...(locale ? { locale } : {}) } : null;
+}
+
+const BUNDLES = {
+  llms: { key: 'llms_txt' as const, main: 'llms.txt', folder: 'llms', build: buildLlmsTxt },
+  full: { key: 'llms_full' as const, main: 'llms-full.txt', folder: 'llms-full', build: buildLlmsFullTxt },
+};
+
+/** `llms.txt`, `llms-full.txt` and their group files, for the set and each version and locale. */
+function bundleRoutes(app: Hono, { set, viewerOf, originOf, isPrivate }: AgentFiles): void {
+  for (const kind of Object.values(BUNDLES)) {
     const serve = async (c: Context, segments: string[], file: string | null) => {
       if (!set.config.agents[kind.key]) return notFound(c, `${kind.main} is turned off for these docs.`);
       if (file !== null && !GROUP_FILE.test(file)) return notFound(c, `No file ${file} here.`);
-      const scope = await scopeOf(segments);
+      const scope = await scopeOf(set, segments);
       if (!scope) return notFound(c, `No version or language ${segments.join('/')} in these docs.`);
       const viewer = viewerOf(c);
       let built: AgentFileBundle;
@@ -119,7 +137,10 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
     app.get(`/:a/${kind.folder}/:file`, (c) => serve(c, [c.req.param('a')], c.req.param('file')));
     app.get(`/:a/:b/${kind.folder}/:file`, (c) => serve(c, [c.req.param('a'), c.req.param('b')], c.req.param('file')));
   }
+}
 
+/** `skill.md` and the hand-written `skills/<name>.md`. */
+function skillRoutes(app: Hono, { set, viewerOf, originOf, isPrivate }: AgentFiles): void {
   app.get('/skill.md', async (c) => {
     if (!set.config.agents.skill_md) return notFound(c, 'skill.md is turned off for these docs.');
     const viewer = viewerOf(c);
@@ -138,7 +159,10 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
     if (!skill) return next();
     return sendCached(c, skill.text, { contentType: MARKDOWN, isPrivate: isPrivate(c) });
   });
+}
 
+/** `sitemap.xml` and its numbered parts, always built for a guest. */
+function sitemapRoutes(app: Hono, { set, originOf, originTrusted }: AgentFiles): void {
   const sitemap = async (c: Context, name: string) => {
     if (!set.config.agents.sitemap) return notFound(c, 'sitemap.xml is turned off for these docs.');
     const files = await buildSitemap(set, { origin: originOf(c) });
@@ -149,11 +173,14 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
   };
   app.get('/sitemap.xml', (c) => sitemap(c, 'sitemap.xml'));
   app.get('/:file{sitemap-[1-9][0-9]*\\.xml}', (c) => sitemap(c, c.req.param('file')));
+}
 
+/** `GET /ask?q=`: search results as Markdown (or JSON when Accept asks for it), with absolute URLs. */
+function searchMarkdownRoute(app: Hono, { set, viewerOf, originOf, isPrivate }: AgentFiles): void {
   app.get('/ask', async (c) => {
     if (!set.config.agents.ask_endpoint) return notFound(c, 'The ask endpoint is turned off for these docs.');
     const json = wantsJson(c.req.header('accept'));
-    const base = `${originOf(c)}${(await layout()).prefix}/ask`;
+    const base = `${originOf(c)}${(await layoutOf(set)).prefix}/ask`;
     const fail = (status: 400 | 404, code: string, message: string) =>
       json
         ? c.json({ error: code, message }, status, { 'Cache-Control': 'no-store' })
@@ -166,24 +193,8 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
         `Add what to look for in q, e.g. ${base}?q=retry+failed+jobs. Optional: version, locale, limit (1 to 20, default 8), sections (per page, 1 to 5, default 3). Send Accept: application/json for JSON.`,
       );
     }
-    const rawLimit = c.req.query('limit');
-    const limit = rawLimit === undefined || rawLimit === '' ? undefined : Number(rawLimit);
-    const rawSections = c.req.query('sections');
-    const sections = rawSections === undefined || rawSections === '' ? undefined : Number(rawSections);
-    const version = c.req.query('version') || undefined;
-    const locale = c.req.query('locale') || undefined;
     try {
-      const result = await set.search(
-        {
-          query,
-          ...(version ? { version } : {}),
-          ...(locale ? { locale } : {}),
-          ...(limit !== undefined ? { limit } : {}),
-          ...(sections !== undefined ? { sections } : {}),
-        },
-        viewerOf(c),
-        'http',
-      );
+      const result = await set.search({ query, ...searchOptions(c) }, viewerOf(c), 'http');
       const origin = originOf(c).replace(/\/+$/, '');
       const absolute = (url: string) => (url.startsWith('/') ? origin + url : url);
       result.results = result.results.map((hit) => ({
@@ -206,8 +217,22 @@ export function agentFileRoutes(options: AgentFileRoutesOptions): Hono {
       throw error;
     }
   });
+}
 
-  return app;
+/** The optional search settings of a `/ask` query: version, locale, limit and sections per page. */
+function searchOptions(c: Context): { version?: string; locale?: string; limit?: number; sections?: number } {
+  const rawLimit = c.req.query('limit');
+  const limit = rawLimit === undefined || rawLimit === '' ? undefined : Number(rawLimit);
+  const rawSections = c.req.query('sections');
+  const sections = rawSections === undefined || rawSections === '' ? undefined : Number(rawSections);
+  const version = c.req.query('version') || undefined;
+  const locale = c.req.query('locale') || undefined;
+  return {
+    ...(version ? { version } : {}),
+    ...(locale ? { locale } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(sections !== undefined ? { sections } : {}),
+  };
 }
 
 /** Options of {@link wellKnownSkillsRoute}. */
@@ -287,11 +312,6 @@ export function agentLinkHeader(links: { markdownUrl: string; llmsTxtUrl?: strin
 /** A URL is safe inside `<...>` of a Link header once `<`, `>`, spaces and non-ASCII are escaped. */
 function encodeLinkTarget(url: string): string {
   return url.replace(/[<>\s"]|[^\x20-\x7e]+/g, (text) => encodeURIComponent(text));
-}
-
-function wantsJson(accept: string | undefined): boolean {
-  if (!accept) return false;
-  return /application\/(?:[\w.+-]*\+)?json/i.test(accept) && !/text\/markdown/i.test(accept.split(',')[0] ?? '');
 }
 
 function notFound(c: Context, message: string): Response {

@@ -14,13 +14,8 @@ import type { McpServerCard } from '@kit/mcp';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { sendCached } from '../http-cache.js';
-import {
-  domainMatches,
-  middlewareDependsOnRequest,
-  passesMiddleware,
-  requestHost,
-  resolveMiddleware,
-} from '../middleware.js';
+import { domainMatches, middlewareDependsOnRequest, passesMiddleware, resolveMiddleware } from '../middleware.js';
+import { requestHost } from '../request/origin.js';
 
 /** Which root files {@link siteRootRoutes} answers; each is on unless set to false. */
 export interface SiteRootFiles {
