@@ -63,6 +63,7 @@ describe('the reader script a browser downloads', () => {
       'packages/render/client/highlight-swap.ts',
       'packages/render/client/index.ts',
       'packages/render/client/page-actions.ts',
+      'packages/render/client/search-results.ts',
       'packages/render/client/search.ts',
       'packages/render/client/storage.ts',
       'packages/render/client/switchers.ts',
