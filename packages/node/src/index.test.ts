@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+
+describe('@kit/node public API', () => {
+  it('exports exactly loadKit, the render pool and the rate-limit store opener', async () => {
+    expect(Object.keys(await import('./index.js')).sort()).toEqual([
+      'DEFAULT_RENDER_DEADLINE_MS',
+      'createRenderPool',
+      'currentBranch',
+      'defaultRenderWorkers',
+      'loadKit',
+      'openRateLimitStore',
+      'renderCutShort',
+      'renderDeadlineFromEnv',
+    ]);
+  });
+});
