@@ -8,7 +8,5 @@ export { sendCached } from './http-cache.js';
 export { isLoopbackHost, LOOPBACK_HOSTS, loopbackAllowedHosts } from './loopback.js';
 export type { KitVariables, ResolveMiddlewareOptions } from './middleware.js';
 export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
-export type { RedisRateLimitStoreOptions } from './redis-rate-limit.js';
-export { createRedisRateLimitStore } from './redis-rate-limit.js';
 export type { HonoRoutesOptions } from './references.js';
 export { describeValidators, honoRoutes, markPackageRoutes, namedMiddleware, routeName } from './references.js';
