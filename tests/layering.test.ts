@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -12,7 +12,8 @@ const allowed: Record<string, string[]> = {
   mcp: ['core'],
   ai: ['core'],
   'http-hono': ['core', 'render', 'search', 'mcp', 'ai'],
-  cli: ['core', 'render', 'search', 'source-fs', 'source-db', 'mcp', 'ai', 'http-hono'],
+  node: ['core', 'render', 'search', 'source-fs', 'source-db', 'mcp', 'ai', 'http-hono'],
+  cli: ['core', 'render', 'search', 'source-fs', 'source-db', 'mcp', 'ai', 'http-hono', 'node'],
 };
 
 const root = join(import.meta.dirname, '..');

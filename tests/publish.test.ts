@@ -46,7 +46,7 @@ async function dryRun(folder: string): Promise<{ version: string; files: string[
 }
 
 describe('publishing every package', () => {
-  it('has pending changesets that make one valid release plan for the nine packages together', async () => {
+  it('has pending changesets that make one valid release plan for the ten packages together', async () => {
     // A changeset naming an ignored app, or a package outside the fixed group, stops `changeset version`.
     const file = join(mkdtempSync(join(tmpdir(), 'kit-release-plan-')), 'plan.json');
     const { stdout } = await run('pnpm', ['-s', 'changeset', 'status', '--output', file], {
@@ -68,9 +68,11 @@ describe('publishing every package', () => {
     expect(new Set(releases.map((release) => release.newVersion)).size).toBe(1);
   });
 
-  it('has nine packages to publish, all on one 0.x release line', () => {
+  it('has ten packages to publish, all on one 0.x release line', () => {
     expect(published.map(({ manifest }) => manifest.name).sort()).toEqual(
-      ['ai', 'cli', 'core', 'http-hono', 'mcp', 'render', 'search', 'source-db', 'source-fs'].map((n) => `@kit/${n}`),
+      ['ai', 'cli', 'core', 'http-hono', 'mcp', 'node', 'render', 'search', 'source-db', 'source-fs'].map(
+        (n) => `@kit/${n}`,
+      ),
     );
     const versions = new Set(published.map(({ manifest }) => manifest.version));
     expect(versions.size).toBe(1);

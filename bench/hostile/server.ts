@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createNodeRenderer } from '@kit/render/node';
-import { createRenderPool, type RenderPool } from '../../packages/cli/src/render-pool.js';
 import { createKitApp } from '../../packages/http-hono/src/app.js';
 import { fixtureKit } from '../../packages/http-hono/src/testing/fixture.js';
 import { HOSTILE_CONSTRUCTS, LIGHT_PAGE } from '../../packages/http-hono/src/testing/hostile-pages.js';
+import { createRenderPool, type RenderPool } from '../../packages/node/src/render-pool/render-pool.js';
 import { laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';
 
 /** `BENCH_RENDER_WORKERS=n` renders on a pool of n worker threads (no deadline), as `kit serve` does. */

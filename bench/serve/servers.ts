@@ -7,7 +7,7 @@
  * then serves until killed.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { get, createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, get, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +15,8 @@ import { serve } from '@hono/node-server';
 import { resolveConfig, warmKit } from '@kit/core';
 import { Hono } from 'hono';
 import { createReferenceServer } from '../../apps/server/src/server.js';
-import { loadKit } from '../../packages/cli/src/load-kit.js';
 import { createKitApp, keptPagesFirst } from '../../packages/http-hono/src/index.js';
+import { loadKit } from '../../packages/node/src/load-kit.js';
 import { LARAVEL_ROOT as LARAVEL } from '../../packages/render/src/testing/laravel-corpus.js';
 
 const PATHS = { html: '/laravel/routing', markdown: '/laravel/routing.md' };

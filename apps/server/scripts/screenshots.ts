@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { loadKit } from '@kit/cli';
 import { resolveConfig } from '@kit/core';
 import { createKitApp } from '@kit/http-hono';
+import { loadKit } from '@kit/node';
 import { chromium } from 'playwright-core';
 import { createReferenceServer } from '../src/server.js';
 

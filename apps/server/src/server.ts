@@ -1,14 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-// The subpath, not the package root: the server needs no CLI commands (and none of their libraries).
-import { type LoadedKit, loadKit, openRateLimitStore } from '@kit/cli/load-kit';
 import { type KitEnv, resolveConfig, warmKit } from '@kit/core';
 import { parseDotenv } from '@kit/core/node';
 import { createKitApp, keptPagesFirst } from '@kit/http-hono';
+import { type LoadedKit, loadKit, openRateLimitStore } from '@kit/node';
 import { Hono } from 'hono';
 import { referenceConfig } from '../kit.config.js';
-import { createExampleApi } from './example-api/api.js';
 import { APP_ROOT as appRoot } from './app-root.js';
+import { createExampleApi } from './example-api/api.js';
 
 /** Options of the reference server; every one has an environment variable. */
 export interface ReferenceServerOptions {

@@ -1,12 +1,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
-import { type LoadedKit, loadKit } from '@kit/cli';
 import { type KitEvents, resolveConfig } from '@kit/core';
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer } from '../src/server.js';

@@ -1,6 +1,6 @@
+import type { LoadedKit, LoadKitOptions } from '@kit/node';
 import type { Command } from 'commander';
 import type { CliIo } from './io.js';
-import type { LoadedKit, LoadKitOptions } from './load-kit.js';
 
 /** Options every command accepts (`kit --config x validate`, `kit validate --set docs`). */
 export interface GlobalOptions {
@@ -32,7 +32,7 @@ export function createContext(io: CliIo): CommandContext {
     loadKit: async (command, options = {}) => {
       const globals = context.globals(command);
       // Loaded on first use: `kit --help` and `kit hook` on a non-push command stay quick.
-      const { loadKit } = await import('./load-kit.js');
+      const { loadKit } = await import('@kit/node');
       return loadKit({
         cwd: io.cwd,
         // The process environment is loadConfig's default, which also lets `.env` fill process.env for the config file.

@@ -1,9 +1,9 @@
 import { startTcpProxy } from '@kit/core/testing';
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import { type DbContentSource, type KitDatabase, openDatabase, writePage } from '@kit/source-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKit, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
-import { type LoadedKit, loadKit } from './load-kit.js';
 
 // What readers, agents and authors get from a database set while its database cannot be reached:
 // the whole path from an HTTP request through the Hono app, core, MCP and source-db.

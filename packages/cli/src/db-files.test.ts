@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import { createLocalDisk, type DbContentSource, writeAsset, writeManifest, writePage } from '@kit/source-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
-import { type LoadedKit, loadKit } from './load-kit.js';
 
 // A database set's assets are served like a repository set's files: from the assets table (bytes in
 // the row) or from the set's disk, with the same URLs, types, ETags and access rules.

@@ -2,11 +2,11 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { warmKit } from '@kit/core';
 import { diskCacheStoreDir } from '@kit/core/node';
+import { loadKit } from '@kit/node';
 import type { SearchIndexReport } from '@kit/search';
 import { searchIndexCacheDir } from '@kit/search/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
-import { loadKit } from './load-kit.js';
 import { validatorFor } from './validate/validate.js';
 
 const projects: Array<{ cleanup: () => Promise<void> }> = [];

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import { registerComponent } from '@kit/render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
-import { type LoadedKit, loadKit } from './load-kit.js';
 
 // A set served over a real HTTP server whose renderer renders on worker threads. Its components
 // show what a render can do to a server: `Slow` spins until the test lets it go, `Stuck` never

@@ -10,11 +10,11 @@ import {
   type RenderedPage,
   type SourcePage,
 } from '@kit/core';
+import { createRenderPool } from '@kit/node';
 import { registerComponent } from '@kit/render';
 import { createNodeRenderer } from '@kit/render/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
-import { createRenderPool } from './render-pool.js';
 import { cachedRenderer } from './validate/render-cache.js';
 
 const context = (version: string): RenderContextInput => ({

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { type ServerType, serve } from '@hono/node-server';
 import { type KitEventMap, listDrafts } from '@kit/core';
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import { type DbContentSource, writePage } from '@kit/source-db';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKitHere } from './__fixtures__/in-process.js';
 import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
 import { StreamClientTransport } from './__fixtures__/stream-client-transport.js';
-import { type LoadedKit, loadKit } from './load-kit.js';
 import { runCli } from './run.js';
 
 // The review rule (review.self_publish): the author of a draft may neither publish nor discard it;

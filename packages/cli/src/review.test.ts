@@ -1,8 +1,8 @@
+import { loadKit } from '@kit/node';
 import { type DbContentSource, movePage, writePage } from '@kit/source-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKitHere } from './__fixtures__/in-process.js';
 import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
-import { loadKit } from './load-kit.js';
 
 // `kit drafts`, `kit history` and `kit restore` on a database set (PGlite in the project folder),
 // with drafts written as the web author tools write them, and on a repository set.

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { AuthorToolResult } from '@kit/core';
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import { type DbContentSource, listRevisions, writePage } from '@kit/source-db';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
-import { type LoadedKit, loadKit } from './load-kit.js';
 
 // write_asset and delete_asset through a set's web MCP endpoint: a real SDK client over HTTP to a
 // real server, core's rules, the database writer, drafts published from the review screen, and the

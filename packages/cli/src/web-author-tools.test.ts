@@ -1,8 +1,8 @@
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import { type DbContentSource, listRevisions, publishRevision, writePage } from '@kit/source-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempProject, writeFiles } from './__fixtures__/kit-binary.js';
-import { type LoadedKit, loadKit } from './load-kit.js';
 
 // The web endpoint of a database set with mcp.web.author_tools on: the whole path from an HTTP
 // request with a bearer token through the MCP endpoint, core's rules and the database writer.

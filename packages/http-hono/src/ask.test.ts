@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type ScriptedProvider, type ScriptStep, startScriptedProvider, toolResults } from '@kit/ai/testing';
 import type { KitConfigInput } from '@kit/core';
+import { createRedisRateLimitStore } from '@kit/node';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createKitApp, type KitAppOptions } from './app.js';
-import { createRedisRateLimitStore } from './redis-rate-limit.js';
 import { fixtureKit } from './testing/fixture.js';
 
 const redisUrl = process.env.KIT_TEST_REDIS_URL;

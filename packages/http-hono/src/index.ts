@@ -9,8 +9,6 @@ export type { KitVariables, ResolveMiddlewareOptions } from './middleware.js';
 export { bearerTokenUsers, clientIp, currentUser, resolveMiddleware, userResolution } from './middleware.js';
 export type { KitAppOptions } from './options.js';
 export { keptPagesFirst } from './page-cache.js';
-export type { RedisRateLimitStoreOptions } from './redis-rate-limit.js';
-export { createRedisRateLimitStore } from './redis-rate-limit.js';
 export type { HonoRoutesOptions } from './references.js';
 export { describeValidators, honoRoutes, markPackageRoutes, namedMiddleware, routeName } from './references.js';
 export { viewerFor } from './request/caller.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { closedPort, startTcpProxy } from '@kit/core/testing';
+import { createRedisRateLimitStore } from '@kit/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKitApp } from './app.js';
-import { createRedisRateLimitStore } from './redis-rate-limit.js';
 import { fixtureKit } from './testing/fixture.js';
 
 const redisUrl = process.env.KIT_TEST_REDIS_URL;

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { type LoadedKit, loadKit } from '@kit/cli';
 import { type KitConfigInput, resolveConfig } from '@kit/core';
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import type { Browser } from 'playwright-core';
 
 /** Chromium for the browser tests; they skip without it. */

@@ -12,10 +12,10 @@ import {
   rejected,
   writeAssetFile,
 } from '@kit/core';
+import type { LoadedKit } from '@kit/node';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';
-import type { LoadedKit } from '../load-kit.js';
 import { addNotes } from '../notes.js';
 
 interface ScopeOptions {

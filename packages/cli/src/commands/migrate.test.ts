@@ -1,12 +1,12 @@
 import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChangeRecord, ContentWriter } from '@kit/core';
+import { currentBranch, loadKit } from '@kit/node';
 import { createDbSource, openDatabase, writePage } from '@kit/source-db';
 import { describe, expect, it } from 'vitest';
 import { git } from '../__fixtures__/git-project.js';
 import { runKitHere } from '../__fixtures__/in-process.js';
 import { tempProjects } from '../__fixtures__/kit-binary.js';
-import { currentBranch, loadKit } from '../load-kit.js';
 
 const projects = tempProjects('kit-migrate-');
 

@@ -11,10 +11,10 @@ import {
   restorePageChange,
   revisionDiff,
 } from '@kit/core';
+import type { LoadedKit } from '@kit/node';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';
-import type { LoadedKit } from '../load-kit.js';
 import { localOperator } from '../operator.js';
 
 /** How long ago an ISO time was, in words: `just now`, `5 minutes ago`, `2 days ago`. */

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { KitError, mcpEndpointPath, normalizePrefix, warmKit } from '@kit/core';
+import type { LoadedKit } from '@kit/node';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { LoadedKit } from '../load-kit.js';
 import { writeLine } from '../io.js';
 import { warmErrorsTo } from '../warm-errors.js';
 import { projectOptions } from './project-options.js';
@@ -44,7 +44,7 @@ export function registerServe(program: Command, context: CommandContext): void {
           import('hono'),
           import('../serve/live-reload.js'),
           import('../validate/validate.js'),
-          import('../rate-limit-store.js'),
+          import('@kit/node'),
         ]);
         const kit = await context.loadKit(command, {
           watch: options.watch,

@@ -68,8 +68,7 @@ After an author tool's change (\`kit mcp\`, the web MCP endpoint) the same check
       const globals = context.globals(command);
       const kit = await context.loadKit(command, { git: false });
       const { formatReport, validateKit } = await import('../validate/validate.js');
-      const { createRenderPool } = await import('../render-pool.js');
-      const { renderDeadlineFromEnv } = await import('../load-kit.js');
+      const { createRenderPool, renderDeadlineFromEnv } = await import('@kit/node');
       const pool = createRenderPool({
         renderer: kit.renderer,
         configFile: kit.config.file,

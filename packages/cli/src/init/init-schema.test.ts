@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createKitApp } from '@kit/http-hono';
+import { loadKit } from '@kit/node';
 import { describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
 import { tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
-import { loadKit } from '../load-kit.js';
 
 async function manifestOf(dir: string): Promise<{ text: string; json: Record<string, unknown> }> {
   const text = await readFile(join(dir, 'docs/kit.json'), 'utf8');

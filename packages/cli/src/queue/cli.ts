@@ -42,7 +42,7 @@ export async function enqueueFromCli(
     );
   }
   const { name, connection } = resolveQueue(config, options.queue, options.schema);
-  const branch = options.branch ?? (await (await import('../load-kit.js')).currentBranch(config.root));
+  const branch = options.branch ?? (await (await import('@kit/node')).currentBranch(config.root));
   return enqueueSyncRun({
     connection,
     queue: name,

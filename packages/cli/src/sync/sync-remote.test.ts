@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { startScriptedProvider } from '@kit/ai/testing';
 import { serve } from '@hono/node-server';
+import { startScriptedProvider } from '@kit/ai/testing';
 import { createKitApp } from '@kit/http-hono';
+import { type LoadedKit, loadKit } from '@kit/node';
 import { type DbContentSource, listRevisions, writePage } from '@kit/source-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
 import { tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
-import { type LoadedKit, loadKit } from '../load-kit.js';
 import type { SyncResult } from './sync.js';
 
 const databaseUrl = process.env.KIT_TEST_DATABASE_URL;

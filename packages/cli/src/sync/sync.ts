@@ -11,8 +11,8 @@ import {
   normalizeForHash,
   type SourceProblem,
 } from '@kit/core';
+import type { LoadedKit } from '@kit/node';
 import { affectedPages, changeDiff } from '../affected/affected.js';
-import type { LoadedKit } from '../load-kit.js';
 import { CLI_VERSION } from '../version.js';
 import { dryRunDocs, localDocs, type ProposedChange, type RemoteDocs, remoteDocs } from './docs.js';
 
@@ -141,7 +141,7 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   const ai = await loadSyncAi();
   const maxPagesFlag = positive(options.maxPages, '--max-pages', 'ai.sync.max_pages');
   const maxStepsFlag = positive(options.maxSteps, '--max-steps', 'ai.sync.max_steps');
-  const { loadKit } = await import('../load-kit.js');
+  const { loadKit } = await import('@kit/node');
   const kit: LoadedKit = await loadKit({
     cwd: options.cwd,
     git: false,

@@ -1,7 +1,7 @@
+import { loadKit } from '@kit/node';
 import { describe, expect, it } from 'vitest';
 import { runKitHere } from '../__fixtures__/in-process.js';
 import { tempProjects } from '../__fixtures__/kit-binary.js';
-import { loadKit } from '../load-kit.js';
 import { validateKit } from './validate.js';
 
 const project = tempProjects('kit-validate-ask-');

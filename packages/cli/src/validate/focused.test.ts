@@ -7,9 +7,9 @@ import {
   updateNavigationTool,
   writePageTool,
 } from '@kit/core';
+import { type LoadedKit, loadKit } from '@kit/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempProject, writeFiles } from '../__fixtures__/kit-binary.js';
-import { type LoadedKit, loadKit } from '../load-kit.js';
 import { validatorFor } from './validate.js';
 
 const projects: Array<{ cleanup: () => Promise<void> }> = [];

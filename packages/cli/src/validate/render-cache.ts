@@ -15,7 +15,7 @@ import {
   type ValidationRenderer,
 } from '@kit/core';
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
-import { renderCutShort } from '../render-pool.js';
+import { renderCutShort } from '@kit/node';
 
 /** Where `kit validate` keeps rendered pages between runs: `validate` in the project's cache folder. */
 export function validateCacheDir(root: string): string {

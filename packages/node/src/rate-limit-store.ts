@@ -1,4 +1,5 @@
 import type { KitEnv, RateLimitStore, ResolvedConfig } from '@kit/core';
+import { createRedisRateLimitStore } from './redis-rate-limit.js';
 
 /** A rate-limit store a server opened, to close when it stops. */
 export type OpenedRateLimitStore = RateLimitStore & { close(): Promise<void> };
@@ -23,7 +24,6 @@ export async function openRateLimitStore(
 ): Promise<OpenedRateLimitStore | null> {
   const url = env.KIT_REDIS_URL?.trim() || sharedCacheRedisUrl(config);
   if (!url) return null;
-  const { createRedisRateLimitStore } = await import('@kit/http-hono');
   const keyPrefix = env.KIT_REDIS_PREFIX?.trim();
   return createRedisRateLimitStore({ url, ...(keyPrefix ? { keyPrefix } : {}) });
 }

@@ -5,7 +5,7 @@ import { closedPort } from '@kit/core/testing';
 import { openDatabase, writePage } from '@kit/source-db';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { tempProject } from './__fixtures__/kit-binary.js';
+import { tempProject } from './__fixtures__/project.js';
 import { loadKit } from './load-kit.js';
 
 // CI sets KIT_TEST_REDIS_URL when Redis answers on 127.0.0.1:6379, as it does for the other Redis tests.

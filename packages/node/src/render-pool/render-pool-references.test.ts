@@ -11,7 +11,7 @@ import {
 } from '@kit/core';
 import { createNodeRenderer } from '@kit/render/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, tempProject, writeFiles } from './__fixtures__/kit-binary.js';
+import { repoRoot, tempProject, writeFiles } from '../__fixtures__/project.js';
 import { createRenderPool } from './render-pool.js';
 
 const context: RenderContextInput = {
