@@ -1,20 +1,10 @@
 import { KitError } from '@kit/core';
 import { loadOptionalPeer } from '@kit/core/node';
-import { type AnyPgDatabase, migrateKitTables } from './schema/migrate.js';
-import { createKitTables, type KitTables, type TableOptions } from './schema/tables.js';
+import { type KitDatabase, prepare } from './kit-database.js';
+import type { AnyPgDatabase } from './schema/migrate.js';
+import type { TableOptions } from './schema/tables.js';
 
-/**
- * An open docs database: a drizzle database over PostgreSQL (`pg`) or embedded PGlite, with Kit's
- * tables created and named. Hand it to {@link createDbSource} and the write functions.
- */
-export interface KitDatabase {
-  readonly driver: 'postgres' | 'pglite';
-  /** The drizzle database; query Kit's tables through {@link KitDatabase.tables}. */
-  readonly orm: AnyPgDatabase;
-  readonly tables: KitTables;
-  /** Ends the connection pool or shuts PGlite down. Safe to call twice. */
-  close(): Promise<void>;
-}
+export type { KitDatabase } from './kit-database.js';
 
 /** Options of {@link openDatabase}. */
 export interface OpenDatabaseOptions extends TableOptions {
@@ -66,26 +56,4 @@ export async function attachDatabase(
   options: TableOptions & { driver?: 'postgres' | 'pglite' } = {},
 ): Promise<KitDatabase> {
   return prepare(orm, options.driver ?? 'postgres', options, async () => {});
-}
-
-/** Creates the tables and returns the handle; closes the connection when that fails. */
-export async function prepare(
-  orm: AnyPgDatabase,
-  driver: 'postgres' | 'pglite',
-  options: TableOptions,
-  end: () => Promise<void>,
-): Promise<KitDatabase> {
-  let closed: Promise<void> | null = null;
-  const close = () => {
-    closed ??= end();
-    return closed;
-  };
-  try {
-    const tables = createKitTables(options);
-    await migrateKitTables(orm, tables);
-    return { driver, orm, tables, close };
-  } catch (error) {
-    await close().catch(() => {});
-    throw error;
-  }
 }

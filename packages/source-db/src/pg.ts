@@ -1,7 +1,7 @@
 import { KitError } from '@kit/core';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { type KitDatabase, prepare } from './database.js';
+import { type KitDatabase, prepare } from './kit-database.js';
 import type { TableOptions } from './schema/tables.js';
 
 /** Options of {@link openPostgres}. */

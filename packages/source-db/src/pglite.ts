@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { lockDataDir } from './data-dir-lock.js';
-import { type KitDatabase, prepare } from './database.js';
+import { type KitDatabase, prepare } from './kit-database.js';
 import type { TableOptions } from './schema/tables.js';
 
 /** Options of {@link openPglite}. */

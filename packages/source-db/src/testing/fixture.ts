@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { expect } from 'vitest';
 import { writeAsset } from '../asset-writes.js';
-import { type KitDatabase, openDatabase, prepare } from '../database.js';
+import { type KitDatabase, openDatabase } from '../database.js';
+import { prepare } from '../kit-database.js';
 import { writeManifest, writeNavigation, writePage } from '../writes.js';
 
 /** Stores a contract fixture as a database set through the public write functions. */
