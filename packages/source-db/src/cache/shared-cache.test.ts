@@ -112,10 +112,11 @@ describe('a redis cache store in a process of its own', () => {
       const closed = performance.now();
       process.on('exit', () => console.log(JSON.stringify({ firstMiss, lingered: performance.now() - closed })));`;
     const { firstMiss, lingered } = (await runInChildProcess(script)) as { firstMiss: number; lingered: number };
-    // A refused connection is a miss at once, not after a connect timeout; and once closed, no
-    // socket or timer of the client keeps the process alive (ioredis waits 2 s by default).
-    expect(firstMiss).toBeLessThan(700);
-    expect(lingered).toBeLessThan(1000);
+    // A refused connection is a miss without waiting for ioredis's connect timeout (10 s by
+    // default); once closed, nothing of the client keeps the process alive for ioredis's 2 s
+    // disconnect wait. The bounds sit between those waits and what a loaded machine adds.
+    expect(firstMiss).toBeLessThan(5_000);
+    expect(lingered).toBeLessThan(1_900);
   }, 180_000);
 });
 
