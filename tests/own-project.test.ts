@@ -253,7 +253,7 @@ describe('Kit in a team’s own project, following the README', () => {
 
   it('packs one tarball per package, whose exports point at dist/', async () => {
     expect(packedNames).toEqual(
-      ['ai', 'cli', 'core', 'http-hono', 'mcp', 'render', 'search', 'source-db', 'source-fs'].map((name) => {
+      ['ai', 'cli', 'core', 'http-hono', 'mcp', 'node', 'render', 'search', 'source-db', 'source-fs'].map((name) => {
         const { version } = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
         return `kit-${name}-${version}.tgz`;
       }),
