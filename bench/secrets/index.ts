@@ -10,7 +10,7 @@
  * Medians are printed; the load average says how busy the (shared) machine was.
  */
 import { loadavg } from 'node:os';
-import { findSecrets } from '@kit/core';
+import { findSecrets } from '@kit/core/internal';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { LARAVEL_VERSIONS, laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';

@@ -14,7 +14,7 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AuthorCall, writePageTool } from '@kit/core';
+import { type AuthorCall, writePageTool } from '@kit/core/internal';
 import { validatorFor } from '../../packages/cli/src/validate/validate.js';
 import { loadKit } from '../../packages/node/src/load-kit.js';
 import { LARAVEL_ROOT, laravelPages } from '../../packages/render/src/testing/laravel-corpus.js';

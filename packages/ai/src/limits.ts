@@ -1,4 +1,5 @@
-import { checkRateLimit, parseRateLimit, type RateLimitStore, type ResolvedSetConfig } from '@kit/core';
+import type { RateLimitStore, ResolvedSetConfig } from '@kit/core';
+import { checkRateLimit, parseRateLimit } from '@kit/core/internal';
 
 /** One turn of a conversation as the reader's browser sends it. */
 export interface AskMessage {

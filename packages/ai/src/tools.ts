@@ -1,4 +1,5 @@
-import { type DocSet, isKitError, type Viewer, withoutContentHashLine } from '@kit/core';
+import { type DocSet, isKitError, type Viewer } from '@kit/core';
+import { withoutContentHashLine } from '@kit/core/internal';
 import { type Tool, tool } from 'ai';
 import { z } from 'zod';
 

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { type ServerType, serve } from '@hono/node-server';
-import { type KitEventMap, listDrafts } from '@kit/core';
+import type { KitEventMap } from '@kit/core';
+import { listDrafts } from '@kit/core/internal';
 import { createKitApp } from '@kit/http-hono';
 import { type LoadedKit, loadKit } from '@kit/node';
 import { type DbContentSource, writePage } from '@kit/source-db';

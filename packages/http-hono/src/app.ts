@@ -1,11 +1,5 @@
-import {
-  createMemoryRateLimitStore,
-  type DocSet,
-  isKitError,
-  isRequestError,
-  type Kit,
-  normalizePrefix,
-} from '@kit/core';
+import { createMemoryRateLimitStore, type DocSet, isKitError, isRequestError, type Kit } from '@kit/core';
+import { normalizePrefix } from '@kit/core/internal';
 import { projectCacheDir } from '@kit/core/node';
 import type { ReaderAssets } from '@kit/render/assets';
 import { type Context, type ErrorHandler, Hono, type MiddlewareHandler } from 'hono';

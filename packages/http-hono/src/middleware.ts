@@ -1,5 +1,7 @@
-import type { DocSet, Kit, ProxyTrust } from '@kit/core';
-import { clientAddress, compileProxyTrust, KitError, UNKNOWN_ADDRESS } from '@kit/core';
+import type { DocSet, Kit } from '@kit/core';
+import { KitError } from '@kit/core';
+import type { ProxyTrust } from '@kit/core/internal';
+import { clientAddress, compileProxyTrust, UNKNOWN_ADDRESS } from '@kit/core/internal';
 import { type Context, Context as HonoContext, type MiddlewareHandler } from 'hono';
 import { namedMiddleware } from './references.js';
 

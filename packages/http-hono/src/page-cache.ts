@@ -1,15 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import {
-  type DocSet,
-  isSharedResponse,
-  isSignedIn,
-  mcpEndpointPath,
-  normalizePrefix,
-  type PageRef,
-  type UrlMatch,
-  type Viewer,
-} from '@kit/core';
+import type { DocSet, PageRef, UrlMatch, Viewer } from '@kit/core';
+import { isSharedResponse, isSignedIn, mcpEndpointPath, normalizePrefix } from '@kit/core/internal';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { cachedResponse, etagOf, type PreparedResponse, respond } from './http-cache.js';

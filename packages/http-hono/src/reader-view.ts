@@ -4,19 +4,17 @@ import {
   type DocSet,
   type InsertPoint,
   type Kit,
-  MANIFEST_DEFAULTS,
-  mcpEndpointPath,
   type NavEntry,
   type NavGroup,
   type NavigationFile,
   type NormalizedManifest,
-  nearestPages,
   type PageRef,
   type PageView,
   parseSetUrl,
   type SourcePage,
   type Viewer,
 } from '@kit/core';
+import { MANIFEST_DEFAULTS, mcpEndpointPath, nearestPages } from '@kit/core/internal';
 import type {
   ReaderLink,
   ReaderNavItem,

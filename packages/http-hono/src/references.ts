@@ -1,4 +1,5 @@
-import { type RouteInputTarget, type RouteReference, type SchemaField, schemaFields } from '@kit/core';
+import type { RouteInputTarget, RouteReference, SchemaField } from '@kit/core';
+import { schemaFields } from '@kit/core/internal';
 import type { Hono, MiddlewareHandler } from 'hono';
 
 /** What Kit knows about a handler or middleware function, beyond what Hono keeps. */

@@ -1,26 +1,22 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { type DocSet, isKitError, type Kit, parsePageFile, type Viewer } from '@kit/core';
 import {
   canReview,
   type DiffLine,
-  type DocSet,
   type DraftView,
   diffLines,
   discardDraft,
   draftFile,
-  isKitError,
-  type Kit,
   listDrafts,
   normalizePrefix,
   type PageHistory,
   pageHistory,
-  parsePageFile,
   publishDraft,
   type ReviewCall,
   type ReviewResult,
   restorePageChange,
   selfPublishRefusal,
-  type Viewer,
-} from '@kit/core';
+} from '@kit/core/internal';
 import { escapeHtml } from '@kit/render';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type DocSet, type FileView, type NormalizedManifest, normalizePrefix } from '@kit/core';
+import type { DocSet, FileView, NormalizedManifest } from '@kit/core';
+import { normalizePrefix } from '@kit/core/internal';
 import type { Context } from 'hono';
 import { matchesEtag, sendableBytes } from './http-cache.js';
 

@@ -4,7 +4,7 @@ import {
   FEEDBACK_COMMENT_LIMIT,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_SECTIONS,
-} from '@kit/core';
+} from '@kit/core/internal';
 import { z } from 'zod';
 
 /**

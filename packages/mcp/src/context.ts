@@ -1,4 +1,5 @@
-import { type DocSet, type Kit, KitError, mcpEndpointPath, setOfUrl, type Viewer } from '@kit/core';
+import { type DocSet, type Kit, KitError, type Viewer } from '@kit/core';
+import { mcpEndpointPath, setOfUrl } from '@kit/core/internal';
 import type { ArgumentExamples } from './arguments.js';
 
 /** Which sets a server answers for: every set (the local stdio server) or one set (a web endpoint). */

@@ -1,12 +1,5 @@
-import {
-  type DocSet,
-  isAllowedHost,
-  isSharedResponse,
-  type Kit,
-  readBoundedText,
-  seesAnyVersion,
-  type Viewer,
-} from '@kit/core';
+import { type DocSet, type Kit, seesAnyVersion, type Viewer } from '@kit/core';
+import { isAllowedHost, isSharedResponse, readBoundedText } from '@kit/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { argumentExamples, type McpContext, type ValidateDocs } from './context.js';
 import { mcpInstructions } from './instructions.js';

@@ -1,9 +1,8 @@
+import type { DocSet, Kit, Viewer } from '@kit/core';
 import {
   canReview,
-  type DocSet,
   type DraftView,
   discardDraft,
-  type Kit,
   listDrafts,
   pageHistory,
   publishDraft,
@@ -12,8 +11,7 @@ import {
   restorePageChange,
   reviewOutcomes,
   SELF_PUBLISH_RULE,
-  type Viewer,
-} from '@kit/core';
+} from '@kit/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-import { type Kit, mcpEndpointPath, seesAnyVersion, type Viewer } from '@kit/core';
+import { type Kit, seesAnyVersion, type Viewer } from '@kit/core';
+import { mcpEndpointPath } from '@kit/core/internal';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { WEB_PROTOCOL_VERSIONS } from './protocol-2026-07-28.js';

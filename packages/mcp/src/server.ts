@@ -1,4 +1,5 @@
-import { authorAccess, type Kit, seesAnyVersion, type Viewer } from '@kit/core';
+import { type Kit, seesAnyVersion, type Viewer } from '@kit/core';
+import { authorAccess } from '@kit/core/internal';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -11,11 +12,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ArgumentExamples } from './arguments.js';
+import { authorOf, registerAuthorTools } from './author-tools.js';
 import { type AffectedPages, argumentExamples, type McpContext, type McpScope, type ValidateDocs } from './context.js';
 import { readableSdkRequestError, readableSdkToolError } from './errors.js';
 import { mcpInstructions } from './instructions.js';
 import { StatelessJsonTransport } from './json-transport.js';
-import { authorOf, registerAuthorTools } from './author-tools.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { offersReviewTools, registerReviewTools } from './review-tools.js';

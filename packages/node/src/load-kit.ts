@@ -7,7 +7,6 @@ import {
   createDocSet,
   createEvents,
   createKit,
-  defaultNames,
   type Kit,
   type KitEnv,
   KitError,
@@ -17,6 +16,7 @@ import {
   type SearchDriver,
   type SearchDriverEntry,
 } from '@kit/core';
+import { defaultNames } from '@kit/core/internal';
 import { createDiskCacheStore, diskCacheStoreDir, loadConfig, projectCacheDir } from '@kit/core/node';
 import { createNodeRenderer } from '@kit/render/node';
 import {

@@ -6,7 +6,7 @@ export {
   MAX_SEARCH_SECTIONS,
   normalizeSearchLimit,
   normalizeSearchSections,
-} from '@kit/core';
+} from '@kit/core/internal';
 export type { ClientIndexReport, ClientSearchDriver, ClientSearchOptions } from './drivers/client.js';
 export { createClientSearch, DEFAULT_BUDGET_KB, gzipSize } from './drivers/client.js';
 export type { SearchIndexCache, StoredIndex } from './drivers/index-cache.js';

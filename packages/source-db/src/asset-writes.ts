@@ -1,7 +1,8 @@
 // The assets of a database set (stylesheets, images, skills, any file a page links): written,
 // removed, drafted and published with their revisions.
 
-import { assetDataUrl, fileContentType, KitError, readAssetDataUrl } from '@kit/core';
+import { KitError } from '@kit/core';
+import { assetDataUrl, fileContentType, readAssetDataUrl } from '@kit/core/internal';
 import { and, eq, sql } from 'drizzle-orm';
 import type { ChangeOptions, ChangeResult } from './change-types.js';
 import type { KitDatabase } from './database.js';

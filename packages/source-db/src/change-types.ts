@@ -1,4 +1,5 @@
-import type { PathScope, RevisionEntry } from '@kit/core';
+import type { RevisionEntry } from '@kit/core';
+import type { PathScope } from '@kit/core/internal';
 import type { RevisionKind, RevisionStatus } from './schema/tables.js';
 
 // The arguments and results of the writes of a database set, shared by the public writes, the
@@ -40,13 +41,6 @@ export interface PageWrite {
   text?: string;
   frontmatter?: Record<string, unknown>;
   body?: string;
-}
-
-/** Names one page. */
-export interface PageRef {
-  version: string;
-  locale: string;
-  path: string;
 }
 
 /** What {@link movePage} did: the page written at `to` (`revision`) and the deletion at `from`. */

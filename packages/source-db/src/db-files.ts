@@ -1,4 +1,5 @@
-import { isServableFileName, KitError, type SkillFile, type SourceFileContent } from '@kit/core';
+import { KitError, type SkillFile, type SourceFileContent } from '@kit/core';
+import { isServableFileName } from '@kit/core/internal';
 import { and, eq, like } from 'drizzle-orm';
 import { safeAssetName } from './asset-writes.js';
 import type { KitDatabase } from './database.js';

@@ -1,4 +1,5 @@
-import { pagePathProblem, type SourceProblem, showPagePath } from '@kit/core';
+import type { SourceProblem } from '@kit/core';
+import { pagePathProblem, showPagePath } from '@kit/core/internal';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';

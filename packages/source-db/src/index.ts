@@ -10,7 +10,6 @@ export type {
   ManifestWrite,
   MoveResult,
   NavigationWrite,
-  PageRef,
   PageWrite,
   PublishResult,
   RevisionQuery,

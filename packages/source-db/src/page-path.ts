@@ -1,4 +1,5 @@
-import { cleanPagePath, KitError, type PathScope, pagePathProblem, showPagePath, unservablePagePath } from '@kit/core';
+import { KitError } from '@kit/core';
+import { cleanPagePath, type PathScope, pagePathProblem, showPagePath, unservablePagePath } from '@kit/core/internal';
 
 /**
  * Refuses, with `page.invalid_path`, a path that is not a clean page path (leading slash, `.md`,

@@ -1,9 +1,10 @@
+import type { PageAddress } from '@kit/core';
 // What every write of a database set shares: the checks before it (text a column can store, the
 // content a change was written against) and the revision it records.
 
 import { createHash } from 'node:crypto';
 import { KitError, type ParsedPageFile } from '@kit/core';
-import type { ChangeOptions, PageRef, RevisionRecord } from './change-types.js';
+import type { ChangeOptions, RevisionRecord } from './change-types.js';
 import type { AnyPgDatabase } from './schema/migrate.js';
 import type { KitTables, RevisionAction, RevisionKind } from './schema/tables.js';
 
@@ -147,7 +148,7 @@ export function bytesHash(bytes: Uint8Array): string {
 }
 
 /** Refuses a page reference whose version, locale or path a text column cannot store. */
-export function checkRef(ref: PageRef): void {
+export function checkRef(ref: PageAddress): void {
   checkText(ref.version, 'The version');
   checkText(ref.locale, 'The locale');
   checkText(ref.path, 'The page path');

@@ -1,6 +1,7 @@
+import type { PageAddress } from '@kit/core';
 import { KitError } from '@kit/core';
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
-import type { ChangeOptions, ChangeResult, PageRef, RevisionQuery, RevisionRecord } from './change-types.js';
+import type { ChangeOptions, ChangeResult, RevisionQuery, RevisionRecord } from './change-types.js';
 import type { KitDatabase } from './database.js';
 import { checkChange, checkRef, checkText, parseRevisionId, toRecord } from './records.js';
 import { writePageIn } from './transaction-writes.js';
@@ -20,7 +21,7 @@ import { writePageIn } from './transaction-writes.js';
 export async function restorePage(
   db: KitDatabase,
   setKey: string,
-  ref: PageRef & { revisionId?: string | number },
+  ref: PageAddress & { revisionId?: string | number },
   options: ChangeOptions = {},
 ): Promise<ChangeResult & { restoredFrom: string }> {
   checkChange(setKey, options);

@@ -1,7 +1,8 @@
-import type { PathScope } from '@kit/core';
+import type { PageAddress } from '@kit/core';
 import { contentHash, KitError, parseManifestText, parsePageFile } from '@kit/core';
+import type { PathScope } from '@kit/core/internal';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { ChangeOptions, ChangeResult, InnerOptions, PageRef, RevisionRecord } from './change-types.js';
+import type { ChangeOptions, ChangeResult, InnerOptions, RevisionRecord } from './change-types.js';
 import { checkPagePath } from './page-path.js';
 import { ABSENT, checkBase, checkStorable, type Executor, guardUnique, recordRevision } from './records.js';
 import type { KitTables, RevisionAction } from './schema/tables.js';
@@ -15,7 +16,7 @@ export async function writePageIn(
   tx: Executor,
   t: KitTables,
   setKey: string,
-  ref: PageRef,
+  ref: PageAddress,
   text: string,
   action: RevisionAction,
   options: InnerOptions,
@@ -162,7 +163,7 @@ export async function deleteLivePageIn(
   tx: Executor,
   t: KitTables,
   setKey: string,
-  ref: PageRef,
+  ref: PageAddress,
   current: { id: number; contentHash: string; document: string },
   options: ChangeOptions,
 ): Promise<RevisionRecord> {
@@ -189,7 +190,7 @@ export async function requireLivePage(
   tx: Executor,
   t: KitTables,
   setKey: string,
-  ref: PageRef,
+  ref: PageAddress,
   verb: 'delete' | 'move',
 ) {
   const current = await livePage(tx, t, setKey, ref);
@@ -203,7 +204,7 @@ export async function requireLivePage(
 }
 
 /** The live (not deleted) row of one page, locked for the rest of the transaction; undefined when there is none. */
-export async function livePage(tx: Executor, t: KitTables, setKey: string, ref: PageRef) {
+export async function livePage(tx: Executor, t: KitTables, setKey: string, ref: PageAddress) {
   const p = t.pages;
   const [row] = await tx
     .select({ id: p.id, contentHash: p.contentHash, document: p.document })

@@ -1,3 +1,4 @@
+import type { PageAddress } from '@kit/core';
 import { KitError } from '@kit/core';
 import type {
   ChangeOptions,
@@ -5,7 +6,6 @@ import type {
   ManifestWrite,
   MoveResult,
   NavigationWrite,
-  PageRef,
   PageWrite,
 } from './change-types.js';
 import type { KitDatabase } from './database.js';
@@ -47,7 +47,7 @@ export async function writePage(
 export async function deletePage(
   db: KitDatabase,
   setKey: string,
-  ref: PageRef,
+  ref: PageAddress,
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
   checkChange(setKey, options);
@@ -79,8 +79,8 @@ export async function deletePage(
 export async function movePage(
   db: KitDatabase,
   setKey: string,
-  from: PageRef,
-  to: PageRef,
+  from: PageAddress,
+  to: PageAddress,
   options: ChangeOptions = {},
 ): Promise<MoveResult> {
   checkChange(setKey, options);
@@ -148,4 +148,4 @@ export async function writeManifest(
 }
 
 /** A revision in the shape author tools return: core's rule, for the records this package reads. */
-export { toAuthorRevision } from '@kit/core';
+export { toAuthorRevision } from '@kit/core/internal';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isSecretSegment, isServableFileName } from '@kit/core';
+import { isSecretSegment, isServableFileName } from '@kit/core/internal';
 import type { SetFiles } from './file-reads.js';
 
 /** Most entries one listing looks at: a set folder holding more is not a docs folder. */

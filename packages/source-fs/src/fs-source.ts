@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { ContentSource, ContentWriter, SkillFile, SourceFile, SourceProblem } from '@kit/core';
-import { KitError, normalizeForHash, pagePathProblem } from '@kit/core';
+import { KitError, normalizeForHash } from '@kit/core';
+import { pagePathProblem } from '@kit/core/internal';
 import { createChangeListeners } from './change-listeners.js';
 import { createChangeTracking } from './change-tracking.js';
 import { createManifestReader } from './current-manifest.js';

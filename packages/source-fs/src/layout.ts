@@ -1,4 +1,5 @@
-import { contentFolder, type NormalizedManifest, pagePathProblem } from '@kit/core';
+import type { NormalizedManifest } from '@kit/core';
+import { contentFolder, pagePathProblem } from '@kit/core/internal';
 
 /**
  * The folder layout of a repository set, derived from its normalized manifest:

@@ -1,6 +1,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { join } from 'node:path';
-import { pagePathProblem, type SourceProblem } from '@kit/core';
+import type { SourceProblem } from '@kit/core';
+import { pagePathProblem } from '@kit/core/internal';
 import { problemsOf } from './file-reads.js';
 import { isIgnoredName, type SetLayout } from './layout.js';
 import { isReadProblem, pagePathFileProblem, symlinkProblem } from './problems.js';

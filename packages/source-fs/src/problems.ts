@@ -1,4 +1,5 @@
-import { type SourceProblem, showPagePath } from '@kit/core';
+import type { SourceProblem } from '@kit/core';
+import { showPagePath } from '@kit/core/internal';
 
 /** A Markdown file skipped because its path breaks the page-path rule (`refused` says how). */
 export function pagePathFileProblem(file: string, refused: string): SourceProblem {

@@ -1,5 +1,6 @@
 import type { ChangeRecord, ExpectedContent, PageAddress } from '@kit/core';
-import { bytesContentHash, contentHash, isServableFileName, KitError, pagePathProblem, showPagePath } from '@kit/core';
+import { bytesContentHash, contentHash, KitError } from '@kit/core';
+import { isServableFileName, pagePathProblem, showPagePath } from '@kit/core/internal';
 import type { SetLayout } from './layout.js';
 
 /*

@@ -1,4 +1,5 @@
-import { isSecretSegment, KitError } from '@kit/core';
+import { KitError } from '@kit/core';
+import { isSecretSegment } from '@kit/core/internal';
 import picomatch from 'picomatch';
 
 /**

@@ -1,17 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { ASSET_EXTENSIONS, type AuthorToolResult, KitError, MAX_ASSET_BYTES } from '@kit/core';
 import {
-  ASSET_EXTENSIONS,
   type AuthorCall,
-  type AuthorToolResult,
   deleteAssetTool,
   fileContentType,
   fileExtension,
-  KitError,
-  MAX_ASSET_BYTES,
   rejected,
   writeAssetFile,
-} from '@kit/core';
+} from '@kit/core/internal';
 import type { LoadedKit } from '@kit/node';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';

@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import { isTestEnvironment } from '@kit/core';
+import { isTestEnvironment } from '@kit/core/internal';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';

@@ -1,8 +1,7 @@
+import { type DocSet, KitError } from '@kit/core';
 import {
-  type DocSet,
   type DraftView,
   discardDraft,
-  KitError,
   listDrafts,
   pageHistory,
   publishDraft,
@@ -10,7 +9,7 @@ import {
   type ReviewResult,
   restorePageChange,
   revisionDiff,
-} from '@kit/core';
+} from '@kit/core/internal';
 import type { LoadedKit } from '@kit/node';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';

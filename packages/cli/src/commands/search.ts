@@ -1,4 +1,5 @@
-import { DEFAULT_SEARCH_SECTIONS, KitError, MAX_SEARCH_LIMIT, MAX_SEARCH_SECTIONS } from '@kit/core';
+import { KitError } from '@kit/core';
+import { DEFAULT_SEARCH_SECTIONS, MAX_SEARCH_LIMIT, MAX_SEARCH_SECTIONS } from '@kit/core/internal';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { KitError, mcpEndpointPath, normalizePrefix, warmKit } from '@kit/core';
+import { KitError, warmKit } from '@kit/core';
+import { mcpEndpointPath, normalizePrefix } from '@kit/core/internal';
 import type { LoadedKit } from '@kit/node';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
-import { type HookFailurePolicy, isHooksOff } from '@kit/core';
+import type { HookFailurePolicy } from '@kit/core';
+import { isHooksOff } from '@kit/core/internal';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { writeLine } from '../io.js';

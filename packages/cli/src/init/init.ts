@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { manifestSchemaUrl, readManifestDocument, serializeManifest, withManifestSchema } from '@kit/core';
+import { readManifestDocument, serializeManifest } from '@kit/core';
+import { manifestSchemaUrl, withManifestSchema } from '@kit/core/internal';
 import { findConfigFile, loadConfig } from '@kit/core/node';
 import { schemaOrigin } from '../origin.js';
 

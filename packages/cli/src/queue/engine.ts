@@ -1,4 +1,5 @@
-import { isKitError, isPostgresSchemaName, KitError, POSTGRES_SCHEMA_NAME_RULE } from '@kit/core';
+import { isKitError, KitError } from '@kit/core';
+import { isPostgresSchemaName, POSTGRES_SCHEMA_NAME_RULE } from '@kit/core/internal';
 import { loadOptionalPeer } from '@kit/core/node';
 import type { PgBoss } from 'pg-boss';
 import { DEFAULT_QUEUE_SCHEMA, describeUrl, type QueueConnection } from './connection.js';

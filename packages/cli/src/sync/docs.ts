@@ -1,6 +1,5 @@
 import type { SyncDocsWriter, SyncPage, SyncPageChange, SyncPageText, SyncWriteResult } from '@kit/ai';
 import {
-  type AuthorCall,
   type AuthorToolResult,
   type ContentWriter,
   composePageFile,
@@ -8,9 +7,8 @@ import {
   type Kit,
   KitError,
   type ValidationIssue,
-  withoutContentHashLine,
-  writePageTool,
 } from '@kit/core';
+import { type AuthorCall, withoutContentHashLine, writePageTool } from '@kit/core/internal';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { validatorFor } from '../validate/validate.js';

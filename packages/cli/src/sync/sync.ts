@@ -3,14 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SyncDocsWriter, SyncPage, SyncPageOutcome, SyncStop } from '@kit/ai';
-import {
-  type AuthorRevision,
-  checkBasedOn,
-  type KitEnv,
-  KitError,
-  normalizeForHash,
-  type SourceProblem,
-} from '@kit/core';
+import { type AuthorRevision, type KitEnv, KitError, normalizeForHash, type SourceProblem } from '@kit/core';
+import { checkBasedOn } from '@kit/core/internal';
 import type { LoadedKit } from '@kit/node';
 import { affectedPages, changeDiff } from '../affected/affected.js';
 import { CLI_VERSION } from '../version.js';

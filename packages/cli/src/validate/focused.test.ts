@@ -1,12 +1,12 @@
+import type { AuthorToolResult } from '@kit/core';
 import {
   type AuthorCall,
-  type AuthorToolResult,
   deletePageTool,
   movePageTool,
   updateManifestTool,
   updateNavigationTool,
   writePageTool,
-} from '@kit/core';
+} from '@kit/core/internal';
 import { type LoadedKit, loadKit } from '@kit/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempProject, writeFiles } from '../__fixtures__/kit-binary.js';

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createRenderContext,
-  mayIncludeSnippets,
   type PageRenderer,
   type RenderContext,
   type RenderContextInput,
@@ -14,6 +13,7 @@ import {
   type SourcePage,
   type ValidationRenderer,
 } from '@kit/core';
+import { mayIncludeSnippets } from '@kit/core/internal';
 import { projectCacheDir, writeFileAtomically } from '@kit/core/node';
 import { renderCutShort } from '@kit/node';
 

@@ -174,11 +174,11 @@ describe('no false positives on real documentation', () => {
 });
 
 describe('the gitleaks rule data', () => {
-  it('stays out of a browser bundle that imports @kit/core without scanning', async () => {
+  it('stays out of a browser bundle that imports @kit/core/internal without scanning (as the search client does)', async () => {
     const { build } = await import('esbuild');
     const result = await build({
       stdin: {
-        contents: "import { normalizeSearchLimit } from './index.js'; console.log(normalizeSearchLimit(3));",
+        contents: "import { normalizeSearchLimit } from './internal.js'; console.log(normalizeSearchLimit(3));",
         resolveDir: join(import.meta.dirname, '..'),
         loader: 'ts',
       },

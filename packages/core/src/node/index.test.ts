@@ -33,12 +33,11 @@ describe('@kit/core/node', () => {
 });
 
 describe('@kit/core configuration exports', () => {
-  it('include defineConfig, resolveConfig, configDefaults and nearestKey', async () => {
+  it('include defineConfig, resolveConfig, configDefaults, checkConfig and cacheStoreFor', async () => {
     const core = await import('@kit/core');
     expect(core.defineConfig({ review: 'auto' })).toEqual({ review: 'auto' });
     expect(typeof core.resolveConfig).toBe('function');
     expect(core.configDefaults.search.budget_kb).toBe(300);
-    expect(core.nearestKey('llm_txt', ['llms_txt'])).toBe('llms_txt');
     expect(typeof core.checkConfig).toBe('function');
     expect(typeof core.cacheStoreFor).toBe('function');
   });

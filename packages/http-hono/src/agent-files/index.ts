@@ -11,11 +11,11 @@ import {
   isKitError,
   type Kit,
   listHandWrittenSkills,
-  listsSkills,
   seesAnyVersion,
   type UrlLayout,
   type Viewer,
 } from '@kit/core';
+import { listsSkills } from '@kit/core/internal';
 import { type Context, Hono } from 'hono';
 import { every } from 'hono/combine';
 import { sendCached } from '../http-cache.js';

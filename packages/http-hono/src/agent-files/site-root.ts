@@ -1,15 +1,12 @@
+import { type DocSet, type Kit, seesAnyVersion, type Viewer } from '@kit/core';
 import {
   buildMcpCatalog,
   buildRobotsTxt,
   buildSiteLlmsTxt,
-  type DocSet,
-  type Kit,
   mcpEndpointPath,
   normalizePrefix,
   type SiteLlmsTxtEntry,
-  seesAnyVersion,
-  type Viewer,
-} from '@kit/core';
+} from '@kit/core/internal';
 import type { McpServerCard } from '@kit/mcp';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';

@@ -1,4 +1,5 @@
-import { KitError, readBoundedText } from '@kit/core';
+import { KitError } from '@kit/core';
+import { readBoundedText } from '@kit/core/internal';
 import type { Context } from 'hono';
 
 /** What {@link readJson} says about a body it refuses. */

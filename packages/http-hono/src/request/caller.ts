@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type DocSet, isSharedResponse, type Viewer } from '@kit/core';
+import type { DocSet, Viewer } from '@kit/core';
+import { isSharedResponse } from '@kit/core/internal';
 import type { Context } from 'hono';
 import { clientIp, currentUser } from '../middleware.js';
 

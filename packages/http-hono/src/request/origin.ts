@@ -1,4 +1,5 @@
-import { isAllowedHost, type Kit } from '@kit/core';
+import type { Kit } from '@kit/core';
+import { isAllowedHost } from '@kit/core/internal';
 import type { Context } from 'hono';
 import { LOOPBACK_HOSTS } from '../loopback.js';
 

@@ -1,4 +1,5 @@
-import { checkRateLimit, type DocSet, isRequestError, parseRateLimit, type RateLimitStore } from '@kit/core';
+import { type DocSet, isRequestError, type RateLimitStore } from '@kit/core';
+import { checkRateLimit, parseRateLimit } from '@kit/core/internal';
 import type { Hono } from 'hono';
 import type { KitEnv } from '../middleware.js';
 import { type BodyMessages, readJson, refusedBodyHeaders } from '../request/body.js';

@@ -1,4 +1,5 @@
-import { type DocSet, isSignedIn, type Kit, normalizePrefix } from '@kit/core';
+import type { DocSet, Kit } from '@kit/core';
+import { isSignedIn, normalizePrefix } from '@kit/core/internal';
 import type { Context, MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { currentUser, type KitEnv, resolveMiddleware } from '../middleware.js';

@@ -1,11 +1,5 @@
-import {
-  checkRateLimit,
-  type DocSet,
-  isKitError,
-  mcpEndpointPath,
-  parseRateLimit,
-  type RateLimitStore,
-} from '@kit/core';
+import { type DocSet, isKitError, type RateLimitStore } from '@kit/core';
+import { checkRateLimit, mcpEndpointPath, parseRateLimit } from '@kit/core/internal';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { sendServerCard, serverCardOf } from '../agent-files/site-root.js';
 import type { KitEnv } from '../middleware.js';

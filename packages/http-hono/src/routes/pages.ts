@@ -1,11 +1,5 @@
-import {
-  type DocSet,
-  isRequestError,
-  looksLikeFile,
-  type PageView,
-  type ReadPageInput,
-  withLlmsTxtDirective,
-} from '@kit/core';
+import { type DocSet, isRequestError, type PageView, type ReadPageInput } from '@kit/core';
+import { looksLikeFile, withLlmsTxtDirective } from '@kit/core/internal';
 import { renderReaderPage } from '@kit/render';
 import type { ReaderAssets } from '@kit/render/assets';
 import type { Context } from 'hono';

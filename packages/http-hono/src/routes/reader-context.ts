@@ -1,4 +1,5 @@
-import { type DocSet, isSignedIn, normalizePrefix } from '@kit/core';
+import type { DocSet } from '@kit/core';
+import { isSignedIn, normalizePrefix } from '@kit/core/internal';
 import { renderNotFoundPage } from '@kit/render';
 import { type ReaderAssets, readerAssets } from '@kit/render/assets';
 import type { Context } from 'hono';

@@ -1,4 +1,4 @@
-import { rebaseSchema, type SchemaName, schemaNames, schemas } from '@kit/core';
+import { rebaseSchema, type SchemaName, schemaNames, schemas } from '@kit/core/internal';
 import type { Context } from 'hono';
 import { sendCached } from '../http-cache.js';
 import { type OriginOptions, originVouchedFor, requestOrigin } from '../request/origin.js';

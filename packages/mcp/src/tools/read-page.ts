@@ -1,4 +1,4 @@
-import { MIN_READ_CHARS } from '@kit/core';
+import { MIN_READ_CHARS } from '@kit/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   cursorArgument,

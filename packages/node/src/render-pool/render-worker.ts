@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { contextUrls, defaultReferences, type RenderContext, type SourcePage } from '@kit/core';
+import { defaultReferences, type RenderContext, type SourcePage } from '@kit/core';
+import { contextUrls } from '@kit/core/internal';
 import { importConfigFile } from '@kit/core/node';
 import { defaultComponents, type RenderOutcome } from '@kit/render';
 import { createNodeRenderer } from '@kit/render/node';

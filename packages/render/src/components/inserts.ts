@@ -1,4 +1,5 @@
-import { INSERT_POINTS, type InsertPoint, type RenderContext, type SourceProblem } from '@kit/core';
+import type { InsertPoint, RenderContext, SourceProblem } from '@kit/core';
+import { INSERT_POINTS } from '@kit/core/internal';
 import { type ComponentRegistry, defaultComponents } from './registry.js';
 
 /** The insert points of the manifest, in page order (the manifest rules own the list). */

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createReferenceRegistry, type ReferenceSettings, type RenderContext } from '@kit/core';
+import type { ReferenceSettings, RenderContext } from '@kit/core';
+import { createReferenceRegistry } from '@kit/core/internal';
 import { describe, expect, it } from 'vitest';
 import { createRenderer } from '../render/renderer.js';
 import { laravelContext, pageFromText } from '../testing/laravel-corpus.js';
-import { createComponentRegistry } from './registry.js';
 import { SHOP_CATALOG } from './references.fixtures.js';
+import { createComponentRegistry } from './registry.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '__fixtures__');
 const update = process.env.UPDATE === '1';

@@ -3,16 +3,18 @@ import {
   configDefaults,
   defaultReferences,
   type EventReference,
-  lookupEvent,
-  lookupModel,
-  lookupRoute,
   type ModelReference,
-  type ReferenceLookup,
-  type ReferenceRegistry,
   type ReferenceSettings,
   type RouteReference,
   type SchemaField,
 } from '@kit/core';
+import {
+  lookupEvent,
+  lookupModel,
+  lookupRoute,
+  type ReferenceLookup,
+  type ReferenceRegistry,
+} from '@kit/core/internal';
 import {
   type ComponentContext,
   type ComponentDefinition,

@@ -1,11 +1,5 @@
-import {
-  canonicalPageLink,
-  isSafeLink,
-  looksLikeFile,
-  type RenderContext,
-  rebaseLink,
-  resolveFilePath,
-} from '@kit/core';
+import { isSafeLink, type RenderContext } from '@kit/core';
+import { canonicalPageLink, looksLikeFile, rebaseLink, resolveFilePath } from '@kit/core/internal';
 
 const VERSION_PLACEHOLDER = /\{\{\s*version\s*\}\}/g;
 const SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;

@@ -1,4 +1,5 @@
-import { DERIVED_ROOT_GROUP_LABEL, type InsertPoint, localeDirection } from '@kit/core';
+import type { InsertPoint } from '@kit/core';
+import { DERIVED_ROOT_GROUP_LABEL, localeDirection } from '@kit/core/internal';
 import type { UiLanguage } from './client-config.js';
 import { escapeHtml, isExternal, safeHref } from './html.js';
 import { DEFAULT_READER_STRINGS, DEFAULT_READER_STRINGS_LANG, inLanguage } from './strings.js';

@@ -1,4 +1,4 @@
-import { LLMS_TXT_DIRECTIVE } from '@kit/core';
+import { LLMS_TXT_DIRECTIVE } from '@kit/core/internal';
 import { type AskStrings, CLIENT_CONFIG_ID, type ReaderClientConfig } from './client-config.js';
 import { escapeHtml, jsonForScript, nonceAttr, safeHref } from './html.js';
 import { englishIsForeign, insert, type LayoutContext, link, ui } from './layout-context.js';

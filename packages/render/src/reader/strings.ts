@@ -1,4 +1,4 @@
-import { localeDirection } from '@kit/core';
+import { localeDirection } from '@kit/core/internal';
 import { escapeHtml } from './html.js';
 import type { ReaderStrings } from './types.js';
 

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contextUrls, createUrlLayout } from '@kit/core';
+import { createUrlLayout } from '@kit/core';
+import { contextUrls } from '@kit/core/internal';
 import { describe, expect, it } from 'vitest';
 import { createComponentRegistry, escapeHtml } from '../components/registry.js';
 import { createFsSnippetReader } from '../node/fs-snippet-reader.js';

@@ -2,13 +2,13 @@ import {
   contentHash,
   defaultReferences,
   type PageRenderer,
-  type ReferenceRegistry,
   type RenderContext,
   type RenderedPage,
   type SourcePage,
   type SourceProblem,
   type TocEntry,
 } from '@kit/core';
+import type { ReferenceRegistry } from '@kit/core/internal';
 import type { Root } from 'mdast';
 import { referenceComponents } from '../components/references.js';
 import { type ComponentRegistry, defaultComponents, escapeHtml } from '../components/registry.js';

@@ -1,4 +1,5 @@
-import { isSecretSegment, KitError } from '@kit/core';
+import { KitError } from '@kit/core';
+import { isSecretSegment } from '@kit/core/internal';
 
 /** Reads snippet files for `<<< @/path` includes. The Node implementation is `@kit/render/node`. */
 export interface SnippetReader {

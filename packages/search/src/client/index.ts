@@ -1,6 +1,6 @@
 // Browser entry: nothing here may import Node built-ins, so the reader UI can bundle it.
 import type { SearchHit } from '@kit/core';
-import { assertSearchQuery, normalizeSearchLimit, normalizeSearchSections } from '@kit/core';
+import { assertSearchQuery, normalizeSearchLimit, normalizeSearchSections } from '@kit/core/internal';
 import { CLIENT_INDEX_FORMAT, deserializeIndex, type SerializedIndex } from '../engine/codec.js';
 import { toSearchHits } from '../engine/hits.js';
 import { prepareRanking, rankSections } from '../engine/rank.js';

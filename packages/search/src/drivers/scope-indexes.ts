@@ -1,12 +1,5 @@
-import {
-  assertSearchQuery,
-  normalizeSearchLimit,
-  normalizeSearchSections,
-  type SearchIndexOptions,
-  type SearchOptions,
-  type SearchScope,
-  type SearchSection,
-} from '@kit/core';
+import type { SearchIndexOptions, SearchOptions, SearchScope, SearchSection } from '@kit/core';
+import { assertSearchQuery, normalizeSearchLimit, normalizeSearchSections } from '@kit/core/internal';
 import type { SearchIndexCache, StoredIndex } from './index-cache.js';
 import { assertSearchScope, scopeKey } from './scope.js';
 

@@ -1,4 +1,5 @@
-import { type PageSection, type SearchSection, searchSectionsOf } from '@kit/core';
+import type { PageSection, SearchSection } from '@kit/core';
+import { searchSectionsOf } from '@kit/core/internal';
 
 /** A page about to be indexed: where it lives and the sections `@kit/render` found in it. */
 export interface IndexablePage {

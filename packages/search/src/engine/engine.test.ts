@@ -1,4 +1,4 @@
-import { normalizeSearchLimit } from '@kit/core';
+import { normalizeSearchLimit } from '@kit/core/internal';
 import { describe, expect, it } from 'vitest';
 import { contractSections } from '../testing/index.js';
 import { buildEngineIndex, type EngineInput } from './build.js';

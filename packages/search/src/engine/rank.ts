@@ -1,4 +1,4 @@
-import { MAX_SEARCH_LIMIT } from '@kit/core';
+import { MAX_SEARCH_LIMIT } from '@kit/core/internal';
 import { coverage } from './ranking/coverage.js';
 import { type RankingData, rankingDataOf } from './ranking/data.js';
 import { MORE_SECTION_SHARE, withMoreSections } from './ranking/more-sections.js';

@@ -1,4 +1,4 @@
-import { authorOutcomes } from '@kit/core';
+import { authorOutcomes } from '@kit/core/internal';
 import { z } from 'zod';
 import { localeArgument, optionalText, type SetArgument, versionArgument } from '../../arguments.js';
 import type { McpContext } from '../../context.js';

@@ -1,4 +1,5 @@
-import { ASSET_EXTENSIONS, deleteAssetTool, MAX_ASSET_BYTES, writeAssetTool } from '@kit/core';
+import { ASSET_EXTENSIONS, MAX_ASSET_BYTES } from '@kit/core';
+import { deleteAssetTool, writeAssetTool } from '@kit/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { pathArgument, requiredArgumentError, toolArguments } from '../../arguments.js';

@@ -1,4 +1,4 @@
-import { deletePageTool, movePageTool, writePageTool } from '@kit/core';
+import { deletePageTool, movePageTool, writePageTool } from '@kit/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { optionalText, pathArgument, requiredArgumentError, toolArguments } from '../../arguments.js';

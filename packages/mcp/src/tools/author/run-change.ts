@@ -1,11 +1,5 @@
-import {
-  type AuthorCall,
-  type AuthorToolResult,
-  type DocSet,
-  manifestSchemaUrl,
-  userIdentity,
-  type ValidationIssue,
-} from '@kit/core';
+import type { AuthorToolResult, DocSet, ValidationIssue } from '@kit/core';
+import { type AuthorCall, manifestSchemaUrl, userIdentity } from '@kit/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type McpContext, resolveSet, type ValidateDocs } from '../../context.js';

@@ -1,4 +1,4 @@
-import { updateManifestTool, updateNavigationTool } from '@kit/core';
+import { updateManifestTool, updateNavigationTool } from '@kit/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { requiredArgumentError, type SetArgument, toolArguments } from '../../arguments.js';

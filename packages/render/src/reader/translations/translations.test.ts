@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { localeDirection, schemas } from '@kit/core';
+import { localeDirection, schemas } from '@kit/core/internal';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_READER_STRINGS } from '../strings.js';
 import { READER_TRANSLATION_LANGUAGES, readerTranslation, TRANSLATED_READER_STRINGS } from './index.js';

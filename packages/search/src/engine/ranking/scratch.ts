@@ -1,4 +1,4 @@
-import { MAX_SEARCH_LIMIT } from '@kit/core';
+import { MAX_SEARCH_LIMIT } from '@kit/core/internal';
 import { SectionAccumulator } from './accumulate.js';
 import type { RankingData } from './data.js';
 import { LEVEL_PLANES, SECTION_BUCKETS, TRACKED_GROUPS } from './layout.js';
