@@ -1,7 +1,11 @@
+export type { CacheStoreConfig, CreateCacheStoreOptions } from './create-cache-store.js';
+export { createCacheStore } from './create-cache-store.js';
 export type { LoadedKit, LoadKitOptions } from './load-kit.js';
 export { currentBranch, loadKit, renderDeadlineFromEnv } from './load-kit.js';
 export type { OpenedRateLimitStore } from './rate-limit-store.js';
 export { openRateLimitStore } from './rate-limit-store.js';
+export type { RedisCacheStoreOptions } from './redis-cache-store.js';
+export { createRedisCacheStore } from './redis-cache-store.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit.js';
 export { createRedisRateLimitStore } from './redis-rate-limit.js';
 export type { RenderPool, RenderPoolOptions } from './render-pool/render-pool.js';

@@ -29,6 +29,7 @@ import {
 import { createDiskIndexCache, searchIndexCacheDir } from '@kit/search/node';
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
 import { createFsSource, createSourceHistory } from '@kit/source-fs';
+import { createCacheStore } from './create-cache-store.js';
 import {
   createRenderPool,
   DEFAULT_RENDER_DEADLINE_MS,
@@ -263,7 +264,8 @@ function cacheStoreOf(
   const { name, store } = cacheStoreFor(config, setKey);
   let opening = caches.get(name);
   if (!opening) {
-    opening = import('@kit/source-db').then(({ createCacheStore }) => createCacheStore(store, { name }));
+    // Asynchronous, so a refused store (redis without a url) rejects like a connection that fails.
+    opening = Promise.resolve().then(() => createCacheStore(store, { name }));
     caches.set(name, opening);
   }
   return opening;

@@ -34,7 +34,7 @@ export interface DbSourceOptions {
   /** How often `watch` looks for new revisions, in milliseconds. @default 1000 */
   pollInterval?: number;
   /**
-   * The set's cache store (`createCacheStore(cacheStoreFor(config, setKey).store)`): page lists
+   * The set's cache store (`createCacheStore(cacheStoreFor(config, setKey).store)` of `@kit/node`): page lists
    * are kept there under the digest the database gives of what they hold, so every process
    * sharing the store (Redis) reuses a list another one read. Default: none.
    */

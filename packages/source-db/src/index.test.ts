@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/source-db public API', () => {
-  it('exports exactly the database source, its tables, connections, cache stores, write functions and docs migrations', async () => {
+  it('exports exactly the database source, its tables, connections, write functions and docs migrations', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'DEFAULT_TABLE_NAMES',
       'MODEL_NAMES',
@@ -9,12 +9,10 @@ describe('@kit/source-db public API', () => {
       'appliedDocsMigrations',
       'applyDocsMigration',
       'attachDatabase',
-      'createCacheStore',
       'createDbReview',
       'createDbSource',
       'createKitTables',
       'createLocalDisk',
-      'createRedisCacheStore',
       'deleteAsset',
       'deletePage',
       'discardRevision',

@@ -1,9 +1,5 @@
 export type { AssetWrite } from './asset-writes.js';
 export { deleteAsset, writeAsset } from './asset-writes.js';
-export type { CacheStoreConfig, CreateCacheStoreOptions } from './cache/create-cache-store.js';
-export { createCacheStore } from './cache/create-cache-store.js';
-export type { RedisCacheStoreOptions } from './cache/redis-cache-store.js';
-export { createRedisCacheStore } from './cache/redis-cache-store.js';
 export type {
   ChangeOptions,
   ChangeResult,

@@ -42,7 +42,7 @@ export interface CreateDocSetOptions {
   maxRenderedPages?: number;
   /**
    * The set's cache store (`cacheStoreFor(config, key)`, built by `createCacheStore` of
-   * `@kit/source-db`): rendered pages and search sections are kept there under content-addressed
+   * `@kit/node`): rendered pages and search sections are kept there under content-addressed
    * keys, so a process sharing the store (Redis) uses what another one rendered. Default: none.
    */
   cache?: CacheStore;

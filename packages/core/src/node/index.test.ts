@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 describe('@kit/core/node', () => {
-  it('exports the config loader, its helpers, the cache folder, the disk cache store, atomic writes, the file pool, code hashing, optional peers and the fail-fast Redis client, nothing else', async () => {
+  it('exports the config loader, its helpers, the cache folder, the disk cache store, atomic writes, the file pool, code hashing and optional peers, nothing else', async () => {
     expect(Object.keys(await import('@kit/core/node')).sort()).toEqual([
       'CONFIG_FILE_NAMES',
       'FILE_SLOTS',
-      'connectFailFastRedis',
       'createDiskCacheStore',
       'createFileSlots',
       'diskCacheStoreDir',
@@ -18,7 +17,6 @@ describe('@kit/core/node', () => {
       'mapConcurrently',
       'parseDotenv',
       'projectCacheDir',
-      'redactedRedisUrl',
       'withFileSlot',
       'writeFileAtomically',
     ]);

@@ -5,8 +5,6 @@ export { createDiskCacheStore, diskCacheStoreDir } from './disk-cache-store.js';
 export { parseDotenv } from './dotenv.js';
 export type { FileSlots, FileSlotsOptions } from './file-slots.js';
 export { createFileSlots, FILE_SLOTS, isTransientFileError, mapConcurrently, withFileSlot } from './file-slots.js';
-export type { FailFastRedisOptions, RedisConnectionEvents } from './fail-fast-redis.js';
-export { connectFailFastRedis, redactedRedisUrl } from './fail-fast-redis.js';
 export type { LoadConfigOptions } from './load-config.js';
 export { CONFIG_FILE_NAMES, findConfigFile, importConfigFile, loadConfig } from './load-config.js';
 export { loadOptionalPeer } from './optional-peer.js';

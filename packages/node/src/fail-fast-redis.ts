@@ -1,4 +1,4 @@
-import { loadOptionalPeer } from './optional-peer.js';
+import { loadOptionalPeer } from '@kit/core/node';
 
 /** The part of an ioredis client {@link connectFailFastRedis} needs to watch its connection. */
 export interface RedisConnectionEvents {

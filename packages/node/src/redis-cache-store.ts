@@ -1,5 +1,5 @@
 import type { CacheSetOptions, CacheStore } from '@kit/core';
-import { connectFailFastRedis, redactedRedisUrl } from '@kit/core/node';
+import { connectFailFastRedis, redactedRedisUrl } from './fail-fast-redis.js';
 import type { Redis } from 'ioredis';
 
 /** Options of {@link createRedisCacheStore}. */

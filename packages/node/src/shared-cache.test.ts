@@ -8,17 +8,13 @@ import {
   type RuntimeDocSet,
   resolveConfig,
 } from '@kit/core';
-import { closedPort, recordingCacheStore } from '@kit/core/testing';
+import { closedPort } from '@kit/core/testing';
 import { createNodeRenderer } from '@kit/render/node';
 import { createServerSearch } from '@kit/search';
+import { createDbSource, deletePage, type KitDatabase, openDatabase, writeManifest, writePage } from '@kit/source-db';
+import { freshSetKey, runInChildProcess, testDatabases } from '@kit/source-db/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KitDatabase } from '../database.js';
-import { openDatabase } from '../database.js';
-import { createDbSource } from '../db-source.js';
-import { runInChildProcess } from '../testing/child-process.js';
-import { freshSetKey, testDatabases } from '../testing/fixture.js';
-import { deletePage, writeManifest, writePage } from '../writes.js';
 import { createCacheStore } from './create-cache-store.js';
 import { createRedisCacheStore } from './redis-cache-store.js';
 
@@ -378,32 +374,6 @@ function sharedCacheSuite(name: string, open: () => Promise<[KitDatabase, KitDat
     });
   });
 }
-
-describe('a database source keeping page lists in a cache store', () => {
-  const db = testDatabases();
-  afterAll(() => db.dispose());
-
-  it('keeps one page list per version and locale, removing the one a write replaced', async () => {
-    const kit = await db.pglite();
-    const setKey = freshSetKey('lists');
-    const inner = createCacheStore({ driver: 'array' });
-    const { store, keys } = recordingCacheStore(inner);
-    const source = createDbSource({ db: kit, setKey, cache: store });
-    const write = (path: string, body: string) =>
-      writePage(kit, setKey, { version: 'current', locale: 'en', path, frontmatter: {}, body });
-    await write('index', '# Home\n');
-    expect((await source.listPages('current', 'en')).map((page) => page.path)).toEqual(['index']);
-    for (const path of ['a', 'b', 'c']) {
-      await write(path, `# ${path}\n`);
-      expect((await source.listPages('current', 'en')).map((page) => page.path)).toContain(path);
-    }
-    const lists = [...keys].filter((key) => key.startsWith(`v1:pages:${setKey}:`));
-    expect(lists).toHaveLength(1);
-    // A second process reading the same state takes the kept list.
-    const other = createDbSource({ db: kit, setKey, cache: store });
-    expect((await other.listPages('current', 'en')).map((page) => page.path)).toEqual(['a', 'b', 'c', 'index']);
-  });
-});
 
 const databases = testDatabases();
 afterAll(async () => {

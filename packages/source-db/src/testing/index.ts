@@ -1,0 +1,2 @@
+export { runInChildProcess } from './child-process.js';
+export { freshSetKey, testDatabases } from './fixture.js';
