@@ -15,7 +15,13 @@ import {
   toRecord,
 } from './records.js';
 import type { KitTables } from './schema/tables.js';
-import { deleteLivePageIn, livePage, writeManifestIn, writeNavigationIn, writePageIn } from './transaction-writes.js';
+import {
+  deleteLivePageInTransaction,
+  livePage,
+  writeManifestInTransaction,
+  writeNavigationInTransaction,
+  writePageInTransaction,
+} from './transaction-writes.js';
 
 // Deciding a draft change: publishing it (made live, checked against what it was written on) or
 // discarding it (kept in the history as proposed and dropped).
@@ -168,11 +174,13 @@ async function applyDraft(
     const current = await livePage(tx, t, setKey, ref);
     checkBase(draft.basedOn, current?.contentHash ?? null, `page "${ref.path}"`);
     if (!current) throw new KitError('page.not_found', `The page "${ref.path}" the draft deletes is gone already.`);
-    const revision = await deleteLivePageIn(tx, t, setKey, ref, current, change);
+    const revision = await deleteLivePageInTransaction(tx, t, setKey, ref, current, change);
     return { outcome: 'published', contentHash: current.contentHash, revision };
   }
-  if (draft.kind === 'page') return writePageIn(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
-  if (draft.kind === 'navigation') return writeNavigationIn(tx, t, setKey, ref, draft.snapshot ?? '', change);
-  if (draft.kind === 'manifest') return writeManifestIn(tx, t, setKey, draft.snapshot ?? '', change);
+  if (draft.kind === 'page')
+    return writePageInTransaction(tx, t, setKey, ref, draft.snapshot ?? '', draft.action, change);
+  if (draft.kind === 'navigation')
+    return writeNavigationInTransaction(tx, t, setKey, ref, draft.snapshot ?? '', change);
+  if (draft.kind === 'manifest') return writeManifestInTransaction(tx, t, setKey, draft.snapshot ?? '', change);
   return applyAssetDraft(tx, t, setKey, draft, change, options.disk);
 }

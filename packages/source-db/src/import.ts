@@ -6,7 +6,11 @@ import type { KitDatabase } from './database.js';
 import type { AssetDisk } from './disk.js';
 import { manifestDocument, navigationDocument } from './documents.js';
 import { type ImportSkip, readSourceFiles } from './import-files.js';
-import { writeManifestIn, writeNavigationIn, writePageIn } from './transaction-writes.js';
+import {
+  writeManifestInTransaction,
+  writeNavigationInTransaction,
+  writePageInTransaction,
+} from './transaction-writes.js';
 
 /** Options of {@link importFromSource}. */
 export interface ImportOptions {
@@ -129,7 +133,13 @@ export async function importFromSource(
   await db.orm.transaction(async (tx) => {
     const t = db.tables;
     if (manifestFile) {
-      const result = await writeManifestIn(tx, t, setKey, manifestDocument({ text: manifestFile.text }), change);
+      const result = await writeManifestInTransaction(
+        tx,
+        t,
+        setKey,
+        manifestDocument({ text: manifestFile.text }),
+        change,
+      );
       report.manifest = result.outcome === 'unchanged' ? 'unchanged' : 'written';
     }
     for (const page of pages) {
@@ -137,12 +147,12 @@ export async function importFromSource(
       if (contentHash(text) !== page.contentHash) {
         report.rewritten.push({ version: page.version, locale: page.locale, path: page.path });
       }
-      const result = await writePageIn(tx, t, setKey, page, text, 'write', { ...inner, copy: true });
+      const result = await writePageInTransaction(tx, t, setKey, page, text, 'write', { ...inner, copy: true });
       count(result.outcome, 'pages');
     }
     for (const navigation of navigations) {
       const document = navigationDocument(navigation);
-      const result = await writeNavigationIn(tx, t, setKey, navigation, document, inner);
+      const result = await writeNavigationInTransaction(tx, t, setKey, navigation, document, inner);
       count(result.outcome, 'navigations');
     }
     const encoder = new TextEncoder();

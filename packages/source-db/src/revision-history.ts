@@ -4,7 +4,7 @@ import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import type { ChangeOptions, ChangeResult, RevisionQuery, RevisionRecord } from './change-types.js';
 import type { KitDatabase } from './database.js';
 import { checkChange, checkRef, checkText, parseRevisionId, toRecord } from './records.js';
-import { writePageIn } from './transaction-writes.js';
+import { writePageInTransaction } from './transaction-writes.js';
 
 // The published history of a database set: listing revisions, and bringing a page back from one.
 
@@ -58,7 +58,7 @@ export async function restorePage(
           : `Revision ${revisionId} is not a revision of page "${ref.path}" in ${ref.version}/${ref.locale} of set "${setKey}". List its revisions to pick one.`,
       );
     }
-    const result = await writePageIn(tx, t, setKey, target, source.snapshot, 'restore', {
+    const result = await writePageInTransaction(tx, t, setKey, target, source.snapshot, 'restore', {
       summary: `Restored revision ${source.id}`,
       ...options,
     });

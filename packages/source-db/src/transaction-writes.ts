@@ -12,7 +12,7 @@ import type { KitTables, RevisionAction } from './schema/tables.js';
 // (locking its row) against \`basedOn\` and records its revision.
 
 /** Writes one page inside a transaction `tx`, with its revision; see `writePage`. */
-export async function writePageIn(
+export async function writePageInTransaction(
   tx: Executor,
   t: KitTables,
   setKey: string,
@@ -71,7 +71,7 @@ export async function writePageIn(
 }
 
 /** Writes one navigation file inside a transaction `tx`, with its revision; see `writeNavigation`. */
-export async function writeNavigationIn(
+export async function writeNavigationInTransaction(
   tx: Executor,
   t: KitTables,
   setKey: string,
@@ -121,7 +121,7 @@ export async function writeNavigationIn(
 }
 
 /** Writes the manifest inside a transaction `tx`, with its revision; see `writeManifest`. */
-export async function writeManifestIn(
+export async function writeManifestInTransaction(
   tx: Executor,
   t: KitTables,
   setKey: string,
@@ -159,7 +159,7 @@ export async function writeManifestIn(
  * Records the deletion of a live page as a `delete` revision holding its last content; a published
  * change also marks the row deleted (kept, so the page can be restored), a draft leaves it live.
  */
-export async function deleteLivePageIn(
+export async function deleteLivePageInTransaction(
   tx: Executor,
   t: KitTables,
   setKey: string,

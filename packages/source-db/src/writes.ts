@@ -12,12 +12,12 @@ import type { KitDatabase } from './database.js';
 import { manifestDocument, navigationDocument, pageText } from './documents.js';
 import { ABSENT, checkBase, checkChange, checkRef, checkText } from './records.js';
 import {
-  deleteLivePageIn,
+  deleteLivePageInTransaction,
   livePage,
   requireLivePage,
-  writeManifestIn,
-  writeNavigationIn,
-  writePageIn,
+  writeManifestInTransaction,
+  writeNavigationInTransaction,
+  writePageInTransaction,
 } from './transaction-writes.js';
 
 /**
@@ -37,7 +37,7 @@ export async function writePage(
   checkChange(setKey, options);
   checkRef(page);
   const text = pageText(page);
-  return db.orm.transaction((tx) => writePageIn(tx, db.tables, setKey, page, text, 'write', options));
+  return db.orm.transaction((tx) => writePageInTransaction(tx, db.tables, setKey, page, text, 'write', options));
 }
 
 /**
@@ -56,7 +56,7 @@ export async function deletePage(
     const t = db.tables;
     const current = await requireLivePage(tx, t, setKey, ref, 'delete');
     checkBase(options.basedOn, current.contentHash, `page "${ref.path}"`);
-    const revision = await deleteLivePageIn(tx, t, setKey, ref, current, options);
+    const revision = await deleteLivePageInTransaction(tx, t, setKey, ref, current, options);
     return {
       outcome: options.status === 'draft' ? 'drafted' : 'published',
       contentHash: current.contentHash,
@@ -105,11 +105,11 @@ export async function movePage(
       );
     }
     const target = { version: to.version, locale: to.locale, path: to.path };
-    const written = await writePageIn(tx, t, setKey, target, current.document, 'write', {
+    const written = await writePageInTransaction(tx, t, setKey, target, current.document, 'write', {
       ...options,
       basedOn: ABSENT,
     });
-    const deleted = await deleteLivePageIn(tx, t, setKey, from, current, options);
+    const deleted = await deleteLivePageInTransaction(tx, t, setKey, from, current, options);
     return { ...written, deleted };
   });
 }
@@ -128,7 +128,7 @@ export async function writeNavigation(
   checkText(input.version, 'The version');
   checkText(input.locale, 'The locale');
   const document = navigationDocument(input);
-  return db.orm.transaction((tx) => writeNavigationIn(tx, db.tables, setKey, input, document, options));
+  return db.orm.transaction((tx) => writeNavigationInTransaction(tx, db.tables, setKey, input, document, options));
 }
 
 /**
@@ -144,7 +144,7 @@ export async function writeManifest(
 ): Promise<ChangeResult> {
   checkChange(setKey, options);
   const document = manifestDocument(input);
-  return db.orm.transaction((tx) => writeManifestIn(tx, db.tables, setKey, document, options));
+  return db.orm.transaction((tx) => writeManifestInTransaction(tx, db.tables, setKey, document, options));
 }
 
 /** A revision in the shape author tools return: core's rule, for the records this package reads. */
