@@ -82,11 +82,11 @@ describe('the reader script a browser downloads', () => {
     const searchChunk = local(chunks.find((chunk) => chunk !== askChunk)!.modules);
     expect(searchChunk).toContain('packages/search/src/client/index.ts');
     expect(searchChunk).toContain('packages/search/src/engine/rank.ts');
-    // Of @kit/core only the search limits (and the barrel they are imported through) come along.
+    // Of @kit/core only the search limits (and the internal entry they are imported through) come along.
     expect(searchChunk.filter((module) => module.startsWith('packages/core/'))).toEqual([
       'packages/core/src/docset/search-limit.ts',
       'packages/core/src/errors/kit-error.ts',
-      'packages/core/src/index.ts',
+      'packages/core/src/internal.ts',
     ]);
   });
 
