@@ -2,34 +2,18 @@
 // reader's head, about 600 lines at most. Tests, generated files and fixtures are exempt; so is a
 // data file listed below with the reason it is data. Functions have their own limit, Biome's
 // `complexity/noExcessiveLinesPerFunction` in biome.json, which `pnpm lint` checks.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { handWrittenModules, repoRoot } from './support/modules.js';
 
 const MAX_LINES = 600;
 
 /** Data, not logic: path → why it may be longer. */
 const dataFiles: Record<string, string> = {};
 
-const root = resolve(import.meta.dirname, '..');
-
-function handWrittenModules(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (name === 'node_modules' || name === '__fixtures__' || name === 'dist') return [];
-    if (statSync(full).isDirectory()) return handWrittenModules(full);
-    return /\.(ts|mts)$/.test(name) && !/\.(test|d|generated)\.ts$/.test(name) ? [full] : [];
-  });
-}
-
-const modules = ['packages', 'apps'].flatMap((group) =>
-  readdirSync(join(root, group)).flatMap((name) =>
-    ['src', 'client', 'scripts']
-      .map((dir) => join(root, group, name, dir))
-      .filter((dir) => existsSync(dir))
-      .flatMap(handWrittenModules),
-  ),
-);
+const root = repoRoot;
+const modules = handWrittenModules();
 
 describe('file sizes', () => {
   it('reads every hand-written module', () => {

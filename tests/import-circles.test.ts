@@ -2,25 +2,12 @@
 // out and breaks evaluation order the day one import stops being lazy or type-only. Every import
 // counts (static, `export … from`, `import type`, lazy `import()`); an edge may stay in a circle
 // only when the line above it says why, with a comment starting `import-circle:`.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { handWrittenModules, repoRoot } from './support/modules.js';
 
-const root = resolve(import.meta.dirname, '..');
-const sourceRoots = ['packages', 'apps'].flatMap((group) =>
-  readdirSync(join(root, group))
-    .flatMap((name) => ['src', 'client', 'scripts'].map((dir) => join(root, group, name, dir)))
-    .filter((dir) => existsSync(dir)),
-);
-
-function moduleFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (name === 'node_modules' || name === '__fixtures__') return [];
-    if (statSync(full).isDirectory()) return moduleFiles(full);
-    return /\.(ts|mts)$/.test(name) && !/\.(test|d)\.ts$/.test(name) ? [full] : [];
-  });
-}
+const root = repoRoot;
 
 // `from './x.js'`, `import './x.js'`, `import('./x.js')`, over several lines too.
 const importPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
@@ -107,7 +94,7 @@ function circles(graph: Map<string, Edge[]>): string[][] {
 }
 
 describe('import circles', () => {
-  const graph = importGraph(sourceRoots.flatMap(moduleFiles));
+  const graph = importGraph(handWrittenModules());
 
   it('reads the modules of every package and app', () => {
     expect(graph.size).toBeGreaterThan(300);

@@ -24,6 +24,7 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { seededRandom } from '../../packages/search/src/engine/random.js';
 import { median } from '../stats.js';
 import { generateScaleSet, type PageShape } from './generate.js';
 
@@ -40,17 +41,6 @@ const kitBin = join(repoRoot, 'packages/cli/bin/kit.js');
 if (!existsSync(join(repoRoot, 'packages/cli/dist/render-worker.js'))) {
   console.error('bench/scale runs the built CLI: run `pnpm build` first.');
   process.exit(1);
-}
-
-/** A seeded generator, so every run asks for the same pages and words. */
-function seeded(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const QUERIES = [
@@ -156,7 +146,8 @@ async function measureStarts(project: string, paths: string[], row: Row) {
 }
 
 async function measureServing(server: Server, paths: string[], row: Row) {
-  const random = seeded(7);
+  // Seeded, so every run asks for the same pages.
+  const random = seededRandom(7);
   const uncached: number[] = [];
   const sizes: number[] = [];
   const asked = Array.from(
