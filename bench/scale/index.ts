@@ -38,7 +38,7 @@ const shape = option('shape', 'realistic') as PageShape;
 const requests = Number(option('requests', '1000'));
 const repoRoot = resolve(import.meta.dirname, '../..');
 const kitBin = join(repoRoot, 'packages/cli/bin/kit.js');
-if (!existsSync(join(repoRoot, 'packages/cli/dist/render-worker.js'))) {
+if (!existsSync(join(repoRoot, 'packages/node/dist/render-pool/render-worker.js'))) {
   console.error('bench/scale runs the built CLI: run `pnpm build` first.');
   process.exit(1);
 }

@@ -29,7 +29,7 @@ const GOAL_MS = 5_000;
 const rounds = Number(process.env.ROUNDS ?? 3);
 const repoRoot = resolve(import.meta.dirname, '../..');
 const kitBin = join(repoRoot, 'packages/cli/bin/kit.js');
-if (!existsSync(join(repoRoot, 'packages/cli/dist/render-worker.js'))) {
+if (!existsSync(join(repoRoot, 'packages/node/dist/render-pool/render-worker.js'))) {
   console.error('bench/validate runs the built CLI: run `pnpm build` first.');
   process.exit(1);
 }
