@@ -72,7 +72,9 @@ async function writeProject(project: string, driver: 'server' | 'client') {
 
 function startServer(project: string, shell = ''): Promise<Server> {
   const startedAt = performance.now();
-  const command = `${shell}exec node ${JSON.stringify(kitBin)} serve --port 0`;
+  // The real Node binary, not a `node` shim on PATH that would run the server as its child (and
+  // leave it running when the shim is stopped, its memory unmeasured).
+  const command = `${shell}exec ${JSON.stringify(process.execPath)} ${JSON.stringify(kitBin)} serve --port 0`;
   const child = spawn('sh', ['-c', command], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolveServer, reject) => {
     let printed = '';
@@ -219,7 +221,7 @@ async function measureValidate(project: string, docs: string, paths: string[], r
   const run = () =>
     new Promise<number>((done) => {
       const start = performance.now();
-      const child = spawn('node', [kitBin, 'validate', '--json'], { cwd: project, stdio: 'ignore' });
+      const child = spawn(process.execPath, [kitBin, 'validate', '--json'], { cwd: project, stdio: 'ignore' });
       child.once('exit', () => done(performance.now() - start));
     });
   await rm(join(project, '.kit'), { recursive: true, force: true });

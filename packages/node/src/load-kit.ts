@@ -20,13 +20,14 @@ import { defaultNames } from '@kit/core/internal';
 import { createDiskCacheStore, diskCacheStoreDir, loadConfig, projectCacheDir } from '@kit/core/node';
 import { createNodeRenderer } from '@kit/render/node';
 import {
+  type IndexBuilder,
   registerSearchDriver,
   resolveSearchDriver,
   type SearchIndexCache,
   type SearchIndexReport,
   searchDriverNames,
 } from '@kit/search';
-import { createDiskIndexCache, searchIndexCacheDir } from '@kit/search/node';
+import { createDiskIndexCache, createWorkerIndexBuilder, searchIndexCacheDir } from '@kit/search/node';
 import type { KitDatabase, OpenDatabaseOptions } from '@kit/source-db';
 import { createFsSource, createSourceHistory } from '@kit/source-fs';
 import { createCacheStore } from './create-cache-store.js';
@@ -139,12 +140,15 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
       options.diskCache === false ? null : createDiskCacheStore({ dir: diskCacheStoreDir(config.root) });
     const indexCache =
       options.diskCache === false ? undefined : createDiskIndexCache({ dir: searchIndexCacheDir(config.root) });
+    // Large server indexes are built on a worker thread: requests keep being answered meanwhile.
+    const indexBuilder = createWorkerIndexBuilder();
     for (const setConfig of Object.values(config.sets)) {
       const cache =
         setConfig.source.driver === 'database' ? await cacheStoreOf(config, setConfig.key, caches) : diskStore;
       const source = await createSource(setConfig, config, options, databases, cache);
       sources.push(source);
       const search = await createSearchDriver(setConfig, config, {
+        indexBuilder,
         ...(indexCache ? { indexCache } : {}),
         ...(options.onSearchIndex ? { onIndex: options.onSearchIndex } : {}),
       });
@@ -398,7 +402,11 @@ function instantiate(
 async function createSearchDriver(
   setConfig: ResolvedSetConfig,
   config: ResolvedConfig,
-  persistence: { indexCache?: SearchIndexCache; onIndex?: (report: SearchIndexReport) => void },
+  persistence: {
+    indexCache?: SearchIndexCache;
+    onIndex?: (report: SearchIndexReport) => void;
+    indexBuilder: IndexBuilder;
+  },
 ): Promise<SearchDriver> {
   const name = setConfig.search.driver;
   const entry = config.searchDrivers?.[name];

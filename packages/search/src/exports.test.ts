@@ -10,6 +10,7 @@ describe('@kit/search public API', () => {
         "MAX_SEARCH_LIMIT",
         "MAX_SEARCH_SECTIONS",
         "SNIPPET_LENGTH",
+        "WORKER_BUILD_FROM_SECTIONS",
         "analyzeQuery",
         "assertSearchQuery",
         "assertSearchScope",
@@ -44,6 +45,7 @@ describe('@kit/search public API', () => {
     expect(Object.keys(await import('./node/index.js')).sort()).toMatchInlineSnapshot(`
       [
         "createDiskIndexCache",
+        "createWorkerIndexBuilder",
         "searchCodeFingerprint",
         "searchIndexCacheDir",
       ]

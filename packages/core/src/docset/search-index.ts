@@ -3,6 +3,7 @@ import { contentHash } from '../hash/content-hash.js';
 import type { SourcePage, VersionInfo, Visibility } from '../model/types.js';
 import type { CacheStore } from '../ports/cache-store.js';
 import type { ContentChange } from '../ports/content-source.js';
+import type { RenderedPage } from '../ports/renderer.js';
 import type { SearchDriver, SearchScope, SearchSection } from '../ports/search-driver.js';
 import { markdownUrl, pageUrl, type UrlLayout } from '../urls/set-urls.js';
 import type { Content } from './content.js';
@@ -154,23 +155,7 @@ async function indexSections(
   const { store, search } = options;
   const stored = sectionsKey ? await store!.get<SearchSection[]>(sectionsKey).catch(() => undefined) : undefined;
   const sections: SearchSection[] = Array.isArray(stored) ? stored : [];
-  let slice = performance.now();
-  for (const page of Array.isArray(stored) ? [] : pages) {
-    // Rendering is synchronous work between awaits that resolve without waiting: hand the event
-    // loop back every few milliseconds so requests keep being answered while an index is built.
-    if (performance.now() - slice > 20) {
-      await new Promise((resume) => setTimeout(resume, 0));
-      slice = performance.now();
-    }
-    const result = await options.renders.render(page, 'agent');
-    const target = { version: scope.version, locale: scope.locale, path: page.path };
-    sections.push(
-      ...searchSectionsOf(page, result.sections, {
-        url: pageUrl(layout, target),
-        markdownUrl: markdownUrl(layout, target),
-      }),
-    );
-  }
+  if (!Array.isArray(stored)) await renderSections(options, scope, pages, layout, sections);
   if (sectionsKey && !Array.isArray(stored)) await store!.set(sectionsKey, sections).catch(() => {});
   // The sections of the index this one replaces are never asked for again (their key names
   // content that is gone); removing them keeps a store from filling with a copy per change.
@@ -178,6 +163,50 @@ async function indexSections(
     await store?.delete(existing.sectionsKey).catch(() => {});
   }
   await search.index(scope, sections, sectionsKey !== null ? { key: sectionsKey } : undefined);
+}
+
+/** Renders asked for at once while an index is built: enough to keep every render worker busy. */
+const RENDERS_IN_FLIGHT = 16;
+
+/**
+ * Renders the pages for agents and appends their sections in page order. Several renders are asked
+ * for at once, so a renderer with worker threads never waits for this loop to ask for the next page;
+ * a fixed window keeps the renders held at once few, whatever the size of the set.
+ */
+async function renderSections(
+  options: SearchIndexesOptions,
+  scope: SearchScope,
+  pages: SourcePage[],
+  layout: UrlLayout,
+  sections: SearchSection[],
+): Promise<void> {
+  const inFlight: Array<{ page: SourcePage; result: Promise<RenderedPage> }> = [];
+  const collect = async () => {
+    const { page, result } = inFlight.shift()!;
+    const target = { version: scope.version, locale: scope.locale, path: page.path };
+    const rendered = await result;
+    sections.push(
+      ...searchSectionsOf(page, rendered.sections, {
+        url: pageUrl(layout, target),
+        markdownUrl: markdownUrl(layout, target),
+      }),
+    );
+  };
+  let slice = performance.now();
+  for (const page of pages) {
+    // Rendering is synchronous work between awaits that resolve without waiting: hand the event
+    // loop back every few milliseconds so requests keep being answered while an index is built.
+    if (performance.now() - slice > 20) {
+      await new Promise((resume) => setTimeout(resume, 0));
+      slice = performance.now();
+    }
+    const result = options.renders.render(page, 'agent');
+    // A failure is collected in its turn; until then it must not count as unhandled.
+    result.catch(() => {});
+    inFlight.push({ page, result });
+    if (inFlight.length >= RENDERS_IN_FLIGHT) await collect();
+  }
+  while (inFlight.length > 0) await collect();
 }
 
 /**

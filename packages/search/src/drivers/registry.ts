@@ -2,7 +2,7 @@ import { KitError, type SearchDriver } from '@kit/core';
 import { createClientSearch, DEFAULT_BUDGET_KB } from './client.js';
 import type { SearchIndexCache } from './index-cache.js';
 import type { SearchIndexReport } from './scope-indexes.js';
-import { createServerSearch } from './server.js';
+import { createServerSearch, type IndexBuilder } from './server.js';
 
 /** What a driver factory is given: the set's `search.*` configuration. */
 export interface SearchDriverOptions {
@@ -12,6 +12,8 @@ export interface SearchDriverOptions {
   indexCache?: SearchIndexCache;
   /** Told each time a scope gets its index, built or loaded from `indexCache`. */
   onIndex?: (report: SearchIndexReport) => void;
+  /** Builds large server indexes off the calling thread (`loadKit` passes `createWorkerIndexBuilder()`). */
+  indexBuilder?: IndexBuilder;
 }
 
 /** Makes one driver instance; called once per set that names the driver. */
@@ -28,6 +30,7 @@ const BUILT_IN: Record<string, SearchDriverFactory> = {
     createServerSearch({
       ...(options.indexCache ? { cache: options.indexCache } : {}),
       ...(options.onIndex ? { onIndex: options.onIndex } : {}),
+      ...(options.indexBuilder ? { builder: options.indexBuilder } : {}),
     }),
 };
 const registered = new Map<string, SearchDriverFactory>();

@@ -1,7 +1,7 @@
 import type { SearchDriver, SearchHit, SearchOptions, SearchScope, SearchSection } from '@kit/core';
 import { buildEngineIndex } from '../engine/build.js';
 import { toSearchHits } from '../engine/hits.js';
-import { indexFromStored, storedIndexOf } from '../engine/persist.js';
+import { indexFromStored, type StoredIndex, storedIndexOf } from '../engine/persist.js';
 import { DEFAULT_RANKING, prepareRanking, type RankingParams, rankSections } from '../engine/rank.js';
 import type { EngineIndex } from '../engine/types.js';
 import type { SearchIndexCache } from './index-cache.js';
@@ -18,7 +18,22 @@ export interface ServerSearchOptions {
   cache?: SearchIndexCache;
   /** Told each time a scope gets its index, built or loaded (logs, tests). */
   onIndex?: (report: SearchIndexReport) => void;
+  /**
+   * Builds indexes away from the calling thread (`createWorkerIndexBuilder` from `@kit/search/node`,
+   * which `kit serve`, `kit mcp` and the reference server use). Indexes of fewer than
+   * `builderFrom` sections are still built in place, where a worker would cost more than it saves.
+   * Either way the index, and so every search, is the same.
+   */
+  builder?: IndexBuilder;
+  /** @default 2000 ({@link WORKER_BUILD_FROM_SECTIONS}) */
+  builderFrom?: number;
 }
+
+/** Builds the stored form of a server index from its sections, elsewhere (a worker thread). */
+export type IndexBuilder = (sections: SearchSection[], ranking: RankingParams) => Promise<StoredIndex>;
+
+/** Sections from which a server driver with a `builder` hands the build to it. */
+export const WORKER_BUILD_FROM_SECTIONS = 2000;
 
 /**
  * The `server` search driver: a BM25F ranker over page title, heading path, description and
@@ -38,7 +53,14 @@ export function createServerSearch(options: ServerSearchOptions = {}): SearchDri
   const ranking: RankingParams = { ...DEFAULT_RANKING, ...options.ranking };
   const indexes = createScopeIndexes<EngineIndex>(
     {
-      build(sections) {
+      async build(sections) {
+        const { builder } = options;
+        if (builder && sections.length >= (options.builderFrom ?? WORKER_BUILD_FROM_SECTIONS)) {
+          const index = indexFromStored(await builder(sections, ranking));
+          if (typeof index === 'string') throw new Error(`The search index built on a worker is not usable: ${index}.`);
+          prepareRanking(index, ranking);
+          return index;
+        }
         const index = buildEngineIndex(sections);
         // Term statistics (and the semantic model) are computed here, not by the first query after a rebuild.
         prepareRanking(index, ranking);
