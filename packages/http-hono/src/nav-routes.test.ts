@@ -44,8 +44,26 @@ write(
   }),
 );
 
+for (const path of ['a', 'b', 'c']) write(`tabbed/${path}.md`, `# Page ${path}\n`);
+write('tabbed/kit.json', JSON.stringify({ name: 'Tabbed', landing: 'a' }));
+write(
+  'tabbed/navigation.json',
+  JSON.stringify({
+    tabs: [
+      { label: 'Guides', groups: [{ label: 'Start', pages: ['a', 'b'] }] },
+      { label: 'API', groups: [{ label: 'Users', pages: ['c'] }] },
+    ],
+  }),
+);
+
 const kit = fixtureKit(
-  { default: 'big', sets: { big: { route: { prefix: 'big' }, source: { path: 'big' } } } },
+  {
+    default: 'big',
+    sets: {
+      big: { route: { prefix: 'big' }, source: { path: 'big' } },
+      tabbed: { route: { prefix: 'tabbed' }, source: { path: 'tabbed' } },
+    },
+  },
   { root },
 );
 const app = createKitApp({ kit, cacheDir: null });
@@ -130,6 +148,24 @@ describe('the navigation JSON of a group', () => {
       headers: { authorization: 'Bearer reader' },
     });
     expect(reader.status).toBe(200);
+  });
+});
+
+describe('the navigation JSON of a tabbed navigation', () => {
+  it('lists the tabs at the top, then the groups of a tab and their pages by the same keys', async () => {
+    const top = (await (await app.request('/tabbed/_kit/nav/current/en.json')).json()) as ReaderNavListing;
+    expect(top.group).toBeNull();
+    expect(top.items).toEqual([
+      { kind: 'group', id: '0', label: 'Guides', count: 1, url: '/tabbed/_kit/nav/current/en?group=0' },
+      { kind: 'group', id: '1', label: 'API', count: 1, url: '/tabbed/_kit/nav/current/en?group=1' },
+    ]);
+    const users = (await (await app.request('/tabbed/_kit/nav/current/en.json?group=1.0')).json()) as ReaderNavListing;
+    expect(users.group).toEqual({ id: '1.0', label: 'Users' });
+    expect(users.trail.map((step) => step.href)).toEqual([
+      '/tabbed/_kit/nav/current/en',
+      '/tabbed/_kit/nav/current/en?group=1',
+    ]);
+    expect(users.items).toEqual([{ kind: 'page', title: 'Page c', path: 'c', url: '/tabbed/c' }]);
   });
 });
 
