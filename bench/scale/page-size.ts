@@ -2,7 +2,8 @@
  * The HTML size of one reader page as the set grows (issue #34): sets of 1,000 and 10,000 pages
  * generated from the Laravel corpus (bench/scale/generate.ts), served in process by the HTTP app.
  * For each size it reports the bytes of a page in the middle of the navigation (raw and gzipped),
- * the sidebar links it carries, and the median time to answer 20 pages asked for the first time.
+ * the sidebar links it carries, the median time to answer 20 pages asked for the first time, and
+ * the bytes of the navigation's top level as JSON and as a page (`/_kit/nav`, paged).
  * A flat row from one size to the next scales; a row that grows with the pages does not.
  *
  *   npx tsx --conditions=kit-source bench/scale/page-size.ts [--pages 1000,10000]
@@ -45,12 +46,17 @@ for (const pages of sizes) {
     await response.text();
     times.push(performance.now() - started);
   }
+  // The navigation's top level as JSON and as the page without the script: paged, never the set.
+  const navJson = await (await app.request('/docs/_kit/nav/current/en.json')).text();
+  const navPage = await (await app.request('/docs/_kit/nav/current/en', { headers: HTML })).text();
   rows.push({
     pages,
     'page HTML (KB)': Math.round(Buffer.byteLength(first) / 1024),
     'page HTML gzipped (KB)': Math.round(gzipSync(first).length / 1024),
     'sidebar links': (/<nav class="kit-nav"[\s\S]*?<\/nav>/.exec(first)?.[0].match(/<a /g) ?? []).length,
     'first answer p50 (ms)': Math.round(median(times)),
+    'navigation JSON, top level (KB)': Math.round(Buffer.byteLength(navJson) / 1024),
+    'navigation page, top level (KB)': Math.round(Buffer.byteLength(navPage) / 1024),
   });
   console.error(JSON.stringify(rows.at(-1)));
   await kit.close();
