@@ -62,3 +62,15 @@ export function navMore(ctx: LayoutContext, navUrl: string, group: string, offse
     `${ui(ctx, 'navMore', escapeHtml(ctx.t.navMore.replace('{count}', String(count))))}</a></li>`
   );
 }
+
+/** A list of the sidebar shown whole: every entry, the groups on the current page's path open. */
+export function navItems(ctx: LayoutContext, items: ReaderNavItem[], activeUrl: string | null): string {
+  return items
+    .map((item) => {
+      if (item.kind === 'link') return navExternal(item);
+      if (item.kind === 'group')
+        return navGroup(item.label, containsActive(item.items, activeUrl), navItems(ctx, item.items, activeUrl));
+      return navPage(ctx, item, activeUrl);
+    })
+    .join('');
+}

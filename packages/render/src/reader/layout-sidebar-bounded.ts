@@ -6,7 +6,15 @@
  */
 import { escapeHtml } from './html.js';
 import { groupLabel, type LayoutContext, ui } from './layout-context.js';
-import { containsActive, navExternal, navGroup, navListingHref, navMore, navPage } from './layout-nav-items.js';
+import {
+  containsActive,
+  navExternal,
+  navGroup,
+  navItems,
+  navListingHref,
+  navMore,
+  navPage,
+} from './layout-nav-items.js';
 import type { ReaderNavItem, ReaderSidebar } from './types.js';
 
 /**
@@ -66,7 +74,9 @@ function boundedList(
   for (const item of items.slice(start, end)) {
     if (item.kind === 'page') html += navPage(ctx, item, activeUrl);
     else if (item.kind === 'link') html += navExternal(item);
-    else if (item.id === undefined) html += navGroup(item.label, false, '');
+    // A group without a key cannot be linked: shown whole, as an unbounded sidebar shows it.
+    else if (item.id === undefined)
+      html += navGroup(item.label, containsActive(item.items, activeUrl), navItems(ctx, item.items, activeUrl));
     else if (containsActive(item.items, activeUrl))
       html += navGroup(item.label, true, boundedList(ctx, navUrl, item.items, item.id, activeUrl));
     else html += collapsedGroup(ctx, navUrl, item.label, item.id, item.items.length);
@@ -129,10 +139,12 @@ export function boundedSections(ctx: LayoutContext, activeUrl: string | null): s
   let html = start > 0 ? sectionsMore(ctx, navUrl, 0, start) : '';
   groups.slice(start, end).forEach((group, offset) => {
     const index = start + offset;
-    const id = group.id ?? String(index);
-    const list = shown.has(index)
-      ? boundedList(ctx, navUrl, group.items, id, activeUrl)
-      : navMore(ctx, navUrl, id, 0, group.items.length);
+    const list =
+      group.id === undefined
+        ? navItems(ctx, group.items, activeUrl)
+        : shown.has(index)
+          ? boundedList(ctx, navUrl, group.items, group.id, activeUrl)
+          : navMore(ctx, navUrl, group.id, 0, group.items.length);
     html +=
       `<section class="kit-nav-section" aria-labelledby="kit-nav-${index}"><h2 class="kit-nav-title" id="kit-nav-${index}">${groupLabel(view, group.label)}</h2>` +
       `<ul>${list}</ul></section>`;

@@ -2,20 +2,9 @@ import { escapeHtml } from './html.js';
 import { icon } from './icons.js';
 import { groupLabel, insert, type LayoutContext, link } from './layout-context.js';
 import { brand, localeSwitcher, versionSwitcher } from './layout-header.js';
-import { containsActive, navExternal, navGroup, navPage } from './layout-nav-items.js';
+import { navItems } from './layout-nav-items.js';
 import { boundedSections, isBounded } from './layout-sidebar-bounded.js';
 import type { ReaderNavItem } from './types.js';
-
-function navItems(ctx: LayoutContext, items: ReaderNavItem[], activeUrl: string | null): string {
-  return items
-    .map((item) => {
-      if (item.kind === 'link') return navExternal(item);
-      if (item.kind === 'group')
-        return navGroup(item.label, containsActive(item.items, activeUrl), navItems(ctx, item.items, activeUrl));
-      return navPage(ctx, item, activeUrl);
-    })
-    .join('');
-}
 
 /** The sidebar navigation, which is also the drawer on narrow screens. */
 export function sidebar(ctx: LayoutContext, activeUrl: string | null): string {
