@@ -8,6 +8,7 @@ import { view } from './__fixtures__/view.js';
 import { readerAssets } from './assets.js';
 import { enhanceArticleHtml } from './article.js';
 import { renderNotFoundPage, renderReaderPage } from './layout.js';
+import { renderNavPage } from './layout-nav-page.js';
 import type { ReaderPageView } from './types.js';
 
 const chromiumPath = process.env.KIT_TEST_CHROMIUM;
@@ -599,6 +600,7 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     );
     const section = page.locator('.kit-nav-section', { hasText: 'Part 7' });
     expect(await section.locator('a.kit-nav-link').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
     await section.getByRole('link', { name: 'Show 45 more' }).click();
     await expect.poll(() => section.locator('a.kit-nav-link').count()).toBe(45);
     expect(await section.locator('.kit-nav-more').count()).toBe(0);
@@ -609,6 +611,22 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     expect(await group.locator('a.kit-nav-link').first().getAttribute('href')).toBe('/docs/deep/0');
     expect(asked).toEqual(['?group=7&offset=0&limit=45', '?group=0.1&offset=0&limit=3']);
     expect(errors).toEqual([]);
+    // Without the script the same link leads to the group's navigation page, in the site's frame.
+    const { page: _page, ...site } = pageView({ sidebar: { groups, navUrl: '/docs/_kit/nav/3.x/en' } });
+    const listing = {
+      group: { id: '7', label: 'Part 7' },
+      trail: [{ label: '', href: '/docs/_kit/nav/3.x/en' }],
+      items: pages('part7', 45),
+      offset: 0,
+      total: 45,
+      next: null,
+    };
+    await page.route(`${ORIGIN}/docs/_kit/nav/3.x/en?group=7`, (route) =>
+      route.fulfill({ body: renderNavPage({ ...site, listing }), contentType: 'text/html; charset=utf-8' }),
+    );
+    await page.goto(`${ORIGIN}/docs/_kit/nav/3.x/en?group=7`);
+    expect(await page.locator('main a.kit-nav-link').count()).toBe(45);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('copies the page as Markdown to the clipboard from the page actions', async () => {

@@ -47,9 +47,7 @@ export function renderNavPage(view: ReaderNavPageView): string {
       : '';
   const main =
     `<main class="kit-main" id="kit-content" tabindex="-1"><div class="kit-nav-page">` +
-    (trail
-      ? `<nav class="kit-nav-trail" aria-label="${escapeHtml(t.navigation)}"><ol class="kit-nav-trail-list">${trail}</ol></nav>`
-      : '') +
+    (trail ? `<ol class="kit-nav-trail-list">${trail}</ol>` : '') +
     `<h1>${title}</h1>` +
     `<ul class="kit-nav-listing">${listing.items.map((item) => listingItem(ctx, item)).join('')}</ul>` +
     pager +
