@@ -1,11 +1,11 @@
 import { escapeHtml, safeHref } from './html.js';
 import { icon } from './icons.js';
-import { groupLabel, layoutContext, link, ui } from './layout-context.js';
+import { groupLabel, type LayoutContext, layoutContext, link, ui } from './layout-context.js';
 import { navExternal, navPage } from './layout-nav-items.js';
 import { shell } from './layout-shell.js';
 import type { ReaderNavListingItem, ReaderNavPageView } from './types.js';
 
-function listingItem(ctx: ReturnType<typeof layoutContext>, item: ReaderNavListingItem): string {
+function listingItem(ctx: LayoutContext, item: ReaderNavListingItem): string {
   if (item.kind === 'page') return navPage(ctx, item, null);
   if (item.kind === 'link') return navExternal(item);
   const href = safeHref(item.url);
