@@ -62,6 +62,7 @@ describe('the reader script a browser downloads', () => {
       'packages/render/client/fresh.ts',
       'packages/render/client/highlight-swap.ts',
       'packages/render/client/index.ts',
+      'packages/render/client/nav.ts',
       'packages/render/client/page-actions.ts',
       'packages/render/client/search-results.ts',
       'packages/render/client/search.ts',

@@ -18,6 +18,8 @@ import { MANIFEST_DEFAULTS, mcpEndpointPath, nearestPages } from '@kit/core/inte
 import type {
   ReaderLink,
   ReaderNavItem,
+  ReaderNavListing,
+  ReaderNavPageView,
   ReaderNotFoundView,
   ReaderPageView,
   ReaderSearchHit,
@@ -27,6 +29,7 @@ import type {
   ReaderStrings,
 } from '@kit/render';
 import { analyticsForSet, INSERT_POINTS, readerTranslation, renderInsert } from '@kit/render';
+import { navigationUrl } from './nav-listing.js';
 
 /** What the routes know about the request and the set's served files. */
 export interface ViewContext {
@@ -217,6 +220,20 @@ export async function readerSearchView(
   return { ...site, query, results, searchAction: `${context.base}/_kit/search` };
 }
 
+/**
+ * The view model of a navigation page: the site's frame in the version and locale listed (no page
+ * is current), the listing, and the links to its previous and next pages of entries.
+ */
+export async function readerNavPageView(
+  context: ViewContext,
+  place: { version: string; locale: string },
+  listing: ReaderNavListing,
+  pager: { previousUrl?: string; nextUrl?: string },
+): Promise<ReaderNavPageView> {
+  const site = await siteView(context, { ...place, path: null }, null);
+  return { ...site, listing, ...pager };
+}
+
 /** `readable` false: the viewer may see no version, so no navigation, pages or versions are asked for. */
 async function siteView(
   context: ViewContext,
@@ -280,7 +297,9 @@ async function siteView(
       ...(manifest.navbar.cta ? { cta: manifest.navbar.cta } : {}),
     },
     ...(manifest.repository?.url ? { repositoryUrl: manifest.repository.url } : {}),
-    sidebar: navigation ? await sidebarFor(set, navigation.file, place, titles) : { groups: [] },
+    sidebar: navigation
+      ? { ...(await sidebarFor(set, navigation.file, place, titles)), navUrl: navigationUrl(context.base, place) }
+      : { groups: [] },
     footer: {
       links: manifest.footer.links,
       ...(manifest.footer.text ? { text: manifest.footer.text } : {}),
@@ -383,7 +402,8 @@ async function sidebarFor(
   place: Place,
   pages: Map<string, SourcePage>,
 ): Promise<ReaderSidebar> {
-  const item = async (entry: NavEntry): Promise<ReaderNavItem | null> => {
+  // Each group is keyed by where it sits in the file (`1.4`), as the navigation pages find it.
+  const item = async (entry: NavEntry, id: string): Promise<ReaderNavItem | null> => {
     if (typeof entry === 'string' || 'path' in entry) {
       const path = typeof entry === 'string' ? entry : entry.path;
       const page = pages.get(path);
@@ -399,22 +419,26 @@ async function sidebarFor(
       };
     }
     if ('href' in entry) return { kind: 'link', label: entry.label, href: entry.href };
-    const items = (await Promise.all(entry.pages.map(item))).filter((child): child is ReaderNavItem => child !== null);
-    return items.length > 0 ? { kind: 'group', label: entry.label, items } : null;
+    const items = await itemsOf(entry.pages, id);
+    return items.length > 0 ? { kind: 'group', label: entry.label, items, id } : null;
   };
-  const groupsOf = async (groups: NavGroup[]) =>
+  const itemsOf = async (entries: NavEntry[], id: string) =>
+    (await Promise.all(entries.map((entry, index) => item(entry, `${id}.${index}`)))).filter(
+      (child): child is ReaderNavItem => child !== null,
+    );
+  const groupsOf = async (groups: NavGroup[], tab?: number) =>
     (
       await Promise.all(
-        groups.map(async (group) => ({
-          label: group.label,
-          items: (await Promise.all(group.pages.map(item))).filter((child): child is ReaderNavItem => child !== null),
-        })),
+        groups.map(async (group, index) => {
+          const id = tab === undefined ? String(index) : `${tab}.${index}`;
+          return { label: group.label, items: await itemsOf(group.pages, id), id };
+        }),
       )
     ).filter((group) => group.items.length > 0);
 
   if ('groups' in file) return { groups: await groupsOf(file.groups) };
   const tabs = await Promise.all(
-    file.tabs.map(async (tab) => ({ label: tab.label, groups: await groupsOf(tab.groups) })),
+    file.tabs.map(async (tab, index) => ({ label: tab.label, groups: await groupsOf(tab.groups, index) })),
   );
   const visibleTabs = tabs.filter((tab) => tab.groups.length > 0);
   const active =
@@ -450,12 +474,18 @@ function firstPageUrl(groups: Array<{ items: ReaderNavItem[] }>): string | null 
   return null;
 }
 
-/** Sidebar pages in reading order, with their top-level group, for previous/next links. */
+/**
+ * Sidebar pages in reading order, with their top-level group, for previous/next links: from the
+ * whole navigation the viewer may see, never from the bounded sidebar a page shows.
+ */
 function flattenSidebar(sidebar: ReaderSidebar): Array<{ path: string; title: string; url: string; group: string }> {
   const out: Array<{ path: string; title: string; url: string; group: string }> = [];
+  // A page listed twice counts once, at its first place: a set, not a scan of `out` per page.
+  const seen = new Set<string>();
   const walk = (items: ReaderNavItem[], group: string) => {
     for (const entry of items) {
-      if (entry.kind === 'page' && !out.some((seen) => seen.path === entry.path)) {
+      if (entry.kind === 'page' && !seen.has(entry.path)) {
+        seen.add(entry.path);
         out.push({ path: entry.path, title: entry.title, url: entry.url, group });
       } else if (entry.kind === 'group') walk(entry.items, group);
     }

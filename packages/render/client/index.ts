@@ -14,6 +14,7 @@ import { initFeedback } from './feedback.js';
 import { initFragmentAlias } from './fragment.js';
 import { initFreshness } from './fresh.js';
 import { initHighlightSwap } from './highlight-swap.js';
+import { initNavLoading } from './nav.js';
 import { initPageActions } from './page-actions.js';
 import { initSearch } from './search.js';
 import { initSwitchers } from './switchers.js';
@@ -68,6 +69,7 @@ function start(): void {
     () => initFragmentAlias(),
     () => initDrawer(),
     () => revealCurrentPage(),
+    () => initNavLoading(),
     () => initSwitchers(),
     () => initSearch(config, clientSearch?.queryClientIndex, clientSearch?.prepareClientIndex),
     () => initCodeCopy(config),

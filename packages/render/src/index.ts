@@ -27,6 +27,8 @@ export type { SnippetDirective, SnippetReader } from './snippets/policy.js';
 export { filterTags } from './html/tagfilter.js';
 export { isSafeUrl, resolveLink, replaceVersion } from './links/links.js';
 export { renderNotFoundPage, renderReaderPage, renderSearchPage } from './reader/layout.js';
+export { renderNavPage } from './reader/layout-nav-page.js';
+export { SIDEBAR_FULL_ENTRIES, SIDEBAR_WINDOW } from './reader/layout-sidebar-bounded.js';
 export { analyticsScripts, analyticsForSet } from './reader/analytics.js';
 export type { AnalyticsInput, AnalyticsOptions } from './reader/analytics.js';
 export { themeCss, colorModeScript } from './reader/theme.js';
@@ -50,6 +52,10 @@ export type {
   ReaderNavGroup,
   ReaderNavExternal,
   ReaderNavTab,
+  ReaderNavListing,
+  ReaderNavListingItem,
+  ReaderNavListingGroup,
+  ReaderNavPageView,
   ReaderSidebar,
   ReaderVersion,
   ReaderLocale,

@@ -14,6 +14,7 @@ import { assetRoutes } from './assets.js';
 import { feedbackRoute } from './feedback.js';
 import { setGuards } from './guards.js';
 import { mcpRoutes } from './mcp.js';
+import { navRoutes } from './nav.js';
 import { pageRoutes } from './pages.js';
 import { readerStylesheet } from './reader-context.js';
 import { serveSchema } from './schemas.js';
@@ -30,7 +31,7 @@ export interface SetAppParts {
 
 /**
  * The routes of one set, relative to its `route.prefix`, in the order they match: domain check,
- * schemas, the MCP endpoint, `/_kit/*` (feedback, Ask AI, search, review, assets), then the set's
+ * schemas, the MCP endpoint, `/_kit/*` (feedback, Ask AI, search, navigation, review, assets), then the set's
  * `route.middleware` and the sign-in guard before the agent files and the pages.
  */
 export function setApp(set: DocSet, { options, rateLimits, assets, asker, pageCache }: SetAppParts): Hono<KitEnv> {
@@ -52,6 +53,7 @@ export function setApp(set: DocSet, { options, rateLimits, assets, asker, pageCa
   feedbackRoute(app, { set, rateLimits, guards });
   askAiRoute(app, { set, options, asker, guards });
   searchRoutes(app, { set, options, assets, fileUrls, guards });
+  navRoutes(app, { set, options, assets, fileUrls, guards });
   // Drafts, history and restore for people `manageKit` allows; the reader's 404 for anyone else.
   app.use('/_kit/review/*', guards.page);
   app.route('/_kit/review', reviewScreen({ kit, set, viewerOf: viewerFor, stylesheet }));

@@ -8,6 +8,7 @@ import { view } from './__fixtures__/view.js';
 import { readerAssets } from './assets.js';
 import { enhanceArticleHtml } from './article.js';
 import { renderNotFoundPage, renderReaderPage } from './layout.js';
+import { renderNavPage } from './layout-nav-page.js';
 import type { ReaderPageView } from './types.js';
 
 const chromiumPath = process.env.KIT_TEST_CHROMIUM;
@@ -47,7 +48,14 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
   /** A page whose requests to kit.test are answered in-process: documents, assets, search, feedback. */
   async function open(
     pages: Record<string, string>,
-    options: { width?: number; path?: string; colorScheme?: 'light' | 'dark'; origin?: string } = {},
+    options: {
+      width?: number;
+      path?: string;
+      colorScheme?: 'light' | 'dark';
+      origin?: string;
+      /** Answers the navigation JSON (`…/_kit/nav/….json`) by its query. */
+      nav?: (url: URL) => unknown;
+    } = {},
   ): Promise<{ page: Page; errors: string[]; feedback: unknown[]; searches: URL[] }> {
     const context = await browser.newContext({
       viewport: { width: options.width ?? 1280, height: 900 },
@@ -97,6 +105,9 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
             ],
           }),
         });
+      }
+      if (options.nav && url.pathname.startsWith('/docs/_kit/nav/') && url.pathname.endsWith('.json')) {
+        return route.fulfill({ contentType: 'application/json', body: JSON.stringify(options.nav(url)) });
       }
       if (url.pathname === '/docs/_kit/feedback') {
         feedback.push(route.request().postDataJSON());
@@ -546,6 +557,76 @@ describe.skipIf(!chromiumPath)('reader page in a real browser', () => {
     await expect.poll(inView).toBe(true);
     expect(await page.locator('#kit-sidebar').evaluate((s) => s.scrollTop)).toBeGreaterThan(0);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('loads a collapsed group of a bounded sidebar when it is opened, and the rest of a list from its link', async () => {
+    const pages = (prefix: string, count: number, from = 0) =>
+      Array.from({ length: count }, (_, i) => ({
+        kind: 'page' as const,
+        title: `${prefix} ${from + i}`,
+        path: `${prefix}/${from + i}`,
+        url: `/docs/${prefix}/${from + i}`,
+      }));
+    const caching = {
+      kind: 'page' as const,
+      title: 'Caching',
+      path: 'advanced/caching',
+      url: '/docs/advanced/caching',
+    };
+    const deeper = { kind: 'group' as const, label: 'Deeper', id: '0.1', items: pages('deep', 3) };
+    const groups = [
+      { label: 'Start', id: '0', items: [caching, deeper, ...pages('start', 38)] },
+      ...Array.from({ length: 7 }, (_, g) => ({
+        label: `Part ${g + 1}`,
+        id: String(g + 1),
+        items: pages(`part${g + 1}`, 45),
+      })),
+    ];
+    const asked: string[] = [];
+    const { page, errors } = await open(
+      {
+        '/docs/advanced/caching': renderReaderPage(pageView({ sidebar: { groups, navUrl: '/docs/_kit/nav/3.x/en' } })),
+      },
+      {
+        nav: (url) => {
+          asked.push(url.search);
+          const group = url.searchParams.get('group')!;
+          const offset = Number(url.searchParams.get('offset'));
+          const limit = Number(url.searchParams.get('limit'));
+          const items = group === '0.1' ? pages('deep', 3) : pages('part7', Math.min(limit, 45 - offset), offset);
+          return { group: { id: group, label: 'x' }, trail: [], items, offset, total: 45, next: null };
+        },
+      },
+    );
+    const section = page.locator('.kit-nav-section', { hasText: 'Part 7' });
+    expect(await section.locator('a.kit-nav-link').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await section.getByRole('link', { name: 'Show 45 more' }).click();
+    await expect.poll(() => section.locator('a.kit-nav-link').count()).toBe(45);
+    expect(await section.locator('.kit-nav-more').count()).toBe(0);
+    expect(page.url()).toBe(`${ORIGIN}/docs/advanced/caching`);
+    const group = page.locator('details[data-kit-nav-group="0.1"]');
+    await group.locator('summary').click();
+    await expect.poll(() => group.locator('a.kit-nav-link').count()).toBe(3);
+    expect(await group.locator('a.kit-nav-link').first().getAttribute('href')).toBe('/docs/deep/0');
+    expect(asked).toEqual(['?group=7&offset=0&limit=45', '?group=0.1&offset=0&limit=3']);
+    expect(errors).toEqual([]);
+    // Without the script the same link leads to the group's navigation page, in the site's frame.
+    const { page: _page, ...site } = pageView({ sidebar: { groups, navUrl: '/docs/_kit/nav/3.x/en' } });
+    const listing = {
+      group: { id: '7', label: 'Part 7' },
+      trail: [{ label: '', href: '/docs/_kit/nav/3.x/en' }],
+      items: pages('part7', 45),
+      offset: 0,
+      total: 45,
+      next: null,
+    };
+    await page.route(`${ORIGIN}/docs/_kit/nav/3.x/en?group=7`, (route) =>
+      route.fulfill({ body: renderNavPage({ ...site, listing }), contentType: 'text/html; charset=utf-8' }),
+    );
+    await page.goto(`${ORIGIN}/docs/_kit/nav/3.x/en?group=7`);
+    expect(await page.locator('main a.kit-nav-link').count()).toBe(45);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('copies the page as Markdown to the clipboard from the page actions', async () => {

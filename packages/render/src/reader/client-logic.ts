@@ -270,3 +270,21 @@ export function revealScrollTop(
   if (entry.bottom + margin > box.scrollTop + box.height) return entry.bottom + margin - box.height;
   return null;
 }
+
+/** Entries the script asks for at once when it loads a group of a bounded sidebar (the route's page size). */
+export const NAV_LOAD_PAGE = 100;
+
+/**
+ * `GET <navUrl>.json?group=&offset=&limit=`: the next entries of a group of a bounded sidebar,
+ * from `offset`, no further than `end` (where the entries the sidebar already shows begin).
+ *
+ * @example
+ * navListingRequestUrl('/docs/_kit/nav/3.x/en', '2.1', 0, 250) // …/en.json?group=2.1&offset=0&limit=100
+ */
+export function navListingRequestUrl(navUrl: string, group: string, offset: number, end: number): string {
+  const url = new URL(`${navUrl}.json`, globalThis.location?.href ?? 'http://localhost/');
+  url.searchParams.set('group', group);
+  url.searchParams.set('offset', String(offset));
+  url.searchParams.set('limit', String(Math.max(1, Math.min(NAV_LOAD_PAGE, end - offset))));
+  return url.toString();
+}

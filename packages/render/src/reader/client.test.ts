@@ -7,6 +7,7 @@ import {
   feedbackPayload,
   highlightSnippet,
   isFreshFor,
+  navListingRequestUrl,
   nextColorChoice,
   revealScrollTop,
   seenKey,
@@ -266,5 +267,16 @@ describe('table of contents scroll-spy', () => {
     expect(revealScrollTop({ top: 100, bottom: 120 }, { scrollTop: 0, height: 400 })).toBeNull();
     expect(revealScrollTop({ top: 900, bottom: 920 }, { scrollTop: 0, height: 400 })).toBe(544);
     expect(revealScrollTop({ top: 10, bottom: 30 }, { scrollTop: 500, height: 400 })).toBe(0);
+  });
+});
+
+describe('loading a group of a bounded sidebar', () => {
+  it('asks the navigation JSON for the next page of entries, no further than the entries already shown', () => {
+    expect(navListingRequestUrl('/docs/_kit/nav/3.x/en', '2.1', 0, 250)).toBe(
+      'http://localhost/docs/_kit/nav/3.x/en.json?group=2.1&offset=0&limit=100',
+    );
+    expect(navListingRequestUrl('/docs/_kit/nav/3.x/en', '4', 180, 200)).toBe(
+      'http://localhost/docs/_kit/nav/3.x/en.json?group=4&offset=180&limit=20',
+    );
   });
 });

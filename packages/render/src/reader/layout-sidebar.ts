@@ -1,45 +1,10 @@
-import { escapeHtml, safeHref } from './html.js';
+import { escapeHtml } from './html.js';
 import { icon } from './icons.js';
-import { groupLabel, insert, isFresh, type LayoutContext, link, ui } from './layout-context.js';
+import { groupLabel, insert, type LayoutContext, link } from './layout-context.js';
 import { brand, localeSwitcher, versionSwitcher } from './layout-header.js';
+import { navItems } from './layout-nav-items.js';
+import { boundedSections, isBounded } from './layout-sidebar-bounded.js';
 import type { ReaderNavItem } from './types.js';
-
-function containsActive(items: ReaderNavItem[], activeUrl: string | null): boolean {
-  return items.some((item) =>
-    item.kind === 'page'
-      ? item.url === activeUrl
-      : item.kind === 'group'
-        ? containsActive(item.items, activeUrl)
-        : false,
-  );
-}
-
-function navItems(ctx: LayoutContext, items: ReaderNavItem[], activeUrl: string | null): string {
-  return items
-    .map((item) => {
-      if (item.kind === 'link') {
-        const href = safeHref(item.href);
-        if (!href) return '';
-        return `<li><a class="kit-nav-link kit-nav-external" href="${escapeHtml(href)}" rel="noopener noreferrer">${escapeHtml(item.label)}${icon('external', { size: 12 })}</a></li>`;
-      }
-      if (item.kind === 'group') {
-        const open = containsActive(item.items, activeUrl) ? ' open' : '';
-        return (
-          `<li><details class="kit-nav-group"${open}><summary>${icon('chevron', { size: 14, flip: true })}<span>${escapeHtml(item.label)}</span></summary>` +
-          `<ul>${navItems(ctx, item.items, activeUrl)}</ul></details></li>`
-        );
-      }
-      const href = safeHref(item.url);
-      if (!href) return '';
-      const active = item.url === activeUrl ? ' aria-current="page"' : '';
-      const updated = item.updatedAt && ctx.dots ? ` data-updated="${escapeHtml(item.updatedAt)}"` : '';
-      const fresh = isFresh(ctx, item.updatedAt)
-        ? `<span class="kit-fresh-dot" data-kit-fresh title="${escapeHtml(ctx.t.newPage)}"><span class="kit-sr-only">${ui(ctx, 'newPage', escapeHtml(`(${ctx.t.newPage})`))}</span></span>`
-        : '';
-      return `<li><a class="kit-nav-link" href="${escapeHtml(href)}" data-path="${escapeHtml(item.path)}"${updated}${active}><span>${escapeHtml(item.title)}</span>${fresh}</a></li>`;
-    })
-    .join('');
-}
 
 /** The sidebar navigation, which is also the drawer on narrow screens. */
 export function sidebar(ctx: LayoutContext, activeUrl: string | null): string {
@@ -52,13 +17,16 @@ export function sidebar(ctx: LayoutContext, activeUrl: string | null): string {
         })
         .join('')}</ul>`
     : '';
-  const groups = view.sidebar.groups
-    .map(
-      (group, index) =>
-        `<section class="kit-nav-section" aria-labelledby="kit-nav-${index}"><h2 class="kit-nav-title" id="kit-nav-${index}">${groupLabel(view, group.label)}</h2>` +
-        `<ul>${navItems(ctx, group.items, activeUrl)}</ul></section>`,
-    )
-    .join('');
+  const bounded = isBounded(view.sidebar);
+  const groups = bounded
+    ? boundedSections(ctx, activeUrl)
+    : view.sidebar.groups
+        .map(
+          (group, index) =>
+            `<section class="kit-nav-section" aria-labelledby="kit-nav-${index}"><h2 class="kit-nav-title" id="kit-nav-${index}">${groupLabel(view, group.label)}</h2>` +
+            `<ul>${navItems(ctx, group.items, activeUrl)}</ul></section>`,
+        )
+        .join('');
   const switchers = versionSwitcher(ctx, 'drawer') + localeSwitcher(ctx, 'drawer');
   // Phones have no room for the call to action in the header: it leads the drawer instead.
   const cta = view.navbar.cta ? link(view.navbar.cta, ' class="kit-cta kit-drawer-cta"') : '';
@@ -77,7 +45,7 @@ export function sidebar(ctx: LayoutContext, activeUrl: string | null): string {
       ? `<div class="kit-drawer-extra">${cta}${switchers ? `<div class="kit-drawer-switchers">${switchers}</div>` : ''}${navbarLinks ? `<ul class="kit-drawer-links">${navbarLinks}</ul>` : ''}</div>`
       : '') +
     insert(view, 'sidebar.before', 'kit-sidebar-before') +
-    `<nav class="kit-nav" aria-label="${escapeHtml(t.navigation)}">${tabs}${groups}</nav>` +
+    `<nav class="kit-nav" aria-label="${escapeHtml(t.navigation)}"${bounded ? ` data-kit-nav="${escapeHtml(view.sidebar.navUrl!)}" data-kit-nav-more-text="${escapeHtml(t.navMore)}"` : ''}>${tabs}${groups}</nav>` +
     insert(view, 'sidebar.after', 'kit-sidebar-after') +
     `</div></aside>`
   );

@@ -80,6 +80,7 @@ export const DEFAULT_READER_STRINGS: ReaderStrings = {
   searchKeyClose: 'to close',
   searchResultsTitle: 'Search',
   searchResultsFor: 'Results for “{query}”',
+  navMore: 'Show {count} more',
   calloutNote: 'Note',
   calloutTip: 'Tip',
   calloutImportant: 'Important',

@@ -22,6 +22,12 @@ export interface ReaderNavGroup {
   kind: 'group';
   label: string;
   items: ReaderNavItem[];
+  /**
+   * Where the group sits in the navigation file (`1.4`: the fifth entry of the second group), the
+   * key of its navigation page and JSON (`ReaderSidebar.navUrl`). A sidebar trimmed to its bounds
+   * links a collapsed group by it; without it the group is always shown whole.
+   */
+  id?: string;
 }
 
 /** An external link in the sidebar. */
@@ -43,8 +49,51 @@ export interface ReaderNavTab {
 
 export interface ReaderSidebar {
   tabs?: ReaderNavTab[];
-  /** Top-level groups (of the active tab for a tabbed navigation). */
-  groups: Array<{ label: string; items: ReaderNavItem[] }>;
+  /** Top-level groups (of the active tab for a tabbed navigation), each with its `id` as for {@link ReaderNavGroup}. */
+  groups: Array<{ label: string; items: ReaderNavItem[]; id?: string }>;
+  /**
+   * The navigation pages of this version and locale, e.g. `/docs/_kit/nav/3.x/en`: `?group=<id>`
+   * lists a group in HTML, `.json?group=<id>` in JSON. With it, a sidebar larger than its bounds
+   * (`SIDEBAR_FULL_ENTRIES`) is trimmed around the current page and links the rest there; without
+   * it the sidebar is always shown whole.
+   */
+  navUrl?: string;
+}
+
+/** A group in a navigation listing: collapsed, with the number of entries it holds and its listing. */
+export interface ReaderNavListingGroup {
+  kind: 'group';
+  /** The group's key, as {@link ReaderNavGroup.id}. */
+  id: string;
+  label: string;
+  /** Entries directly in the group (pages, links and groups the reader may see). */
+  count: number;
+  /** Its navigation page (HTML). */
+  url: string;
+}
+
+/** One entry of a navigation listing: a page, an external link or a collapsed group. */
+export type ReaderNavListingItem = ReaderNavPage | ReaderNavExternal | ReaderNavListingGroup;
+
+/**
+ * One page of the entries of a navigation group, as `GET <navUrl>.json?group=<id>&offset=<n>`
+ * answers it and the navigation page lists it: at most a page size of entries, never the set.
+ */
+export interface ReaderNavListing {
+  /** The group listed; null for the top of the navigation (its groups, or its tabs). */
+  group: { id: string; label: string } | null;
+  /**
+   * The groups around it, outermost first, each linking its own listing; the first is the top of
+   * the navigation, with an empty label (the page names it).
+   */
+  trail: ReaderLink[];
+  items: ReaderNavListingItem[];
+  /** Position of the first item among the group's entries. */
+  offset: number;
+  /** Entries in the group. */
+  total: number;
+  /** The offset of the next page of entries, or null on the last. */
+  next: number | null;
 }
 
 /** One version in the switcher. */
@@ -220,6 +269,14 @@ export interface ReaderPageActions {
 }
 
 /** The 404 page: the site's chrome, a message, search and a link home. */
+/** The navigation page of one group, for a reader without the script (`renderNavPage`). */
+export interface ReaderNavPageView extends ReaderSiteView {
+  listing: ReaderNavListing;
+  /** The same group's listing at the previous and next page of entries, when there are any. */
+  previousUrl?: string;
+  nextUrl?: string;
+}
+
 export interface ReaderNotFoundView extends ReaderSiteView {
   /** The path that was asked for, shown to the reader. */
   requestedPath?: string;
@@ -336,4 +393,9 @@ export interface ReaderStrings {
   searchResultsTitle: string;
   /** `{query}` is replaced by what the reader searched for. */
   searchResultsFor: string;
+  /**
+   * The link to the entries a trimmed sidebar leaves out of a list, and to the next page of a
+   * navigation listing; `{count}` is replaced by their number.
+   */
+  navMore: string;
 }

@@ -75,6 +75,7 @@ export const ar: ReaderStrings = {
   searchKeyClose: 'للإغلاق',
   searchResultsTitle: 'البحث',
   searchResultsFor: 'نتائج «{query}»',
+  navMore: 'عرض {count} إضافية',
   calloutNote: 'ملاحظة',
   calloutTip: 'نصيحة',
   calloutImportant: 'مهم',

@@ -76,6 +76,7 @@ export const ca: ReaderStrings = {
   searchKeyClose: 'per tancar',
   searchResultsTitle: 'Cerca',
   searchResultsFor: 'Resultats per a «{query}»',
+  navMore: 'Mostra {count} més',
   calloutNote: 'Nota',
   calloutTip: 'Consell',
   calloutImportant: 'Important',

@@ -77,6 +77,7 @@ export const ckb: ReaderStrings = {
   searchKeyClose: 'بۆ داخستن',
   searchResultsTitle: 'گەڕان',
   searchResultsFor: 'ئەنجامەکانی «{query}»',
+  navMore: 'پیشاندانی {count}ی تر',
   calloutNote: 'تێبینی',
   calloutTip: 'ئامۆژگاری',
   calloutImportant: 'گرنگ',

@@ -76,6 +76,7 @@ export const cs: ReaderStrings = {
   searchKeyClose: 'zavřít',
   searchResultsTitle: 'Hledání',
   searchResultsFor: 'Výsledky pro „{query}“',
+  navMore: 'Zobrazit dalších {count}',
   calloutNote: 'Poznámka',
   calloutTip: 'Tip',
   calloutImportant: 'Důležité',

@@ -77,6 +77,7 @@ export const da: ReaderStrings = {
   searchKeyClose: 'for at lukke',
   searchResultsTitle: 'Søgning',
   searchResultsFor: 'Resultater for “{query}”',
+  navMore: 'Vis {count} mere',
   calloutNote: 'Bemærk',
   calloutTip: 'Tip',
   calloutImportant: 'Vigtigt',

@@ -76,6 +76,7 @@ export const de: ReaderStrings = {
   searchKeyClose: 'zum Schließen',
   searchResultsTitle: 'Suche',
   searchResultsFor: 'Ergebnisse für „{query}“',
+  navMore: '{count} weitere anzeigen',
   calloutNote: 'Hinweis',
   calloutTip: 'Tipp',
   calloutImportant: 'Wichtig',

@@ -75,6 +75,7 @@ export const dv: ReaderStrings = {
   searchKeyClose: 'ބަންދުކުރުމަށް',
   searchResultsTitle: 'ހޯދުން',
   searchResultsFor: '"{query}" ގެ ނަތީޖާ',
+  navMore: '{count} އިތުރަށް ދައްކާ',
   calloutNote: 'ނޯޓް',
   calloutTip: 'ޓިޕް',
   calloutImportant: 'މުހިންމު',

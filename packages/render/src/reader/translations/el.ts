@@ -77,6 +77,7 @@ export const el: ReaderStrings = {
   searchKeyClose: 'για κλείσιμο',
   searchResultsTitle: 'Αναζήτηση',
   searchResultsFor: 'Αποτελέσματα για «{query}»',
+  navMore: 'Εμφάνιση {count} ακόμη',
   calloutNote: 'Σημείωση',
   calloutTip: 'Συμβουλή',
   calloutImportant: 'Σημαντικό',

@@ -76,6 +76,7 @@ export const es: ReaderStrings = {
   searchKeyClose: 'para cerrar',
   searchResultsTitle: 'Búsqueda',
   searchResultsFor: 'Resultados para «{query}»',
+  navMore: 'Mostrar {count} más',
   calloutNote: 'Nota',
   calloutTip: 'Consejo',
   calloutImportant: 'Importante',

@@ -76,6 +76,7 @@ export const fa: ReaderStrings = {
   searchKeyClose: 'برای بستن',
   searchResultsTitle: 'جستجو',
   searchResultsFor: 'نتایج برای «{query}»',
+  navMore: 'نمایش {count} مورد دیگر',
   calloutNote: 'یادداشت',
   calloutTip: 'نکته',
   calloutImportant: 'مهم',

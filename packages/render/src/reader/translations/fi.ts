@@ -77,6 +77,7 @@ export const fi: ReaderStrings = {
   searchKeyClose: 'sulje',
   searchResultsTitle: 'Haku',
   searchResultsFor: 'Tulokset haulle ”{query}”',
+  navMore: 'Näytä {count} lisää',
   calloutNote: 'Huomio',
   calloutTip: 'Vinkki',
   calloutImportant: 'Tärkeää',

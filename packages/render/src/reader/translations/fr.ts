@@ -77,6 +77,7 @@ export const fr: ReaderStrings = {
   searchKeyClose: 'pour fermer',
   searchResultsTitle: 'Recherche',
   searchResultsFor: 'Résultats pour « {query} »',
+  navMore: 'Afficher {count} de plus',
   calloutNote: 'Remarque',
   calloutTip: 'Astuce',
   calloutImportant: 'Important',

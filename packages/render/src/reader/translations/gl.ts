@@ -76,6 +76,7 @@ export const gl: ReaderStrings = {
   searchKeyClose: 'para pechar',
   searchResultsTitle: 'Busca',
   searchResultsFor: 'Resultados para «{query}»',
+  navMore: 'Mostrar {count} máis',
   calloutNote: 'Nota',
   calloutTip: 'Consello',
   calloutImportant: 'Importante',

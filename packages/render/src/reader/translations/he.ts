@@ -75,6 +75,7 @@ export const he: ReaderStrings = {
   searchKeyClose: 'לסגירה',
   searchResultsTitle: 'חיפוש',
   searchResultsFor: 'תוצאות עבור „{query}”',
+  navMore: 'הצגת {count} נוספים',
   calloutNote: 'הערה',
   calloutTip: 'טיפ',
   calloutImportant: 'חשוב',

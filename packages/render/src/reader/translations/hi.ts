@@ -75,6 +75,7 @@ export const hi: ReaderStrings = {
   searchKeyClose: 'बंद करने के लिए',
   searchResultsTitle: 'खोज',
   searchResultsFor: '“{query}” के परिणाम',
+  navMore: '{count} और दिखाएँ',
   calloutNote: 'नोट',
   calloutTip: 'सुझाव',
   calloutImportant: 'महत्वपूर्ण',

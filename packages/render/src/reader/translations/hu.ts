@@ -77,6 +77,7 @@ export const hu: ReaderStrings = {
   searchKeyClose: 'bezárás',
   searchResultsTitle: 'Keresés',
   searchResultsFor: 'Találatok erre: „{query}”',
+  navMore: 'További {count} megjelenítése',
   calloutNote: 'Megjegyzés',
   calloutTip: 'Tipp',
   calloutImportant: 'Fontos',

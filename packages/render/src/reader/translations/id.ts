@@ -77,6 +77,7 @@ export const id: ReaderStrings = {
   searchKeyClose: 'untuk menutup',
   searchResultsTitle: 'Pencarian',
   searchResultsFor: 'Hasil untuk “{query}”',
+  navMore: 'Tampilkan {count} lagi',
   calloutNote: 'Catatan',
   calloutTip: 'Tips',
   calloutImportant: 'Penting',

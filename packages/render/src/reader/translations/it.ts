@@ -77,6 +77,7 @@ export const it: ReaderStrings = {
   searchKeyClose: 'per chiudere',
   searchResultsTitle: 'Ricerca',
   searchResultsFor: 'Risultati per «{query}»',
+  navMore: 'Mostra altri {count}',
   calloutNote: 'Nota',
   calloutTip: 'Suggerimento',
   calloutImportant: 'Importante',

@@ -76,6 +76,7 @@ export const ja: ReaderStrings = {
   searchKeyClose: 'で閉じる',
   searchResultsTitle: '検索',
   searchResultsFor: '「{query}」の検索結果',
+  navMore: 'さらに {count} 件を表示',
   calloutNote: '注記',
   calloutTip: 'ヒント',
   calloutImportant: '重要',

@@ -75,6 +75,7 @@ export const ko: ReaderStrings = {
   searchKeyClose: '닫기',
   searchResultsTitle: '검색',
   searchResultsFor: '“{query}” 검색 결과',
+  navMore: '{count}개 더 보기',
   calloutNote: '참고',
   calloutTip: '팁',
   calloutImportant: '중요',

@@ -76,6 +76,7 @@ export const lv: ReaderStrings = {
   searchKeyClose: 'aizvērt',
   searchResultsTitle: 'Meklēšana',
   searchResultsFor: 'Rezultāti vaicājumam “{query}”',
+  navMore: 'Rādīt vēl {count}',
   calloutNote: 'Piezīme',
   calloutTip: 'Padoms',
   calloutImportant: 'Svarīgi',

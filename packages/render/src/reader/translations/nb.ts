@@ -76,6 +76,7 @@ export const nb: ReaderStrings = {
   searchKeyClose: 'for å lukke',
   searchResultsTitle: 'Søk',
   searchResultsFor: 'Treff for «{query}»',
+  navMore: 'Vis {count} til',
   calloutNote: 'Merk',
   calloutTip: 'Tips',
   calloutImportant: 'Viktig',

@@ -77,6 +77,7 @@ export const nl: ReaderStrings = {
   searchKeyClose: 'om te sluiten',
   searchResultsTitle: 'Zoeken',
   searchResultsFor: 'Resultaten voor ‘{query}’',
+  navMore: 'Toon nog {count}',
   calloutNote: 'Opmerking',
   calloutTip: 'Tip',
   calloutImportant: 'Belangrijk',

@@ -75,6 +75,7 @@ export const pl: ReaderStrings = {
   searchKeyClose: 'aby zamknąć',
   searchResultsTitle: 'Wyszukiwanie',
   searchResultsFor: 'Wyniki dla „{query}”',
+  navMore: 'Pokaż {count} więcej',
   calloutNote: 'Uwaga',
   calloutTip: 'Wskazówka',
   calloutImportant: 'Ważne',

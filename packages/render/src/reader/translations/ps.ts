@@ -75,6 +75,7 @@ export const ps: ReaderStrings = {
   searchKeyClose: 'د تړلو لپاره',
   searchResultsTitle: 'لټون',
   searchResultsFor: 'د «{query}» پایلې',
+  navMore: 'نور {count} ښکاره کړئ',
   calloutNote: 'یادونه',
   calloutTip: 'لارښوونه',
   calloutImportant: 'مهم',

@@ -77,6 +77,7 @@ export const pt: ReaderStrings = {
   searchKeyClose: 'para fechar',
   searchResultsTitle: 'Pesquisa',
   searchResultsFor: 'Resultados para “{query}”',
+  navMore: 'Mostrar mais {count}',
   calloutNote: 'Nota',
   calloutTip: 'Dica',
   calloutImportant: 'Importante',

@@ -77,6 +77,7 @@ export const ro: ReaderStrings = {
   searchKeyClose: 'pentru a închide',
   searchResultsTitle: 'Căutare',
   searchResultsFor: 'Rezultate pentru „{query}”',
+  navMore: 'Arată încă {count}',
   calloutNote: 'Notă',
   calloutTip: 'Sfat',
   calloutImportant: 'Important',

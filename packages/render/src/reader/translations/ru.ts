@@ -76,6 +76,7 @@ export const ru: ReaderStrings = {
   searchKeyClose: 'закрыть',
   searchResultsTitle: 'Поиск',
   searchResultsFor: 'Результаты по запросу «{query}»',
+  navMore: 'Показать ещё {count}',
   calloutNote: 'Примечание',
   calloutTip: 'Совет',
   calloutImportant: 'Важно',

@@ -75,6 +75,7 @@ export const sd: ReaderStrings = {
   searchKeyClose: 'بند ڪرڻ لاءِ',
   searchResultsTitle: 'ڳولا',
   searchResultsFor: '“{query}” جا نتيجا',
+  navMore: '{count} وڌيڪ ڏيکاريو',
   calloutNote: 'نوٽ',
   calloutTip: 'صلاح',
   calloutImportant: 'اهم',

@@ -76,6 +76,7 @@ export const sk: ReaderStrings = {
   searchKeyClose: 'zavrieť',
   searchResultsTitle: 'Hľadanie',
   searchResultsFor: 'Výsledky pre „{query}“',
+  navMore: 'Zobraziť ďalších {count}',
   calloutNote: 'Poznámka',
   calloutTip: 'Tip',
   calloutImportant: 'Dôležité',

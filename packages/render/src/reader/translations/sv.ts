@@ -77,6 +77,7 @@ export const sv: ReaderStrings = {
   searchKeyClose: 'för att stänga',
   searchResultsTitle: 'Sökning',
   searchResultsFor: 'Resultat för ”{query}”',
+  navMore: 'Visa {count} till',
   calloutNote: 'Obs',
   calloutTip: 'Tips',
   calloutImportant: 'Viktigt',

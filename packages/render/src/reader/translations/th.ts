@@ -75,6 +75,7 @@ export const th: ReaderStrings = {
   searchKeyClose: 'เพื่อปิด',
   searchResultsTitle: 'ค้นหา',
   searchResultsFor: 'ผลลัพธ์สำหรับ “{query}”',
+  navMore: 'แสดงอีก {count} รายการ',
   calloutNote: 'หมายเหตุ',
   calloutTip: 'เคล็ดลับ',
   calloutImportant: 'สำคัญ',

@@ -76,6 +76,7 @@ export const tr: ReaderStrings = {
   searchKeyClose: 'kapatmak için',
   searchResultsTitle: 'Arama',
   searchResultsFor: '“{query}” için sonuçlar',
+  navMore: '{count} tane daha göster',
   calloutNote: 'Not',
   calloutTip: 'İpucu',
   calloutImportant: 'Önemli',

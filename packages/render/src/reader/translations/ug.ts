@@ -77,6 +77,7 @@ export const ug: ReaderStrings = {
   searchKeyClose: 'تاقاش',
   searchResultsTitle: 'ئىزدەش',
   searchResultsFor: '«{query}» نىڭ نەتىجىلىرى',
+  navMore: 'يەنە {count} نى كۆرسىتىش',
   calloutNote: 'ئىزاھات',
   calloutTip: 'ئەسكەرتىش',
   calloutImportant: 'مۇھىم',

@@ -76,6 +76,7 @@ export const uk: ReaderStrings = {
   searchKeyClose: 'закрити',
   searchResultsTitle: 'Пошук',
   searchResultsFor: 'Результати за запитом «{query}»',
+  navMore: 'Показати ще {count}',
   calloutNote: 'Примітка',
   calloutTip: 'Порада',
   calloutImportant: 'Важливо',

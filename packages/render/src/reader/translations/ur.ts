@@ -75,6 +75,7 @@ export const ur: ReaderStrings = {
   searchKeyClose: 'بند کرنے کے لیے',
   searchResultsTitle: 'تلاش',
   searchResultsFor: '“{query}” کے نتائج',
+  navMore: 'مزید {count} دکھائیں',
   calloutNote: 'نوٹ',
   calloutTip: 'مشورہ',
   calloutImportant: 'اہم',

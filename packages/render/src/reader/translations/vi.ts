@@ -75,6 +75,7 @@ export const vi: ReaderStrings = {
   searchKeyClose: 'để đóng',
   searchResultsTitle: 'Tìm kiếm',
   searchResultsFor: 'Kết quả cho “{query}”',
+  navMore: 'Hiện thêm {count}',
   calloutNote: 'Ghi chú',
   calloutTip: 'Mẹo',
   calloutImportant: 'Quan trọng',

@@ -77,6 +77,7 @@ export const yi: ReaderStrings = {
   searchKeyClose: 'צו פֿאַרמאַכן',
   searchResultsTitle: 'זוכן',
   searchResultsFor: 'רעזולטאַטן פֿאַר „{query}“',
+  navMore: 'ווײַזן נאָך {count}',
   calloutNote: 'באַמערקונג',
   calloutTip: 'עצה',
   calloutImportant: 'וויכטיק',

@@ -75,6 +75,7 @@ export const zhCN: ReaderStrings = {
   searchKeyClose: '关闭',
   searchResultsTitle: '搜索',
   searchResultsFor: '“{query}”的搜索结果',
+  navMore: '再显示 {count} 项',
   calloutNote: '注意',
   calloutTip: '提示',
   calloutImportant: '重要',

@@ -75,6 +75,7 @@ export const zhTW: ReaderStrings = {
   searchKeyClose: '關閉',
   searchResultsTitle: '搜尋',
   searchResultsFor: '「{query}」的搜尋結果',
+  navMore: '再顯示 {count} 項',
   calloutNote: '注意',
   calloutTip: '提示',
   calloutImportant: '重要',
