@@ -5,8 +5,8 @@
  *
  *   start to first page (cold: no `.kit` cache; warm: a restart), first search (cold and after a
  *   restart), server RSS after N random pages and N searches, HTML page size and p50 uncached and
- *   cached, server search p50/p95, the browser's search index for one query (driver `client`,
- *   gzipped bytes), one changed page searchable and served, `kit validate` cold and after one
+ *   cached, server search p50/p95, the bytes a browser fetches for one query (driver `client`,
+ *   gzipped: the index, or over budget the pointer to server search and one server answer), one changed page searchable and served, `kit validate` cold and after one
  *   change, `llms.txt`, one split `llms-full.txt` file and the sitemap (time and bytes), and every
  *   page present in the sitemap with the open-file limit below the page count.
  *
@@ -206,13 +206,22 @@ async function measureChange(server: Server, docs: string, paths: string[], row:
 async function measureClientIndex(project: string, row: Row) {
   await writeProject(project, 'client');
   const server = await startServer(project);
-  // The index a reader's page names: the browser fetches it whole for its first query.
+  // The index a reader's page names: the browser fetches it whole for its first query, unless it is
+  // over search.budget_kb and the engine answers a pointer to server search; then the query itself
+  // goes to the server, and both count.
   const page = await fetch(`${server.base}/docs`).then((r) => r.text());
   const indexPath = /\/docs\/_kit\/search-index\/[^"']+/.exec(page)?.[0];
-  const index = indexPath
-    ? await fetch(`${server.base}${indexPath}`).then(async (r) => (r.ok ? Buffer.from(await r.arrayBuffer()) : null))
-    : null;
-  row['browser search, bytes for one query (KB gzipped)'] = index ? round(gzipSync(index).length / 1024) : 'n/a';
+  const bytesOf = async (url: string) =>
+    fetch(url, { headers: { accept: 'application/json' } }).then(async (r) =>
+      r.ok ? Buffer.from(await r.arrayBuffer()) : null,
+    );
+  const index = indexPath ? await bytesOf(`${server.base}${indexPath}`) : null;
+  const pointer = index !== null && index.length < 1024 && index.toString().includes('"kit-search-server/');
+  const hits = pointer ? await bytesOf(searchUrl(server.base, 'queued listeners')) : null;
+  row['browser search, bytes for one query (KB gzipped)'] = index
+    ? round((gzipSync(index).length + (hits ? gzipSync(hits).length : 0)) / 1024)
+    : 'n/a';
+  row['browser search, how'] = index ? (pointer ? 'server (index over budget)' : 'client index') : 'n/a';
   await stopServer(server);
   await writeProject(project, 'server');
 }

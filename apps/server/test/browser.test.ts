@@ -306,6 +306,55 @@ describe.skipIf(!chromiumPath)('the reader site in a real browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('searches through the server when the client index is over search.budget_kb, in the same dialog', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kit-budget-'));
+    // Forty pages of distinct words: a client index of a few KB gzipped, over a 1 KB budget.
+    const filler = Array.from({ length: 40 }, (_, i) => `topic-${i}`);
+    for (const [i, name] of filler.entries()) {
+      const words = Array.from({ length: 60 }, (_, j) => `w${((i * 7919 + j * 104729) % 100000).toString(36)}`);
+      writeFileSync(join(root, `${name}.md`), `# Topic ${i}\n\n${words.join(' ')}.\n`);
+    }
+    writeFileSync(join(root, 'queues.md'), '# Queues\n\n## Retrying Jobs\n\nFailed jobs retry three times.\n');
+    writeFileSync(join(root, 'kit.json'), JSON.stringify({ name: 'Budget' }));
+    writeFileSync(
+      join(root, 'navigation.json'),
+      JSON.stringify({ groups: [{ label: 'Docs', pages: ['queues', ...filler] }] }),
+    );
+    const kit = await loadKit({
+      config: resolveConfig(
+        { sets: { budget: { route: { prefix: 'budget' }, source: { path: '.' }, search: { budget_kb: 1 } } } },
+        { env: cleanEnv(), root },
+      ),
+      git: false,
+    });
+    const http = await listen(createKitApp({ kit }).fetch);
+    try {
+      const { page, errors } = await open(`${http.origin}/budget/topic-3`);
+      const scripts: string[] = [];
+      const searches: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.endsWith('.js')) scripts.push(url.pathname);
+        if (url.pathname.includes('/_kit/search')) searches.push(url.pathname + url.search);
+      });
+      await page.keyboard.press('/');
+      await page.keyboard.type('retry jobs');
+      const options = page.locator('#kit-search-results [role="option"]');
+      await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      expect(await options.first().getAttribute('href')).toMatch(/\/budget\/queues#retrying-jobs$/);
+      // The index URL answered the pointer once; the query went to the server; the client engine never came.
+      expect(searches[0]).toBe('/budget/_kit/search-index/current/en.json');
+      expect(searches.filter((path) => path.startsWith('/budget/_kit/search-index/'))).toHaveLength(1);
+      expect(searches.at(-1)).toMatch(/^\/budget\/_kit\/search\?q=retry\+jobs&/);
+      expect(scripts).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await close(http.server);
+      await kit.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('sends feedback from a Laravel page and the server fires FeedbackSubmitted', async () => {
     const { page } = await open(`${referenceHttp.origin}/laravel/12.x/queues`);
     await page.locator('[data-helpful="false"]').click();

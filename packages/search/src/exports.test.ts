@@ -9,6 +9,7 @@ describe('@kit/search public API', () => {
         "DEFAULT_SEARCH_LIMIT",
         "MAX_SEARCH_LIMIT",
         "MAX_SEARCH_SECTIONS",
+        "SERVER_SEARCH_FORMAT",
         "SNIPPET_LENGTH",
         "WORKER_BUILD_FROM_SECTIONS",
         "analyzeQuery",

@@ -8,7 +8,7 @@ export {
   normalizeSearchSections,
 } from '@kit/core/internal';
 export type { ClientIndexReport, ClientSearchDriver, ClientSearchOptions } from './drivers/client.js';
-export { createClientSearch, DEFAULT_BUDGET_KB, gzipSize } from './drivers/client.js';
+export { createClientSearch, DEFAULT_BUDGET_KB, gzipSize, SERVER_SEARCH_FORMAT } from './drivers/client.js';
 export type { SearchIndexCache, StoredIndex } from './drivers/index-cache.js';
 export type { SearchDriverFactory, SearchDriverOptions } from './drivers/registry.js';
 export { registerSearchDriver, resolveSearchDriver, searchDriverNames } from './drivers/registry.js';

@@ -78,6 +78,8 @@ describe('kit validate and the search budget cache', () => {
     const over = await budgetIssues();
     expect(over).toHaveLength(1);
     expect(over[0]!.message).toContain('search.budget_kb (1 KB)');
+    // Still reported, and it says what readers get instead of the index.
+    expect(over[0]!.message).toContain("readers' searches go to the server");
     await writeFiles(dir, { 'kit.config.json': config(5000) });
     expect(await budgetIssues()).toEqual([]);
   });

@@ -196,7 +196,8 @@ export interface DocSet {
   ): Promise<SearchResult>;
   /**
    * The browser search index of one version and locale for this viewer (a public index for guests),
-   * when the set's search driver searches in the browser; null otherwise.
+   * when the set's search driver searches in the browser; null otherwise. Over `search.budget_kb`
+   * the `client` driver's body is a pointer to server search rather than the index.
    */
   clientSearchIndex(
     input: { version?: string; locale?: string },

@@ -99,6 +99,11 @@ export interface SearchDriver {
    * nothing really matches answers no hits rather than the pages of a stray word.
    */
   search(scope: SearchScope, query: string, options: SearchOptions): Promise<SearchHit[]>;
-  /** The browser index of a scope, for drivers that search in the browser (gzip-ready bytes). */
+  /**
+   * The browser index of a scope, for drivers that search in the browser (gzip-ready bytes). A
+   * driver may answer a small JSON telling the reader to search through the server instead (the
+   * `client` driver does when its index is over `search.budget_kb` gzipped); the route serves
+   * whatever body it answers.
+   */
   clientIndex?(scope: SearchScope): Promise<{ body: string; contentType: string } | null>;
 }

@@ -130,7 +130,10 @@ export function fixtureKit(
           ...(options.watch ? { watch: true } : {}),
         }),
         renderer,
-        search: setConfig.search.driver === 'client' ? createClientSearch({ budgetKb: 300 }) : createServerSearch(),
+        search:
+          setConfig.search.driver === 'client'
+            ? createClientSearch({ budgetKb: setConfig.search.budget_kb })
+            : createServerSearch(),
         events,
         gates: config.gates,
         ...(options.staleness

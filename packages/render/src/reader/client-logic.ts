@@ -49,10 +49,32 @@ function serverBackend(config: ReaderClientConfig, base: string): SearchBackend 
 }
 
 /**
+ * The `format` the search-index route answers instead of an index over `search.budget_kb`
+ * (`SERVER_SEARCH_FORMAT` of @kit/search, which decides it); repeated here because this module runs
+ * in the browser bundle, which loads neither @kit/search nor @kit/core before it has an index.
+ */
+export const SERVER_SEARCH_FORMAT = 'kit-search-server/1';
+
+/**
+ * True when what the index URL answered is the engine's pointer to server search rather than an
+ * index. Only a short body is parsed: an index is never that small, and a large one is not parsed twice.
+ */
+export function isServerSearchPointer(body: string): boolean {
+  if (body.length > 1024 || !body.includes(SERVER_SEARCH_FORMAT)) return false;
+  try {
+    return (JSON.parse(body) as { format?: unknown }).format === SERVER_SEARCH_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Picks how the dialog searches: the client index when the driver is `client`, the bundle has a
  * query function and an index URL is known (the index downloads once, on the first query); else
  * the server URL; else null, and the dialog says search is unavailable. A client index that fails
- * to download falls back to the server URL when there is one.
+ * to download falls back to the server URL when there is one. When the index URL answers the
+ * engine's pointer to server search (the index is over the set's budget), every query from then
+ * on goes to the server URL, and the client search engine is never loaded.
  */
 export function chooseSearchBackend(
   config: ReaderClientConfig,
@@ -76,6 +98,10 @@ export function chooseSearchBackend(
         if (server) return server(query, limit);
         throw error;
       }
+      if (isServerSearchPointer(serialized)) {
+        if (server) return server(query, limit);
+        throw new Error('the search index points to server search, and this page names no server search URL');
+      }
       return await queryClientIndex(serialized, query, limit);
     };
     // Opening the dialog downloads and decodes the index while the reader types, so the first
@@ -84,7 +110,9 @@ export function chooseSearchBackend(
       if (index) return;
       index = fetchText(indexUrl);
       index.then(
-        (serialized) => prepareClientIndex?.(serialized),
+        (serialized) => {
+          if (!isServerSearchPointer(serialized)) prepareClientIndex?.(serialized);
+        },
         () => {
           index = null;
         },

@@ -7,9 +7,11 @@ import {
   feedbackPayload,
   highlightSnippet,
   isFreshFor,
+  isServerSearchPointer,
   navListingRequestUrl,
   nextColorChoice,
   revealScrollTop,
+  SERVER_SEARCH_FORMAT,
   seenKey,
   serverSearchRequestUrl,
   tocActivationLine,
@@ -204,6 +206,44 @@ describe('search backend', () => {
       },
     );
     expect(await backend!('x', 3)).toEqual([{ title: 'From server', url: '/s' }]);
+  });
+
+  it('sends every query to the server once the index URL answers the pointer to server search', async () => {
+    const pointer = JSON.stringify({ format: SERVER_SEARCH_FORMAT, search: 'server', reason: 'over_budget' });
+    const fetchText = vi.fn(async () => pointer);
+    const requested: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      requested.push(url);
+      const q = new URL(url).searchParams.get('q');
+      return new Response(JSON.stringify({ results: [{ title: `Server: ${q}`, url: '/docs/queues' }] }));
+    });
+    const prepare = vi.fn();
+    const query = vi.fn(() => [{ title: 'From the index', url: '/x' }]);
+    const backend = chooseSearchBackend(
+      config({
+        search: { driver: 'client', clientIndexUrl: '/docs/_kit/index.json', serverSearchUrl: '/docs/_kit/search' },
+      }),
+      query,
+      fetchText,
+      prepare,
+    );
+    backend!.prepare!();
+    expect(await backend!('queued jobs', 10)).toEqual([{ title: 'Server: queued jobs', url: '/docs/queues' }]);
+    expect(await backend!('retry', 10)).toEqual([{ title: 'Server: retry', url: '/docs/queues' }]);
+    // The pointer came once; the client engine was neither asked nor prepared.
+    expect(fetchText).toHaveBeenCalledTimes(1);
+    expect(query).not.toHaveBeenCalled();
+    expect(prepare).not.toHaveBeenCalled();
+    expect(requested.map((url) => new URL(url).pathname)).toEqual(['/docs/_kit/search', '/docs/_kit/search']);
+    expect(new URL(requested[0]!).searchParams.get('version')).toBe('3.x');
+    expect(new URL(requested[0]!).searchParams.get('locale')).toBe('en');
+  });
+
+  it('tells the pointer to server search from an index', () => {
+    expect(isServerSearchPointer(`{"format":"${SERVER_SEARCH_FORMAT}","search":"server"}`)).toBe(true);
+    expect(isServerSearchPointer('{"format":"kit-search/1","terms":[]}')).toBe(false);
+    expect(isServerSearchPointer(`{"format":"kit-search/1","text":"${SERVER_SEARCH_FORMAT}"}`)).toBe(false);
+    expect(isServerSearchPointer('not json kit-search-server/1')).toBe(false);
   });
 
   it('uses the server when the bundle has no client query function', async () => {

@@ -33,6 +33,27 @@ export interface ClientSearchOptions {
   onIndex?: (report: SearchIndexReport) => void;
 }
 
+/**
+ * The `format` of what the search-index route answers instead of an index over budget: the reader's
+ * script then sends each query to the set's `/_kit/search`. `packages/render/src/reader/client-logic.ts`
+ * repeats it, as the browser bundle loads neither this package nor core until it has an index.
+ */
+export const SERVER_SEARCH_FORMAT = 'kit-search-server/1';
+
+/**
+ * The small body served in place of an index over budget: its format, why, and the sizes the
+ * decision was made on (the gzipped index and the budget, in bytes and kilobytes).
+ */
+function serverSearchPointer(report: ClientIndexReport): string {
+  return JSON.stringify({
+    format: SERVER_SEARCH_FORMAT,
+    search: 'server',
+    reason: 'over_budget',
+    gzip_bytes: report.gzipBytes,
+    budget_kb: report.budgetKb,
+  });
+}
+
 /** Identifies what the client driver keeps in an index cache; bump when `Built` changes. */
 const STORED_CLIENT_FORMAT = 'kit-client-built/1';
 
@@ -62,6 +83,10 @@ export interface ClientIndexReport {
 
 /** The `client` driver: the `server` driver's port plus the browser index and its size report. */
 export interface ClientSearchDriver extends SearchDriver {
+  /**
+   * The index browsers download, or, when it is over `search.budget_kb` gzipped, a small JSON of
+   * format {@link SERVER_SEARCH_FORMAT} telling the reader to search through the server instead.
+   */
   clientIndex(scope: SearchScope): Promise<{ body: string; contentType: string } | null>;
   clientIndexReport(scope: SearchScope): Promise<ClientIndexReport | null>;
 }
@@ -73,6 +98,7 @@ export async function gzipSize(text: string): Promise<number> {
 }
 
 interface Built {
+  /** The fitted index; the driver's own `search` queries it even when browsers are not sent it. */
   body: string;
   report: ClientIndexReport;
   /** Whole section texts, in index order, for snippets of server-side searches. */
@@ -123,8 +149,13 @@ async function buildClientIndex(sections: SearchSection[], budgetKb: number): Pr
  * The `client` search driver (the default of `search.driver`): one compact index per (set,
  * version, locale, audience) that the reader UI downloads lazily and queries with
  * `queryClientIndex` from `@kit/search/client`. Its own `search` runs the same function on the
- * same body, so agents and readers get the same results. An index larger than `budgetKb`
- * gzipped is still served and is flagged by `clientIndexReport`.
+ * same body, so agents and readers get the same results.
+ *
+ * Over budget, the engine decides for the reader: the index is fitted first (section leads
+ * shortened, down to none); when it is still larger than `budgetKb` gzipped, `clientIndex` answers
+ * a pointer to server search instead of the index, and the reader sends each query to the set's
+ * `/_kit/search`, which runs this driver's `search` on the same body (the same hits), per viewer.
+ * `clientIndexReport` still gives the index's real size, for `kit validate`'s `search.budget`.
  *
  * @example
  * const search = createClientSearch({ budgetKb: 300 });
@@ -164,7 +195,9 @@ export function createClientSearch(options: ClientSearchOptions = {}): ClientSea
     async clientIndex(scope: SearchScope) {
       assertSearchScope(scope);
       const entry = built.get(scope);
-      return entry ? { body: entry.body, contentType: 'application/json; charset=utf-8' } : null;
+      if (!entry) return null;
+      const body = entry.report.overBudget ? serverSearchPointer(entry.report) : entry.body;
+      return { body, contentType: 'application/json; charset=utf-8' };
     },
     async clientIndexReport(scope: SearchScope) {
       assertSearchScope(scope);

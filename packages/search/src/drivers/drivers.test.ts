@@ -2,7 +2,7 @@ import type { SearchScope, SearchSection } from '@kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareClientIndex, queryClientIndex } from '../client/index.js';
 import { contractSections } from '../testing/index.js';
-import { createClientSearch } from './client.js';
+import { createClientSearch, SERVER_SEARCH_FORMAT } from './client.js';
 import { registerSearchDriver, resolveSearchDriver, searchDriverNames } from './registry.js';
 import { createServerSearch } from './server.js';
 
@@ -68,6 +68,32 @@ describe('client driver', () => {
     expect(report.overBudget).toBe(true);
     expect(report.gzipBytes).toBeGreaterThan(4 * 1024);
     expect(report.leadChars).toBe(0);
+  });
+
+  it('hands browsers a pointer to server search instead of an index over budget, and still searches it', async () => {
+    const driver = createClientSearch({ budgetKb: 4 });
+    await driver.index(scope, bulkySections(300));
+    const report = (await driver.clientIndexReport(scope))!;
+    const shipped = (await driver.clientIndex(scope))!;
+    expect(shipped.contentType).toMatch(/^application\/json/);
+    expect(JSON.parse(shipped.body)).toEqual({
+      format: SERVER_SEARCH_FORMAT,
+      search: 'server',
+      reason: 'over_budget',
+      gzip_bytes: report.gzipBytes,
+      budget_kb: 4,
+    });
+    expect(shipped.body.length).toBeLessThan(200);
+    const [hit] = await driver.search(scope, `unique${(42).toString(36)}`, { limit: 3 });
+    expect(hit?.path).toBe('page-42');
+  });
+
+  it('hands browsers the index itself when it fits the budget', async () => {
+    const driver = createClientSearch({ budgetKb: 300 });
+    await driver.index(scope, bulkySections(300));
+    const shipped = (await driver.clientIndex(scope))!;
+    expect(JSON.parse(shipped.body).format).not.toBe(SERVER_SEARCH_FORMAT);
+    expect(queryClientIndex(shipped.body, `unique${(42).toString(36)}`, 3)[0]?.path).toBe('page-42');
   });
 
   it('answers nothing for a scope it never indexed', async () => {

@@ -27,7 +27,8 @@ export function guestSearchSections(
 
 /**
  * `search.budget`: the browser search index of one version and locale is over `search.budget_kb`
- * gzipped. Not checked when only some pages are.
+ * gzipped, so the `client` driver serves readers through the server instead (see
+ * `createClientSearch` of @kit/search). Not checked when only some pages are.
  */
 export async function checkSearchBudget(run: ValidationRun, scope: Scope, sections: SearchSection[]): Promise<void> {
   const { searchBudget } = run.options;
@@ -41,8 +42,8 @@ export async function checkSearchBudget(run: ValidationRun, scope: Scope, sectio
     {
       rule: 'search.budget',
       severity: 'warning',
-      message: `The browser search index of version ${scope.version} (${scope.locale}) is ${(report.gzipBytes / 1024).toFixed(1)} KB gzipped, over search.budget_kb (${report.budgetKb} KB); readers download it before their first search.`,
-      fix: "Set search.driver to 'server' for this set, or raise search.budget_kb.",
+      message: `The browser search index of version ${scope.version} (${scope.locale}) is ${(report.gzipBytes / 1024).toFixed(1)} KB gzipped, over search.budget_kb (${report.budgetKb} KB); browsers are not sent it, and readers' searches go to the server, one request per query.`,
+      fix: "Raise search.budget_kb to send browsers the index again, or set search.driver to 'server' for this set to stop building it.",
     },
     { version: scope.version, locale: scope.locale },
   );
