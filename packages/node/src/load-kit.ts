@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import {
   type CacheStore,
@@ -149,6 +150,7 @@ export async function loadKit(options: LoadKitOptions = {}): Promise<LoadedKit> 
       sources.push(source);
       const search = await createSearchDriver(setConfig, config, {
         indexBuilder,
+        parallelBuilds: availableParallelism(),
         ...(indexCache ? { indexCache } : {}),
         ...(options.onSearchIndex ? { onIndex: options.onSearchIndex } : {}),
       });
@@ -406,6 +408,7 @@ async function createSearchDriver(
     indexCache?: SearchIndexCache;
     onIndex?: (report: SearchIndexReport) => void;
     indexBuilder: IndexBuilder;
+    parallelBuilds: number;
   },
 ): Promise<SearchDriver> {
   const name = setConfig.search.driver;

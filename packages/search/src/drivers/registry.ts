@@ -14,6 +14,8 @@ export interface SearchDriverOptions {
   onIndex?: (report: SearchIndexReport) => void;
   /** Builds large server indexes off the calling thread (`loadKit` passes `createWorkerIndexBuilder()`). */
   indexBuilder?: IndexBuilder;
+  /** Segments of a large server index built at once (`loadKit` passes the machine's cores). */
+  parallelBuilds?: number;
 }
 
 /** Makes one driver instance; called once per set that names the driver. */
@@ -31,6 +33,7 @@ const BUILT_IN: Record<string, SearchDriverFactory> = {
       ...(options.indexCache ? { cache: options.indexCache } : {}),
       ...(options.onIndex ? { onIndex: options.onIndex } : {}),
       ...(options.indexBuilder ? { builder: options.indexBuilder } : {}),
+      ...(options.parallelBuilds ? { parallelBuilds: options.parallelBuilds } : {}),
     }),
 };
 const registered = new Map<string, SearchDriverFactory>();

@@ -16,8 +16,8 @@ export interface SearchIndexReport {
 
 /** How one driver makes, keeps and reads back what it searches for a scope (its entry). */
 export interface EntryKind<Entry> {
-  /** Builds the entry of a scope from its sections. */
-  build(sections: SearchSection[]): Entry | Promise<Entry>;
+  /** Builds the entry of a scope from its sections; `previous` is the scope's entry until now, whose parts it may keep. */
+  build(sections: SearchSection[], previous: Entry | undefined): Entry | Promise<Entry>;
   /** The cache key of sections given without `SearchIndexOptions.key`; without it, such sections are not cached. */
   keyOf?(sections: SearchSection[]): Promise<string>;
   /** The key the cache is asked under for a content key (what else shapes the entry added). */
@@ -84,7 +84,7 @@ export function createScopeIndexes<Entry>(kind: EntryKind<Entry>, options: Scope
       const key = cache ? (indexOptions?.key ?? (kind.keyOf ? await kind.keyOf(sections) : null)) : null;
       if (key !== null && !missing.delete(`${scopeKey(scope)}\u0000${key}`) && (await load(scope, key))) return;
       const startedAt = performance.now();
-      const entry = await kind.build(sections);
+      const entry = await kind.build(sections, entries.get(scopeKey(scope)));
       entries.set(scopeKey(scope), entry);
       if (cache && key !== null) {
         await cache.write(scope, kind.cacheKey(key), await kind.toStored(entry)).catch(() => {});

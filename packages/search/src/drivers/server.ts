@@ -6,6 +6,7 @@ import { DEFAULT_RANKING, prepareRanking, type RankingParams, rankSections } fro
 import type { EngineIndex } from '../engine/types.js';
 import type { SearchIndexCache } from './index-cache.js';
 import { createScopeIndexes, type SearchIndexReport, searchArguments } from './scope-indexes.js';
+import { mergeSegmentHits, SEGMENT_PAGES, splitIntoSegments } from './segments.js';
 
 export interface ServerSearchOptions {
   /** BM25F weights; the defaults are the ones `bench/search-quality` measured. */
@@ -27,6 +28,10 @@ export interface ServerSearchOptions {
   builder?: IndexBuilder;
   /** @default 2000 ({@link WORKER_BUILD_FROM_SECTIONS}) */
   builderFrom?: number;
+  /** Pages per segment of an index (see {@link SEGMENT_PAGES}). @default 2500 */
+  segmentPages?: number;
+  /** Segments built at once (with a `builder`, one worker thread each). @default 1 */
+  parallelBuilds?: number;
 }
 
 /** Builds the stored form of a server index from its sections, elsewhere (a worker thread). */
@@ -51,37 +56,64 @@ export const WORKER_BUILD_FROM_SECTIONS = 2000;
  */
 export function createServerSearch(options: ServerSearchOptions = {}): SearchDriver {
   const ranking: RankingParams = { ...DEFAULT_RANKING, ...options.ranking };
-  const indexes = createScopeIndexes<EngineIndex>(
+  const segmentPages = options.segmentPages ?? SEGMENT_PAGES;
+  const buildOne = async (sections: SearchSection[]): Promise<EngineIndex> => {
+    const { builder } = options;
+    if (builder && sections.length >= (options.builderFrom ?? WORKER_BUILD_FROM_SECTIONS)) {
+      const index = indexFromStored(await builder(sections, ranking));
+      if (typeof index === 'string') throw new Error(`The search index built on a worker is not usable: ${index}.`);
+      prepareRanking(index, ranking);
+      return index;
+    }
+    const index = buildEngineIndex(sections);
+    // Term statistics (and the semantic model) are computed here, not by the first query after a rebuild.
+    prepareRanking(index, ranking);
+    return index;
+  };
+  const indexes = createScopeIndexes<SegmentedIndex>(
     {
-      async build(sections) {
-        const { builder } = options;
-        if (builder && sections.length >= (options.builderFrom ?? WORKER_BUILD_FROM_SECTIONS)) {
-          const index = indexFromStored(await builder(sections, ranking));
-          if (typeof index === 'string') throw new Error(`The search index built on a worker is not usable: ${index}.`);
-          prepareRanking(index, ranking);
-          return index;
-        }
-        const index = buildEngineIndex(sections);
-        // Term statistics (and the semantic model) are computed here, not by the first query after a rebuild.
-        prepareRanking(index, ranking);
-        return index;
+      async build(sections, previous) {
+        const parts = splitIntoSegments(sections, segmentPages);
+        if (parts.length === 1) return { segments: [{ digest: null, index: await buildOne(sections) }] };
+        // A segment whose sections are the same as before is kept: a change to one page rebuilds one segment.
+        const digests = await Promise.all(parts.map(sectionsDigest));
+        const kept = new Map(previous?.segments.map((segment) => [segment.digest, segment.index]));
+        const built = await eachAtMost(options.parallelBuilds ?? 1, parts, (part, at) =>
+          Promise.resolve(kept.get(digests[at]!) ?? buildOne(part)),
+        );
+        return { segments: built.map((index, at) => ({ digest: digests[at]!, index })) };
       },
       keyOf: sectionsDigest,
       cacheKey: (key) => key,
-      fromStored(value) {
-        const index = indexFromStored(value);
-        if (typeof index !== 'string') prepareRanking(index, ranking);
-        return index;
-      },
-      async toStored(index) {
+      fromStored: segmentedFromStored,
+      async toStored(entry) {
         // Encoding is synchronous: requests that arrived during the build are answered first.
         await new Promise((resume) => setTimeout(resume, 0));
-        return storedIndexOf(index);
+        return storedSegmentsOf(entry);
       },
-      sectionCount: (index) => index.sections.length,
+      sectionCount: (entry) => entry.segments.reduce((sum, segment) => sum + segment.index.sections.length, 0),
     },
     options,
   );
+
+  function segmentedFromStored(value: unknown): SegmentedIndex | string {
+    const stored = value as Partial<StoredSegments> | null;
+    if (stored?.format !== STORED_SEGMENTS_FORMAT) {
+      const index = indexFromStored(value);
+      if (typeof index === 'string') return index;
+      prepareRanking(index, ranking);
+      return { segments: [{ digest: null, index }] };
+    }
+    if (!Array.isArray(stored.segments)) return 'segments missing';
+    const segments: SegmentedIndex['segments'] = [];
+    for (const segment of stored.segments) {
+      const index = indexFromStored(segment?.index);
+      if (typeof index === 'string') return `segment ${segments.length + 1}: ${index}`;
+      prepareRanking(index, ranking);
+      segments.push({ digest: segment.digest, index });
+    }
+    return { segments };
+  }
 
   return {
     name: 'server',
@@ -89,11 +121,51 @@ export function createServerSearch(options: ServerSearchOptions = {}): SearchDri
     index: indexes.index,
     async search(scope: SearchScope, query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
       const { limit, sections } = searchArguments(scope, query, searchOptions);
-      const index = indexes.get(scope);
-      if (!index) return [];
-      return toSearchHits(index, rankSections(index, query, limit, ranking, { sections }));
+      const entry = indexes.get(scope);
+      if (!entry) return [];
+      const lists = entry.segments.map(({ index }) =>
+        toSearchHits(index, rankSections(index, query, limit, ranking, { sections })),
+      );
+      return mergeSegmentHits(lists, limit);
     },
   };
+}
+
+/** A scope's server index: one segment up to `segmentPages` pages, more past it (see `splitIntoSegments`). */
+interface SegmentedIndex {
+  /** `digest` names a segment's sections (null for a scope of one segment). */
+  segments: Array<{ digest: string | null; index: EngineIndex }>;
+}
+
+/** Names the stored form of an index of several segments. */
+const STORED_SEGMENTS_FORMAT = 'kit-server-segments/1';
+
+interface StoredSegments {
+  format: typeof STORED_SEGMENTS_FORMAT;
+  segments: Array<{ digest: string | null; index: StoredIndex }>;
+}
+
+/** What the index cache keeps: a one-segment index exactly as before segments, else each segment's. */
+function storedSegmentsOf(entry: SegmentedIndex): StoredIndex | StoredSegments {
+  if (entry.segments.length === 1) return storedIndexOf(entry.segments[0]!.index);
+  return {
+    format: STORED_SEGMENTS_FORMAT,
+    segments: entry.segments.map((segment) => ({ digest: segment.digest, index: storedIndexOf(segment.index) })),
+  };
+}
+
+/** `work` over `items`, at most `limit` at once, results in the items' order. */
+async function eachAtMost<T, R>(limit: number, items: T[], work: (item: T, at: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await work(items[at]!, at);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return results;
 }
 
 /** A key for sections given without one: the SHA-256 of their JSON (Web Crypto, so it runs anywhere). */
