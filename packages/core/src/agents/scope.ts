@@ -1,5 +1,5 @@
 import { KitError } from '../errors/kit-error.js';
-import type { LocaleInfo, NormalizedManifest, VersionInfo } from '../model/types.js';
+import type { LocaleInfo, NormalizedManifest, SourcePage, VersionInfo } from '../model/types.js';
 import type { DocSet, Viewer } from '../ports/docset.js';
 import { createUrlLayout, markdownUrl, pageUrl, rootUrl, type UrlLayout } from '../urls/set-urls.js';
 
@@ -130,6 +130,16 @@ export async function resolveAgentScope(set: DocSet, viewer: Viewer, options: Ag
  * ({@link UNLISTED_GROUP_LABEL}), so every page the viewer may see is listed exactly once.
  */
 export async function pageGroups(scope: AgentScope): Promise<AgentPageGroup[]> {
+  return (await pageGroupsWithSources(scope)).groups;
+}
+
+/**
+ * {@link pageGroups} with each listed page's source by path (its content hash and body), read from
+ * the same listing, for builders that key what they keep on a page's text.
+ */
+export async function pageGroupsWithSources(
+  scope: AgentScope,
+): Promise<{ groups: AgentPageGroup[]; sources: Map<string, SourcePage> }> {
   const input = { version: scope.version.id, locale: scope.locale.code };
   const [listing, visible] = await Promise.all([
     scope.set.listPages(input, scope.viewer),
@@ -165,7 +175,7 @@ export async function pageGroups(scope: AgentScope): Promise<AgentPageGroup[]> {
       pages: rest.map((page) => entry(page.path, page.title, page.description ?? null)),
     });
   }
-  return groups;
+  return { groups, sources: byPath };
 }
 
 /** A group's heading: its label, after its tab's label on a tabbed navigation. */
