@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLlmsFullTxt, buildLlmsTxt, buildSitemap, type DocSet, type Kit, type Viewer } from '@kit/core';
-import { buildLlmsFullTxtFile, buildSitemapFile } from '@kit/core/internal';
+import { buildLlmsFullTxtFile, buildLlmsTxtFile, buildSitemapFile } from '@kit/core/internal';
 import { createFsSource } from '@kit/source-fs';
 import type { Hono } from 'hono';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { generatedSetFiles } from './__fixtures__/generated-set.js';
 import { agentApp, buildKit, fixtures, get, guest, ORIGIN, staff, useFsSource, writeTree } from './__fixtures__/kit.js';
 
@@ -132,5 +132,39 @@ describe('agent files of a generated set split into many files', () => {
     for (const path of held) expect(reads).toContain(path);
     for (const path of reads) expect(group).toContain(path);
     expect(reads.length).toBeLessThan(group.length / 2);
+  });
+
+  // Staff see every page, so the set answers them with the same visible list while nothing changes.
+  it('lists and groups a watched set’s pages once for all the files of a viewer who sees every page, and again after a page is added', async () => {
+    const root = writeTree(generatedSetFiles('gen'));
+    const watched = buildKit(root, { sets: { gen: { source: { path: 'gen' }, agents: LIMITS } } } as never, {
+      watch: true,
+    });
+    try {
+      const set = watched.set('gen');
+      await (set.source as { ready?: Promise<void> }).ready;
+      let listings = 0;
+      const counted: DocSet = {
+        ...set,
+        listPages: (input, viewer) => {
+          listings += 1;
+          return set.listPages(input, viewer);
+        },
+      };
+      await buildLlmsTxtFile(counted, staff, { origin: ORIGIN });
+      await buildLlmsTxtFile(counted, staff, { origin: ORIGIN, file: 'reference-api.2.txt' });
+      const part = await buildLlmsFullTxtFile(counted, staff, { origin: ORIGIN, file: 'reference-api.2.txt' });
+      expect(digest(part.file!.text)).toBe(expected.staff!['/gen/llms-full/reference-api.2.txt']);
+      expect(listings).toBe(1);
+      writeFileSync(join(root, 'gen/2.x/extra/added.md'), '# Added\n\nA page added while serving.\n');
+      await vi.waitFor(async () => {
+        expect((await set.visiblePages({}, staff)).map((page) => page.path)).toContain('extra/added');
+      });
+      const { file } = await buildLlmsTxtFile(counted, staff, { origin: ORIGIN, file: 'other-pages.txt' });
+      expect(file!.text).toContain(`${ORIGIN}/gen/extra/added.md`);
+      expect(listings).toBe(2);
+    } finally {
+      await watched.close();
+    }
   });
 });
