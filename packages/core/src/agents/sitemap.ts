@@ -83,9 +83,13 @@ export async function buildSitemapFile(set: DocSet, options: SitemapFileOptions)
   const versions = await set.versions(GUEST);
   const walker = { set, layout, origin, versions };
   if (!numbered) {
-    const { entries, total } = await walkEntries(walker, { start: 0, end: maxUrls }, false);
+    // Counted first, so an index builds no entry.
+    const { total } = await walkEntries(walker, { start: 0, end: 0 }, false);
     if (total === 0) return null;
-    if (total <= maxUrls) return { path: mainPath, text: urlset(entries) };
+    if (total <= maxUrls) {
+      const { entries } = await walkEntries(walker, { start: 0, end: maxUrls }, false);
+      return { path: mainPath, text: urlset(entries) };
+    }
     const parts = Math.ceil(total / maxUrls);
     const index = [
       '<?xml version="1.0" encoding="UTF-8"?>',
