@@ -9,8 +9,12 @@
  */
 export { isSharedResponse, isSignedIn } from './access/access.js';
 export { LLMS_TXT_DIRECTIVE, withLlmsTxtDirective } from './agents/directive.js';
+export type { AgentFileLookup, AgentFileRequest } from './agents/llms-txt.js';
+export { buildLlmsFullTxtFile, buildLlmsTxtFile } from './agents/llms-txt.js';
 export type { SiteLlmsTxtEntry } from './agents/site-root.js';
 export { buildMcpCatalog, buildRobotsTxt, buildSiteLlmsTxt } from './agents/site-root.js';
+export type { SitemapFileOptions } from './agents/sitemap.js';
+export { buildSitemapFile } from './agents/sitemap.js';
 export { listsSkills } from './agents/skills.js';
 export type { DeleteAssetArguments, WriteAssetArguments, WriteAssetFileArguments } from './authoring/asset-tools.js';
 export { deleteAssetTool, writeAssetFile, writeAssetTool } from './authoring/asset-tools.js';

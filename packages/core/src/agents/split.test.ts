@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, packParts, uniqueSlugs } from './split.js';
+import { effectiveLimit, groupSlug, MIN_AGENT_FILE_LIMIT, PartPacker, packParts, uniqueSlugs } from './split.js';
 
 describe('packParts', () => {
   const head = (part: number) => `# Part ${part}\n`;
@@ -31,6 +31,30 @@ describe('packParts', () => {
     );
     expect(parts.join('')).toBe('😀'.repeat(40));
     for (const part of parts) expect(part).not.toMatch(/[\ud800-\udbff]$/);
+  });
+});
+
+describe('PartPacker', () => {
+  const head = (part: number) => `# Part ${part}\n`;
+  const tail = (next: number) => `-> part ${next}\n`;
+
+  it('places items as packParts does from their lengths, asking for the text only of an item it cuts', () => {
+    const items = ['short\n', `${'x'.repeat(30)}\n${'y'.repeat(30)}\n`, 'z'.repeat(95), 'end\n', 'more\n'];
+    const parts = packParts(items, 60, head, tail);
+    const packer = new PartPacker(60, head, tail);
+    const bodies: string[] = [];
+    for (const item of items) {
+      const cut = packer.cuts(item.length);
+      expect(cut).toBe(item.length > 60 - head(1).length - tail(2).length);
+      for (const piece of packer.add(item.length, cut ? item : undefined)) {
+        bodies[piece.part - 1] = (bodies[piece.part - 1] ?? '') + item.slice(piece.start, piece.end);
+      }
+    }
+    expect(packer.parts).toBe(parts.length);
+    expect(
+      bodies.map((body, index) => head(index + 1) + body + (index < bodies.length - 1 ? tail(index + 2) : '')),
+    ).toEqual(parts);
+    expect(() => new PartPacker(60, head, tail).add(95)).toThrow(/needs the text/);
   });
 });
 

@@ -24,30 +24,81 @@ export function packParts(
   head: (part: number) => string,
   tail: (nextPart: number) => string,
 ): string[] {
+  const packer = new PartPacker(limit, head, tail);
   const bodies: string[] = [];
-  const queue = [...items];
-  let body = '';
-  let part = 1;
-  while (queue.length > 0) {
-    const item = queue.shift() as string;
-    const room = Math.max(1, limit - head(part).length - tail(part + 1).length);
-    if (body.length + item.length <= room) {
-      body += item;
-      continue;
+  for (const item of items) {
+    for (const piece of packer.add(item.length, item)) {
+      bodies[piece.part - 1] = (bodies[piece.part - 1] ?? '') + item.slice(piece.start, piece.end);
     }
-    if (body === '') {
-      const cut = cutPoint(item, room);
-      body = item.slice(0, cut);
-      queue.unshift(item.slice(cut));
-    } else {
-      queue.unshift(item);
-    }
-    bodies.push(body);
-    body = '';
-    part += 1;
   }
-  bodies.push(body);
+  while (bodies.length < packer.parts) bodies.push('');
   return bodies.map((text, index) => head(index + 1) + text + (index < bodies.length - 1 ? tail(index + 2) : ''));
+}
+
+/** Where one item's characters `[start, end)` land: in part `part`. */
+export interface PackedPiece {
+  part: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * The packing of {@link packParts} one item at a time, from lengths: an item's text is needed only
+ * when it is cut (larger than a part of its own, see {@link PartPacker.cuts}), so the parts of a
+ * group are counted, and one part is picked out, without holding the group's text. `parts` is the
+ * number of parts so far; after the last item it is the number of parts of the whole.
+ *
+ * @example
+ * const packer = new PartPacker(100, (part) => `# Part ${part}\n`, (next) => `-> ${next}\n`);
+ * packer.add(6); // [{ part: 1, start: 0, end: 6 }]
+ */
+export class PartPacker {
+  /** The part the next item goes into (the number of parts so far). */
+  parts = 1;
+  #body = 0;
+  readonly #limit: number;
+  readonly #head: (part: number) => string;
+  readonly #tail: (nextPart: number) => string;
+
+  constructor(limit: number, head: (part: number) => string, tail: (nextPart: number) => string) {
+    this.#limit = limit;
+    this.#head = head;
+    this.#tail = tail;
+  }
+
+  #room(part: number): number {
+    return Math.max(1, this.#limit - this.#head(part).length - this.#tail(part + 1).length);
+  }
+
+  /** True when an item of `length` characters would be cut, so {@link add} needs its text. */
+  cuts(length: number): boolean {
+    if (this.#body + length <= this.#room(this.parts)) return false;
+    return length > this.#room(this.#body === 0 ? this.parts : this.parts + 1);
+  }
+
+  /** Places the next item; `text` is required when {@link cuts} says it is cut. */
+  add(length: number, text?: string): PackedPiece[] {
+    const pieces: PackedPiece[] = [];
+    let start = 0;
+    while (start < length) {
+      const rest = length - start;
+      const room = this.#room(this.parts);
+      if (this.#body + rest <= room) {
+        pieces.push({ part: this.parts, start, end: length });
+        this.#body += rest;
+        return pieces;
+      }
+      if (this.#body === 0) {
+        if (text === undefined) throw new Error('PartPacker.add needs the text of an item it cuts.');
+        const end = start + cutPoint(text.slice(start), room);
+        pieces.push({ part: this.parts, start, end });
+        start = end;
+      }
+      this.parts += 1;
+      this.#body = 0;
+    }
+    return pieces;
+  }
 }
 
 /** Where to cut an oversized item: after the last newline that fits, else at `room` (never inside a surrogate pair). */

@@ -123,6 +123,8 @@ async function groupPages(
 ): Promise<PageListing['groups']> {
   const byPath = new Map(pages.map((page) => [page.path, page]));
   const groups: PageListing['groups'] = [];
+  // Each group by tab and label, found by key: a search of the list per page is quadratic at 100,000 pages.
+  const groupByTab = new Map<string | undefined, Map<string, PageListing['groups'][number]>>();
   // Paths placed per tab and group.
   const placed = new Map<string, Map<string, Set<string>>>();
   for (const entry of navigationPages(navigation)) {
@@ -140,10 +142,16 @@ async function groupPages(
     if (!page || inGroup.has(page.path)) continue;
     if (!(await allowed(page))) continue;
     inGroup.add(page.path);
-    let group = groups.find((candidate) => candidate.label === entry.group && candidate.tab === entry.tab);
+    let byLabel = groupByTab.get(entry.tab);
+    if (!byLabel) {
+      byLabel = new Map();
+      groupByTab.set(entry.tab, byLabel);
+    }
+    let group = byLabel.get(entry.group);
     if (!group) {
       group = { label: entry.group, ...(entry.tab !== undefined ? { tab: entry.tab } : {}), pages: [] };
       groups.push(group);
+      byLabel.set(entry.group, group);
     }
     group.pages.push({ title: entry.title ?? page.title, path: page.path, description: page.description ?? null });
   }

@@ -1,10 +1,6 @@
 import {
-  type AgentFileBundle,
   askMarkdown,
   buildAgentSkillsIndex,
-  buildLlmsFullTxt,
-  buildLlmsTxt,
-  buildSitemap,
   buildSkillMd,
   createUrlLayout,
   type DocSet,
@@ -15,7 +11,13 @@ import {
   type UrlLayout,
   type Viewer,
 } from '@kit/core';
-import { listsSkills } from '@kit/core/internal';
+import {
+  type AgentFileLookup,
+  buildLlmsFullTxtFile,
+  buildLlmsTxtFile,
+  buildSitemapFile,
+  listsSkills,
+} from '@kit/core/internal';
 import { type Context, Hono } from 'hono';
 import { every } from 'hono/combine';
 import { sendCached } from '../http-cache.js';
@@ -103,8 +105,8 @@ async function scopeOf(set: DocSet, segments: string[]): Promise<{ version?: str
 }
 
 const BUNDLES = {
-  llms: { key: 'llms_txt' as const, main: 'llms.txt', folder: 'llms', build: buildLlmsTxt },
-  full: { key: 'llms_full' as const, main: 'llms-full.txt', folder: 'llms-full', build: buildLlmsFullTxt },
+  llms: { key: 'llms_txt' as const, main: 'llms.txt', folder: 'llms', build: buildLlmsTxtFile },
+  full: { key: 'llms_full' as const, main: 'llms-full.txt', folder: 'llms-full', build: buildLlmsFullTxtFile },
 };
 
 /** `llms.txt`, `llms-full.txt` and their group files, for the set and each version and locale. */
@@ -116,19 +118,18 @@ function bundleRoutes(app: Hono, { set, viewerOf, originOf, isPrivate }: AgentFi
       const scope = await scopeOf(set, segments);
       if (!scope) return notFound(c, `No version or language ${segments.join('/')} in these docs.`);
       const viewer = viewerOf(c);
-      let built: AgentFileBundle;
+      let built: AgentFileLookup;
       try {
-        built = await kind.build(set, viewer, { origin: originOf(c), ...scope });
+        // Only the file asked for is built: a group's part reads that part's pages alone.
+        built = await kind.build(set, viewer, { origin: originOf(c), ...scope, ...(file === null ? {} : { file }) });
       } catch (error) {
         if (isKitError(error) && (error.code === 'version.not_found' || error.code === 'locale.not_found')) {
           return notFound(c, `No such version or language in these docs.`);
         }
         throw error;
       }
-      const wanted =
-        file === null ? built.files[0] : built.files.find((item) => item.path.endsWith(`/${kind.folder}/${file}`));
-      if (!wanted) return notFound(c, `No file ${file} here. Read ${built.files[0]?.path ?? kind.main} for the list.`);
-      return sendCached(c, wanted.text, { contentType: TEXT, isPrivate: isPrivate(c) });
+      if (!built.file) return notFound(c, `No file ${file} here. Read ${built.mainPath} for the list.`);
+      return sendCached(c, built.file.text, { contentType: TEXT, isPrivate: isPrivate(c) });
     };
     app.get(`/${kind.main}`, (c) => serve(c, [], null));
     app.get(`/:a/${kind.main}`, (c) => serve(c, [c.req.param('a')], null));
@@ -165,8 +166,8 @@ function skillRoutes(app: Hono, { set, viewerOf, originOf, isPrivate }: AgentFil
 function sitemapRoutes(app: Hono, { set, originOf, originTrusted }: AgentFiles): void {
   const sitemap = async (c: Context, name: string) => {
     if (!set.config.agents.sitemap) return notFound(c, 'sitemap.xml is turned off for these docs.');
-    const files = await buildSitemap(set, { origin: originOf(c) });
-    const file = files.find((item) => item.path.endsWith(`/${name}`));
+    // One file at a time: a part builds only its own entries, the index only counts them.
+    const file = await buildSitemapFile(set, { origin: originOf(c), name });
     if (!file) return notFound(c, 'No sitemap here.');
     // Built for a guest whoever asks, so the same copy serves everyone.
     return sendCached(c, file.text, { contentType: XML, isPrivate: !originTrusted(c) });

@@ -139,7 +139,7 @@ export function viewerOf(c: { req: { header(name: string): string | undefined } 
  * The repository source. `@kit/source-fs` sits beside `@kit/http-hono` in the layers, so only test
  * files import it; they hand it in here once.
  */
-export type FsSourceFactory = (options: { root: string; setKey: string; git?: boolean }) => ContentSource;
+export type FsSourceFactory = (options: { root: string; setKey: string; git?: boolean; watch?: boolean }) => ContentSource;
 let fsSource: FsSourceFactory | undefined;
 export function useFsSource(factory: FsSourceFactory): void {
   fsSource = factory;
@@ -147,9 +147,10 @@ export function useFsSource(factory: FsSourceFactory): void {
 
 /**
  * A real kit (fs source, renderer, server search) over `root`, with the given config; `git` reads
- * the folder's history (see {@link commitTree}).
+ * the folder's history (see {@link commitTree}); `watch` watches the folder, as a server does, so
+ * listings are kept between requests (close the kit after).
  */
-export function buildKit(root: string, input: KitConfigInput, options: { git?: boolean } = {}): Kit {
+export function buildKit(root: string, input: KitConfigInput, options: { git?: boolean; watch?: boolean } = {}): Kit {
   const createFsSource = fsSource;
   if (!createFsSource) throw new Error('Call useFsSource(createFsSource) in the test file first.');
   const config = resolveConfig(
@@ -167,7 +168,12 @@ export function buildKit(root: string, input: KitConfigInput, options: { git?: b
     sets: Object.values(config.sets).map((setConfig) =>
       createDocSet({
         config: setConfig,
-        source: createFsSource({ root: setConfig.source.path, setKey: setConfig.key, git: options.git === true }),
+        source: createFsSource({
+          root: setConfig.source.path,
+          setKey: setConfig.key,
+          git: options.git === true,
+          watch: options.watch === true,
+        }),
         renderer,
         search: createServerSearch(),
         events,
