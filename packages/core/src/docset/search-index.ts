@@ -156,13 +156,19 @@ async function indexSections(
   const stored = sectionsKey ? await store!.get<SearchSection[]>(sectionsKey).catch(() => undefined) : undefined;
   const sections: SearchSection[] = Array.isArray(stored) ? stored : [];
   if (!Array.isArray(stored)) await renderSections(options, scope, pages, layout, sections);
-  if (sectionsKey && !Array.isArray(stored)) await store!.set(sectionsKey, sections).catch(() => {});
+  // The store keeps the sections for other processes; the driver need not wait for it.
+  const storing =
+    sectionsKey && !Array.isArray(stored) ? store!.set(sectionsKey, sections).catch(() => {}) : Promise.resolve();
+  try {
+    await search.index(scope, sections, sectionsKey !== null ? { key: sectionsKey } : undefined);
+  } finally {
+    await storing;
+  }
   // The sections of the index this one replaces are never asked for again (their key names
   // content that is gone); removing them keeps a store from filling with a copy per change.
   if (existing?.sectionsKey && existing.sectionsKey !== sectionsKey) {
     await store?.delete(existing.sectionsKey).catch(() => {});
   }
-  await search.index(scope, sections, sectionsKey !== null ? { key: sectionsKey } : undefined);
 }
 
 /** Renders asked for at once while an index is built: enough to keep every render worker busy. */
