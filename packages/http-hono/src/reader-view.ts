@@ -63,7 +63,7 @@ interface Place {
 export async function readerPageView(context: ViewContext, page: PageView): Promise<ReaderPageView> {
   const place = { version: page.ref.version, locale: page.ref.locale, path: page.ref.path };
   const site = await siteView(context, place, page.page);
-  const order = flattenSidebar(site.sidebar);
+  const order = keptOrderOf(site.sidebar.groups);
   const index = order.findIndex((entry) => entry.path === page.ref.path);
   const manifest = await context.set.manifest();
   const provenance = manifest.provenance ? page.page.provenance : undefined;
@@ -251,7 +251,6 @@ async function siteView(
   ]);
   const locale = locales.find((candidate) => candidate.code === place.locale) ?? locales[0]!;
   const homeUrl = await set.pageUrl({ version: place.version, locale: place.locale, path: manifest.landing });
-  const titles = new Map(pages.map((entry) => [entry.path, entry]));
 
   const versionLinks = await Promise.all(
     versions.map(async (version) => ({
@@ -298,7 +297,7 @@ async function siteView(
     },
     ...(manifest.repository?.url ? { repositoryUrl: manifest.repository.url } : {}),
     sidebar: navigation
-      ? { ...(await sidebarFor(set, navigation.file, place, titles)), navUrl: navigationUrl(context.base, place) }
+      ? { ...(await keptSidebarFor(set, navigation.file, place, pages)), navUrl: navigationUrl(context.base, place) }
       : { groups: [] },
     footer: {
       links: manifest.footer.links,
@@ -394,6 +393,55 @@ async function samePageUrl(
     return set.pageUrl({ version, locale: defaultLocale, path });
   }
   return set.pageUrl({ version, locale: defaultLocale, path: landing });
+}
+
+/**
+ * Sidebars made, by the navigation and the page list they were made from. A viewer who may see
+ * every page is handed the same navigation and list objects as every such viewer until the content
+ * changes (see the set's `navigation` and `visiblePages`), so their sidebar is made once per change
+ * instead of on every request; a viewer who sees less gets objects of their own, and a sidebar of
+ * their own, dropped with them.
+ */
+const keptSidebars = new WeakMap<NavigationFile, WeakMap<readonly SourcePage[], Map<string, Promise<ReaderSidebar>>>>();
+
+/** {@link sidebarFor}, kept by its inputs (the version, locale and, for tabs, the page decide the rest). */
+function keptSidebarFor(
+  set: DocSet,
+  file: NavigationFile,
+  place: Place,
+  pages: readonly SourcePage[],
+): Promise<ReaderSidebar> {
+  let byPages = keptSidebars.get(file);
+  if (!byPages) {
+    byPages = new WeakMap();
+    keptSidebars.set(file, byPages);
+  }
+  let byPlace = byPages.get(pages);
+  if (!byPlace) {
+    byPlace = new Map();
+    byPages.set(pages, byPlace);
+  }
+  const places = byPlace;
+  // A tabbed sidebar shows the tab of the page read: kept per page then.
+  const key = `${place.version}\u0000${place.locale}\u0000${'tabs' in file ? (place.path ?? '') : ''}`;
+  let sidebar = places.get(key);
+  if (!sidebar) {
+    sidebar = sidebarFor(set, file, place, new Map(pages.map((entry) => [entry.path, entry])));
+    places.set(key, sidebar);
+    sidebar.catch(() => places.delete(key));
+  }
+  return sidebar;
+}
+
+/** {@link flattenSidebar}, kept by the sidebar's groups (the same array while the sidebar is kept). */
+const keptOrders = new WeakMap<ReaderSidebar['groups'], ReturnType<typeof flattenSidebar>>();
+function keptOrderOf(groups: ReaderSidebar['groups']): ReturnType<typeof flattenSidebar> {
+  let order = keptOrders.get(groups);
+  if (!order) {
+    order = flattenSidebar({ groups });
+    keptOrders.set(groups, order);
+  }
+  return order;
 }
 
 async function sidebarFor(

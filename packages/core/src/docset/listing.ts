@@ -24,6 +24,7 @@ export function createListing(options: {
   const { set, content, access, scopes } = options;
   const orders = new WeakMap<SourcePage[], { navigation: NavigationState; ordered: SourcePage[] }>();
   const privateInList = new WeakMap<SourcePage[], boolean>();
+  const wholeNavigations = new WeakMap<SourcePage[], { state: NavigationState; navigation: NavigationView }>();
 
   /**
    * A scope's pages in navigation order, then the rest by path. Kept with the listing and the
@@ -36,6 +37,16 @@ export function createListing(options: {
     const ordered = orderByNavigation(pages, navigation.file);
     orders.set(pages, { navigation, ordered });
     return ordered;
+  }
+
+  /** The navigation as a viewer who may see every listed page sees it, kept per listing and navigation. */
+  function wholeNavigation(pages: SourcePage[], state: NavigationState): NavigationView {
+    const known = wholeNavigations.get(pages);
+    if (known?.state === state) return known.navigation;
+    const paths = new Set(pages.map((page) => page.path));
+    const navigation = { file: filterNavigation(state.file, (path) => paths.has(path)), derived: state.derived };
+    wholeNavigations.set(pages, { state, navigation });
+    return navigation;
   }
 
   /** Whether a list of pages holds a private one, found once per list. */
@@ -89,13 +100,16 @@ export function createListing(options: {
     },
     async navigation(input, viewer) {
       const scope = await scopes.scopeFor(input, viewer);
-      const state = await content.navigation(scope.version.id, scope.locale.code);
-      const pages = await content.listAll(scope.version.id, scope.locale.code);
-      const visible = new Set<string>();
-      for (const page of pages) {
-        if (await access.allowed(viewer, pageTarget(scope.version, scope.locale.code, page))) visible.add(page.path);
-      }
-      return { file: filterNavigation(state.file, (path) => visible.has(path)), derived: state.derived };
+      const [state, pages] = await Promise.all([
+        content.navigation(scope.version.id, scope.locale.code),
+        content.listAll(scope.version.id, scope.locale.code),
+      ]);
+      const visible = await visibleInOrder(viewer, scope.version, scope.locale.code);
+      // A viewer who may see every page gets the navigation kept with the listing: the same object
+      // for all of them, made once per listing, which a caller may key what it derives by.
+      if (visible === pagesInOrder(pages, state)) return wholeNavigation(pages, state);
+      const paths = new Set(visible.map((page) => page.path));
+      return { file: filterNavigation(state.file, (path) => paths.has(path)), derived: state.derived };
     },
   };
 }
