@@ -1,7 +1,7 @@
 // Search quality on the judged Laravel questions: page-level MRR@10 and Recall@5 of the server and
 // client drivers next to off-the-shelf lunr, MiniSearch and Orama over the same sections.
 //
-//   npx tsx --conditions=kit-source bench/search-quality/index.ts [--verbose] [--misses] [--ranking '{"title":4}'] [--only-drivers]
+//   npx tsx --conditions=kit-source bench/search-quality/index.ts [--verbose] [--misses] [--ranking '{"title":4}'] [--only-drivers] [--segment-pages N]
 //
 // Odd lines of the questions file are the tuning split the ranking defaults were chosen on; even
 // lines are held out. Each figure is reported for tuned, held-out and all questions. `--misses`
@@ -21,6 +21,10 @@ const onlyDrivers = args.includes('--only-drivers');
 const misses = args.includes('--misses');
 const rankingArg = args.indexOf('--ranking');
 const ranking = rankingArg >= 0 ? (JSON.parse(args[rankingArg + 1] ?? '{}') as Partial<RankingParams>) : {};
+// `--segment-pages 25` cuts the server index into segments of about 25 pages (as a set past
+// SEGMENT_PAGES is cut), to measure what ranking segments side by side costs in relevance.
+const segmentArg = args.indexOf('--segment-pages');
+const segmentPages = segmentArg >= 0 ? Number(args[segmentArg + 1]) : undefined;
 
 const VERSION = '13.x';
 
@@ -99,7 +103,7 @@ const sections = sectionsOf(pages, `/docs/${VERSION}`);
 const queries = readQueries().filter((query) => query.version === VERSION);
 console.log(`Laravel ${VERSION}: ${pages.length} pages, ${sections.length} sections, ${queries.length} questions`);
 
-const server = createServerSearch({ ranking });
+const server = createServerSearch({ ranking, ...(segmentPages ? { segmentPages } : {}) });
 await server.index(scope, sections);
 const client = createClientSearch();
 await client.index(scope, sections);

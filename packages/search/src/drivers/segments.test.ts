@@ -2,7 +2,7 @@ import type { SearchHit, SearchScope, SearchSection } from '@kit/core';
 import { describe, expect, it } from 'vitest';
 import { createWorkerIndexBuilder } from '../node/worker-index-builder.js';
 import type { SearchIndexCache } from './index-cache.js';
-import { mergeSegmentHits, splitIntoSegments } from './segments.js';
+import { mergeByScore, splitIntoSegments } from './segments.js';
 import { createServerSearch, type IndexBuilder } from './server.js';
 
 const scope: SearchScope = { set: 'docs', version: '12.x', locale: 'en', audience: 'public' };
@@ -69,16 +69,21 @@ describe('splitIntoSegments', () => {
   });
 });
 
-describe('mergeSegmentHits', () => {
+describe('mergeByScore', () => {
   it('merges by the score at each list head, keeping each list in its own order', () => {
-    const merged = mergeSegmentHits(
+    const merged = mergeByScore(
       [
         [hit('a', 9), hit('b', 3), hit('c', 5)],
         [hit('x', 7), hit('y', 1)],
       ],
       4,
     );
-    expect(merged.map((entry) => entry.path)).toEqual(['a', 'x', 'b', 'c']);
+    expect(merged).toEqual([
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [0, 2],
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { SearchHit, SearchSection } from '@kit/core';
+import type { SearchSection } from '@kit/core';
 
 /**
  * Pages per segment of a server index. A scope of up to this many pages is one index, searched
@@ -39,25 +39,28 @@ export function splitIntoSegments(sections: SearchSection[], segmentPages: numbe
 }
 
 /**
- * The best `limit` hits of several segments' ranked lists: each list keeps its own order (which
- * the ranker's title and semantic passes set, not the score alone), and the lists are merged by
- * the score at their heads, as a search across shards merges its shards' answers.
+ * The best `limit` entries of several segments' ranked lists, as `[list, position]` pairs: each
+ * list keeps its own order (which the ranker's title and semantic passes set, not the score
+ * alone), and the lists are merged by the score at their heads, as a search across shards merges
+ * its shards' answers.
  *
  * @example
- * mergeSegmentHits([[a9, a5], [b7]], 2); // [a9, b7]
+ * mergeByScore([[{ score: 9 }, { score: 5 }], [{ score: 7 }]], 2); // [[0, 0], [1, 0]]
  */
-export function mergeSegmentHits(lists: SearchHit[][], limit: number): SearchHit[] {
-  if (lists.length === 1) return lists[0]!.slice(0, limit);
+export function mergeByScore(
+  lists: ReadonlyArray<ReadonlyArray<{ score: number }>>,
+  limit: number,
+): Array<[number, number]> {
   const heads = lists.map(() => 0);
-  const merged: SearchHit[] = [];
+  const merged: Array<[number, number]> = [];
   while (merged.length < limit) {
     let best = -1;
     for (let list = 0; list < lists.length; list++) {
-      const hit = lists[list]![heads[list]!];
-      if (hit && (best === -1 || hit.score > lists[best]![heads[best]!]!.score)) best = list;
+      const entry = lists[list]![heads[list]!];
+      if (entry && (best === -1 || entry.score > lists[best]![heads[best]!]!.score)) best = list;
     }
     if (best === -1) break;
-    merged.push(lists[best]![heads[best]!]!);
+    merged.push([best, heads[best]!]);
     heads[best]! += 1;
   }
   return merged;

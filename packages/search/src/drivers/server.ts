@@ -6,7 +6,7 @@ import { DEFAULT_RANKING, prepareRanking, type RankingParams, rankSections } fro
 import type { EngineIndex } from '../engine/types.js';
 import type { SearchIndexCache } from './index-cache.js';
 import { createScopeIndexes, type SearchIndexReport, searchArguments } from './scope-indexes.js';
-import { mergeSegmentHits, SEGMENT_PAGES, splitIntoSegments } from './segments.js';
+import { mergeByScore, SEGMENT_PAGES, splitIntoSegments } from './segments.js';
 
 export interface ServerSearchOptions {
   /** BM25F weights; the defaults are the ones `bench/search-quality` measured. */
@@ -123,10 +123,22 @@ export function createServerSearch(options: ServerSearchOptions = {}): SearchDri
       const { limit, sections } = searchArguments(scope, query, searchOptions);
       const entry = indexes.get(scope);
       if (!entry) return [];
-      const lists = entry.segments.map(({ index }) =>
-        toSearchHits(index, rankSections(index, query, limit, ranking, { sections })),
+      if (entry.segments.length === 1) {
+        const { index } = entry.segments[0]!;
+        return toSearchHits(index, rankSections(index, query, limit, ranking, { sections }));
+      }
+      // Each segment ranks; snippets are cut only for the hits that make the merged list.
+      const outcomes = entry.segments.map(({ index }) => rankSections(index, query, limit, ranking, { sections }));
+      const picked = mergeByScore(
+        outcomes.map((outcome) => outcome.hits),
+        limit,
       );
-      return mergeSegmentHits(lists, limit);
+      const hitsOf = outcomes.map((outcome, segment) => {
+        const chosen = picked.filter(([from]) => from === segment).map(([, at]) => outcome.hits[at]!);
+        return toSearchHits(entry.segments[segment]!.index, { hits: chosen, matchedTerms: outcome.matchedTerms });
+      });
+      const taken = hitsOf.map(() => 0);
+      return picked.map(([segment]) => hitsOf[segment]![taken[segment]!++]!);
     },
   };
 }
