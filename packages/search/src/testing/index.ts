@@ -1,6 +1,9 @@
 import type { SearchDriver, SearchScope, SearchSection } from '@kit/core';
 import { describe, expect, it } from 'vitest';
 
+/** Seeded pseudo-random numbers, for test sets that must come out the same on every run. */
+export { seededRandom } from '../engine/random.js';
+
 /** What `runSearchDriverContract` needs: a name for the test titles and a way to make a fresh driver. */
 export interface SearchDriverContractOptions {
   name: string;

@@ -5,18 +5,9 @@
  * pages larger than a file, a private page and pages the navigation leaves out. The same arguments
  * always give the same files.
  */
+import { seededRandom } from '@kit/search/testing';
 
-/** Deterministic pseudo-random numbers (mulberry32), so the set is the same on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const WORDS = ['queue', 'worker', 'retry', 'backoff', 'job', 'batch', 'schedule', 'timeout', 'café', 'naïve', 'طابور'];
 
