@@ -21,12 +21,12 @@ export interface ServerSearchOptions {
   onIndex?: (report: SearchIndexReport) => void;
   /**
    * Builds indexes away from the calling thread (`createWorkerIndexBuilder` from `@kit/search/node`,
-   * which `kit serve`, `kit mcp` and the reference server use). Indexes of fewer than
-   * `builderFrom` sections are still built in place, where a worker would cost more than it saves.
+   * which `kit serve`, `kit mcp` and the reference server use). A scope of fewer than
+   * `builderFrom` sections (all its segments together) is still built in place, where a worker would cost more than it saves.
    * Either way the index, and so every search, is the same.
    */
   builder?: IndexBuilder;
-  /** @default 2000 ({@link WORKER_BUILD_FROM_SECTIONS}) */
+  /** @default 10000 ({@link WORKER_BUILD_FROM_SECTIONS}) */
   builderFrom?: number;
   /** Pages per segment of an index (see {@link SEGMENT_PAGES}). @default 2500 */
   segmentPages?: number;
@@ -38,7 +38,7 @@ export interface ServerSearchOptions {
 export type IndexBuilder = (sections: SearchSection[], ranking: RankingParams) => Promise<StoredIndex>;
 
 /** Sections from which a server driver with a `builder` hands the build to it. */
-export const WORKER_BUILD_FROM_SECTIONS = 2000;
+export const WORKER_BUILD_FROM_SECTIONS = 10_000;
 
 /**
  * The `server` search driver: a BM25F ranker over page title, heading path, description and
@@ -57,9 +57,10 @@ export const WORKER_BUILD_FROM_SECTIONS = 2000;
 export function createServerSearch(options: ServerSearchOptions = {}): SearchDriver {
   const ranking: RankingParams = { ...DEFAULT_RANKING, ...options.ranking };
   const segmentPages = options.segmentPages ?? SEGMENT_PAGES;
-  const buildOne = async (sections: SearchSection[]): Promise<EngineIndex> => {
+  /** Builds one index (a scope's, or a segment of it), on the builder when the whole scope is large. */
+  const buildOne = async (sections: SearchSection[], scopeSections: number): Promise<EngineIndex> => {
     const { builder } = options;
-    if (builder && sections.length >= (options.builderFrom ?? WORKER_BUILD_FROM_SECTIONS)) {
+    if (builder && scopeSections >= (options.builderFrom ?? WORKER_BUILD_FROM_SECTIONS)) {
       const index = indexFromStored(await builder(sections, ranking));
       if (typeof index === 'string') throw new Error(`The search index built on a worker is not usable: ${index}.`);
       prepareRanking(index, ranking);
@@ -74,12 +75,12 @@ export function createServerSearch(options: ServerSearchOptions = {}): SearchDri
     {
       async build(sections, previous) {
         const parts = splitIntoSegments(sections, segmentPages);
-        if (parts.length === 1) return { segments: [{ digest: null, index: await buildOne(sections) }] };
+        if (parts.length === 1) return { segments: [{ digest: null, index: await buildOne(sections, sections.length) }] };
         // A segment whose sections are the same as before is kept: a change to one page rebuilds one segment.
         const digests = await Promise.all(parts.map(sectionsDigest));
         const kept = new Map(previous?.segments.map((segment) => [segment.digest, segment.index]));
         const built = await eachAtMost(options.parallelBuilds ?? 1, parts, (part, at) =>
-          Promise.resolve(kept.get(digests[at]!) ?? buildOne(part)),
+          Promise.resolve(kept.get(digests[at]!) ?? buildOne(part, sections.length)),
         );
         return { segments: built.map((index, at) => ({ digest: digests[at]!, index })) };
       },
