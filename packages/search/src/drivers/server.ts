@@ -75,7 +75,8 @@ export function createServerSearch(options: ServerSearchOptions = {}): SearchDri
     {
       async build(sections, previous) {
         const parts = splitIntoSegments(sections, segmentPages);
-        if (parts.length === 1) return { segments: [{ digest: null, index: await buildOne(sections, sections.length) }] };
+        if (parts.length === 1)
+          return { segments: [{ digest: null, index: await buildOne(sections, sections.length) }] };
         // A segment whose sections are the same as before is kept: a change to one page rebuilds one segment.
         const digests = await Promise.all(parts.map(sectionsDigest));
         const kept = new Map(previous?.segments.map((segment) => [segment.digest, segment.index]));
