@@ -34,14 +34,17 @@ if (!existsSync(join(root, 'docs/kit.json'))) await generateScaleSet(root, pages
 const config = resolveConfig({ sets: { docs: { source: { path: 'docs' } } } } as KitConfigInput, { root, env: {} });
 const setConfig = config.sets.docs!;
 const source = createFsSource({ root: setConfig.source.path, setKey: setConfig.key, watch: true });
-const set = createDocSet({
-  config: setConfig,
-  source,
-  renderer: createRenderer(),
-  search: createServerSearch(),
-  events: createEvents(),
-  gates: config.gates,
-});
+/** A doc set over the generated folder, with nothing remembered yet. */
+const newDocSet = () =>
+  createDocSet({
+    config: setConfig,
+    source,
+    renderer: createRenderer(),
+    search: createServerSearch(),
+    events: createEvents(),
+    gates: config.gates,
+  });
+const set = newDocSet();
 const guest = { user: null };
 const origin = 'https://docs.test';
 
@@ -59,14 +62,7 @@ const picked = files[Math.floor(files.length / 2)]!;
 const name = picked.path.slice(picked.path.indexOf('/llms-full/') + '/llms-full/'.length);
 
 // A fresh set, so the first request knows no page length, as after a start.
-const fresh = createDocSet({
-  config: setConfig,
-  source,
-  renderer: createRenderer(),
-  search: createServerSearch(),
-  events: createEvents(),
-  gates: config.gates,
-});
+const fresh = newDocSet();
 await fresh.visiblePages({}, guest);
 const first = await timed(() => buildLlmsFullTxtFile(fresh, guest, { origin, file: name }));
 const indexFirst = await timed(() => buildLlmsFullTxtFile(fresh, guest, { origin }));
