@@ -275,3 +275,48 @@ describe('cache-store keys and what they are made from (review)', () => {
     }
   });
 });
+
+describe('a search index rebuilt after one page changed', () => {
+  it('takes the other pages sections from the stored list instead of asking for their renders', async () => {
+    const many: MemoryPage[] = Array.from({ length: 6 }, (_, index) => ({
+      version: 'current',
+      locale: 'en',
+      path: `page-${index}`,
+      body: `# Page ${index}\n\n## Part\n\nText of page ${index} about routing.`,
+    }));
+    const source = memorySource({ pages: many, manifest: { name: 'Docs' } });
+    const inner = createArrayCacheStore();
+    const renderReads: string[] = [];
+    const store: CacheStore = {
+      get: (key) => {
+        if (key.startsWith('v1:render:')) renderReads.push(key);
+        return inner.get(key);
+      },
+      set: (key, value, options) => inner.set(key, value, options),
+      delete: (key) => inner.delete(key),
+    };
+    const renderer = smallRenderer();
+    // One render kept in memory: the others must come from the store or from the stored sections.
+    const set = createDocSet({
+      config: setConfig(),
+      source,
+      renderer,
+      search: substringSearch(),
+      cache: store,
+      maxRenderedPages: 1,
+    });
+    expect((await set.search({ query: 'routing' }, guest, 'mcp')).results.length).toBeGreaterThan(0);
+    renderReads.length = 0;
+    renderer.renders.length = 0;
+    source.setPage({ ...many[3]!, body: '# Page 3\n\n## Part\n\nNow about zeppelins.' });
+    const found = await set.search({ query: 'zeppelins' }, guest, 'mcp');
+    expect(found.results.map((hit) => hit.path)).toEqual(['page-3']);
+    expect(renderer.renders).toEqual(['current/en/page-3']);
+    // Only the changed page's render was asked of the store (and missed): none of the others'.
+    expect(renderReads).toHaveLength(1);
+    // The others are still found, from the sections kept.
+    expect((await set.search({ query: 'page 5 routing' }, guest, 'mcp')).results.map((hit) => hit.path)).toContain(
+      'page-5',
+    );
+  });
+});

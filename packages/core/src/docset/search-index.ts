@@ -155,7 +155,10 @@ async function indexSections(
   const { store, search } = options;
   const stored = sectionsKey ? await store!.get<SearchSection[]>(sectionsKey).catch(() => undefined) : undefined;
   const sections: SearchSection[] = Array.isArray(stored) ? stored : [];
-  if (!Array.isArray(stored)) await renderSections(options, scope, pages, layout, sections);
+  if (!Array.isArray(stored)) {
+    const kept = await unchangedSections(options, existing, pages);
+    await renderSections(options, scope, pages, layout, sections, kept);
+  }
   // The store keeps the sections for other processes; the driver need not wait for it.
   const storing =
     sectionsKey && !Array.isArray(stored) ? store!.set(sectionsKey, sections).catch(() => {}) : Promise.resolve();
@@ -169,6 +172,35 @@ async function indexSections(
   if (existing?.sectionsKey && existing.sectionsKey !== sectionsKey) {
     await store?.delete(existing.sectionsKey).catch(() => {});
   }
+}
+
+/**
+ * The sections of the index this one replaces, by page, for the pages whose text is the same as
+ * then: a change to one page gathers the others' sections from the one stored list instead of
+ * asking every page's render again. None when the manifest or the renderer changed since (every
+ * URL and section may differ), or when the store no longer has that list.
+ */
+async function unchangedSections(
+  options: SearchIndexesOptions,
+  existing: IndexState | undefined,
+  pages: SourcePage[],
+): Promise<Map<string, SearchSection[]>> {
+  const kept = new Map<string, SearchSection[]>();
+  if (!existing?.sectionsKey || !options.store || existing.generation !== options.renders.generation()) return kept;
+  const [manifestLine, ...pageLines] = existing.fingerprint.split('\n');
+  const { text: manifestText } = await options.manifest.load();
+  if (manifestLine !== `manifest\u0000${manifestText === null ? '' : contentHash(manifestText)}`) return kept;
+  const before = await options.store.get<SearchSection[]>(existing.sectionsKey).catch(() => undefined);
+  if (!Array.isArray(before)) return kept;
+  const hashThen = new Map(pageLines.map((line) => line.split('\u0000') as [string, string]));
+  const same = new Set(pages.filter((page) => hashThen.get(page.path) === page.contentHash).map((page) => page.path));
+  for (const section of before) {
+    if (!same.has(section.path)) continue;
+    const list = kept.get(section.path);
+    if (list) list.push(section);
+    else kept.set(section.path, [section]);
+  }
+  return kept;
 }
 
 /** Renders asked for at once while an index is built: enough to keep every render worker busy. */
@@ -185,10 +217,15 @@ async function renderSections(
   pages: SourcePage[],
   layout: UrlLayout,
   sections: SearchSection[],
+  kept: Map<string, SearchSection[]>,
 ): Promise<void> {
-  const inFlight: Array<{ page: SourcePage; result: Promise<RenderedPage> }> = [];
+  const inFlight: Array<{ page: SourcePage; result: Promise<RenderedPage> | SearchSection[] }> = [];
   const collect = async () => {
     const { page, result } = inFlight.shift()!;
+    if (Array.isArray(result)) {
+      sections.push(...result);
+      return;
+    }
     const target = { version: scope.version, locale: scope.locale, path: page.path };
     const rendered = await result;
     sections.push(
@@ -205,6 +242,11 @@ async function renderSections(
     if (performance.now() - slice > 20) {
       await new Promise((resume) => setTimeout(resume, 0));
       slice = performance.now();
+    }
+    const unchanged = kept.get(page.path);
+    if (unchanged) {
+      inFlight.push({ page, result: unchanged });
+      continue;
     }
     const result = options.renders.render(page, 'agent');
     // A failure is collected in its turn; until then it must not count as unhandled.
