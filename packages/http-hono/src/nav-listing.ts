@@ -5,7 +5,7 @@
  * hold and a hidden page answers as if it did not exist.
  */
 import { type DocSet, KitError, type NavEntry, type NavigationFile, type SourcePage, type Viewer } from '@kit/core';
-import type { ReaderLink, ReaderNavListing, ReaderNavListingItem } from '@kit/render';
+import { navListingHref, type ReaderLink, type ReaderNavListing, type ReaderNavListingItem } from '@kit/render';
 
 /** Entries one listing holds at most, whatever it is asked for. */
 export const NAV_LISTING_PAGE = 100;
@@ -13,15 +13,6 @@ export const NAV_LISTING_PAGE = 100;
 /** The navigation pages of a version and locale, e.g. `/docs/_kit/nav/3.x/en` (`.json` for the JSON). */
 export function navigationUrl(base: string, place: { version: string; locale: string }): string {
   return `${base}/_kit/nav/${encodeURIComponent(place.version)}/${encodeURIComponent(place.locale)}`;
-}
-
-/** A group's listing page (HTML) at an offset. */
-export function listingUrl(navUrl: string, group: string | null, offset: number): string {
-  const query = new URLSearchParams();
-  if (group !== null) query.set('group', group);
-  if (offset > 0) query.set('offset', String(offset));
-  const text = query.toString();
-  return text ? `${navUrl}?${text}` : navUrl;
 }
 
 type Visible = (path: string) => boolean;
@@ -122,13 +113,13 @@ export async function navListing(
       if ('href' in entry) return { kind: 'link', label: entry.label, href: entry.href };
       const id = idOf(index);
       const count = entry.pages.filter((child) => shown(child, visible)).length;
-      return { kind: 'group', id, label: entry.label, count, url: listingUrl(navUrl, id, 0) };
+      return { kind: 'group', id, label: entry.label, count, url: navListingHref(navUrl, id, 0) };
     }),
   );
   const trail: ReaderLink[] = group
     ? [
-        { label: '', href: listingUrl(navUrl, null, 0) },
-        ...group.trail.map((step) => ({ label: step.label, href: listingUrl(navUrl, step.id, 0) })),
+        { label: '', href: navListingHref(navUrl, null, 0) },
+        ...group.trail.map((step) => ({ label: step.label, href: navListingHref(navUrl, step.id, 0) })),
       ]
     : [];
   return {

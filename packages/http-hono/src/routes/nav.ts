@@ -1,11 +1,11 @@
 import type { DocSet } from '@kit/core';
 import { normalizePrefix } from '@kit/core/internal';
-import { renderNavPage } from '@kit/render';
+import { navListingHref, renderNavPage } from '@kit/render';
 import type { ReaderAssets } from '@kit/render/assets';
 import type { Context, Hono } from 'hono';
 import { sendCached } from '../http-cache.js';
 import type { KitEnv } from '../middleware.js';
-import { type ListingRequest, listingUrl, NAV_LISTING_PAGE, navigationUrl, navListing } from '../nav-listing.js';
+import { type ListingRequest, NAV_LISTING_PAGE, navigationUrl, navListing } from '../nav-listing.js';
 import type { KitAppOptions } from '../options.js';
 import { readerNavPageView } from '../reader-view.js';
 import { isPrivateFor, viewerFor } from '../request/caller.js';
@@ -64,9 +64,9 @@ export function navRoutes(app: Hono<KitEnv>, parts: NavRouteParts): void {
     const group = listing.group?.id ?? null;
     const view = await readerNavPageView(context, request, listing, {
       ...(listing.offset > 0
-        ? { previousUrl: listingUrl(navUrl, group, Math.max(0, listing.offset - NAV_LISTING_PAGE)) }
+        ? { previousUrl: navListingHref(navUrl, group, Math.max(0, listing.offset - NAV_LISTING_PAGE)) }
         : {}),
-      ...(listing.next !== null ? { nextUrl: listingUrl(navUrl, group, listing.next) } : {}),
+      ...(listing.next !== null ? { nextUrl: navListingHref(navUrl, group, listing.next) } : {}),
     });
     return c.body(renderNavPage(view), 200, {
       'Content-Type': 'text/html; charset=utf-8',

@@ -1,37 +1,12 @@
-import type { SearchHit, SearchScope, SearchSection } from '@kit/core';
+import type { SearchHit, SearchScope } from '@kit/core';
 import { describe, expect, it } from 'vitest';
+import { laravelSections } from '../__fixtures__/laravel-sections.js';
 import { createWorkerIndexBuilder } from '../node/worker-index-builder.js';
 import type { SearchIndexCache } from './index-cache.js';
 import { mergeByScore, splitIntoSegments } from './segments.js';
 import { createServerSearch, type IndexBuilder } from './server.js';
 
 const scope: SearchScope = { set: 'docs', version: '12.x', locale: 'en', audience: 'public' };
-const corpus = `${process.env.KIT_SHARED_DIR}/corpora/laravel/12.x`;
-
-/** The Laravel 12.x pages cut at their `##` headings. */
-async function laravelSections(): Promise<SearchSection[]> {
-  const { readdirSync, readFileSync } = await import('node:fs');
-  return readdirSync(corpus)
-    .filter((name) => name.endsWith('.md'))
-    .flatMap((file) => {
-      const path = file.replace(/\.md$/, '');
-      const parts = readFileSync(`${corpus}/${file}`, 'utf8').split(/^## /m);
-      const title = /^# (.+)$/m.exec(parts[0] ?? '')?.[1] ?? path;
-      return parts.map((text, index) => {
-        const heading = index === 0 ? '' : (text.split('\n')[0] ?? '');
-        return {
-          id: `${path}#${index}`,
-          path,
-          title,
-          heading,
-          headingPath: heading ? [heading] : [],
-          text,
-          url: `/docs/12.x/${path}`,
-          markdownUrl: `/docs/12.x/${path}.md`,
-        };
-      });
-    });
-}
 
 const hit = (path: string, score: number): SearchHit => ({
   title: path,
@@ -46,7 +21,7 @@ const hit = (path: string, score: number): SearchHit => ({
 
 describe('splitIntoSegments', () => {
   it('keeps a scope of up to segmentPages pages whole, and cuts a larger one keeping each page together', async () => {
-    const sections = await laravelSections();
+    const sections = laravelSections();
     const pages = new Set(sections.map((section) => section.path)).size;
     expect(splitIntoSegments(sections, pages)).toEqual([sections]);
     const segments = splitIntoSegments(sections, 20);
@@ -58,7 +33,7 @@ describe('splitIntoSegments', () => {
   });
 
   it('leaves every other segment as it was when one page changes', async () => {
-    const sections = await laravelSections();
+    const sections = laravelSections();
     const changed = sections.map((section) =>
       section.path === 'queues' ? { ...section, text: `${section.text} zyxchanged` } : section,
     );
@@ -89,7 +64,7 @@ describe('mergeByScore', () => {
 
 describe('a server index in segments', () => {
   it('finds the right pages, and rebuilds only the changed segment when one page changes', async () => {
-    const sections = await laravelSections();
+    const sections = laravelSections();
     let builds = 0;
     const worker = createWorkerIndexBuilder();
     const counted: IndexBuilder = (given, ranking) => {
@@ -118,7 +93,7 @@ describe('a server index in segments', () => {
   }, 120_000);
 
   it('keeps its segments in the index cache and answers the same after a restart', async () => {
-    const sections = await laravelSections();
+    const sections = laravelSections();
     const kept = new Map<string, unknown>();
     const cache: SearchIndexCache = {
       read: async (_scope, key) => kept.get(key),

@@ -1,36 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import type { SearchScope, SearchSection } from '@kit/core';
 import { describe, expect, it } from 'vitest';
+import { laravelSections } from '../__fixtures__/laravel-sections.js';
 import { createServerSearch, type IndexBuilder } from '../drivers/server.js';
 import { createWorkerIndexBuilder } from './worker-index-builder.js';
 
 const scope: SearchScope = { set: 'docs', version: '12.x', locale: 'en', audience: 'public' };
-const corpus = `${process.env.KIT_SHARED_DIR}/corpora/laravel/12.x`;
-
-/** The Laravel 12.x pages cut at their `##` headings: real text, several hundred sections. */
-function laravelSections(): SearchSection[] {
-  const sections: SearchSection[] = [];
-  for (const file of readdirSync(corpus).filter((name) => name.endsWith('.md'))) {
-    const path = file.replace(/\.md$/, '');
-    const parts = readFileSync(`${corpus}/${file}`, 'utf8').split(/^## /m);
-    const title = /^# (.+)$/m.exec(parts[0] ?? '')?.[1] ?? path;
-    parts.forEach((text, index) => {
-      const heading = index === 0 ? '' : (text.split('\n')[0] ?? '');
-      sections.push({
-        id: `${path}#${index}`,
-        path,
-        title,
-        heading,
-        headingPath: heading ? [heading] : [],
-        ...(index > 0 ? { anchor: `s${index}` } : {}),
-        text,
-        url: `/docs/12.x/${path}${index > 0 ? `#s${index}` : ''}`,
-        markdownUrl: `/docs/12.x/${path}.md`,
-      });
-    });
-  }
-  return sections;
-}
 
 const QUERIES = [
   'queue retry failed jobs',
